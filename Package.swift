@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+
+import PackageDescription
+
+let package = Package(
+    name: "DataStoreHistory",
+    // `Mutex` (Synchronization) needs these minimums on Apple platforms; Linux has no minimum.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "DataStoreCore", targets: ["DataStoreCore"]),
+        .library(name: "InMemoryStorage", targets: ["InMemoryStorage"]),
+        .executable(name: "sample-trips", targets: ["sample-trips"]),
+    ],
+    targets: [
+        .target(name: "DataStoreCore"),
+        .target(name: "InMemoryStorage", dependencies: ["DataStoreCore"]),
+
+        .executableTarget(
+            name: "sample-trips",
+            dependencies: ["DataStoreCore", "InMemoryStorage"],
+            path: "Examples/sample-trips"
+        ),
+
+        .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
+        .testTarget(name: "InMemoryStorageTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    // Require `any` for existential types (SE-0335).
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // Only members of modules that a file imports are visible (SE-0444).
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    // Imports are internal unless marked `public import` (SE-0409).
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

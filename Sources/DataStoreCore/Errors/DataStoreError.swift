@@ -1,0 +1,93 @@
+public import Foundation
+
+/// Every error the package's stores, tokens and model layer throw.
+///
+/// Each case carries what a person needs to act on it: the store involved and the token, position, file or
+/// model at fault. Match on the case to handle one condition, for example
+/// `catch DataStoreError.historyTokenExpired { token = nil }` to start over as SwiftData advises.
+/// ``description`` gives a full sentence for logs.
+public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The token points into history that was deleted. Discard it and fetch from the beginning.
+    case historyTokenExpired(store: String, tokenSequence: Int64, oldestValidSequence: Int64)
+    /// The token belongs to a different store.
+    case historyTokenFromAnotherStore(store: String, tokenStore: String)
+    /// The token belongs to an earlier incarnation of this store, before it was erased or recreated.
+    case historyTokenFromAnotherEpoch(store: String, tokenEpoch: UUID, storeEpoch: UUID)
+    /// The token names a position this store has not reached, so it cannot have come from it.
+    case historyTokenBeyondHistory(store: String, tokenSequence: Int64, latestSequence: Int64)
+    /// The token's bytes do not decode, or decode to impossible values.
+    case malformedHistoryToken(reason: String)
+    /// A composite token or save names a store that the container does not have.
+    case unknownStore(store: String)
+    /// The store does not accept this kind of change (for example an update in an insert-only store).
+    case unsupportedChange(store: String, kind: HistoryChangeKind, entity: String)
+    /// A store file is damaged at the given byte offset. Nothing was changed on disk.
+    case corruptStoreFile(path: String, offset: Int64, reason: String)
+    /// The store was opened read-only and cannot save.
+    case readOnlyStore(store: String)
+    /// A save would give two models the same value of a `.unique` attribute, and upsert cannot apply
+    /// (the conflicting change is an update, not an insert).
+    case uniqueConstraintViolation(store: String, entity: String, attribute: String, value: String)
+    /// A save updates or deletes a model that the store does not hold.
+    case modelNotFound(store: String, identifier: PersistentIdentifier)
+    /// A save or fetch names an entity that is not in the store's schema.
+    case unknownEntity(store: String, entity: String)
+    /// A save request contradicts itself, for example by naming one model twice.
+    case invalidSave(store: String, reason: String)
+    /// A predicate threw while it was evaluated; nothing was changed.
+    case predicateEvaluationFailed(store: String, reason: String)
+    /// A persisted value does not convert to the attribute's Swift type.
+    case attributeTypeMismatch(entity: String, attribute: String, expected: String, found: String)
+    /// `enumerate` was called on a context with unsaved changes without `allowEscapingMutations`.
+    case unsavedChangesDuringEnumeration(changeCount: Int)
+    /// The model type is not part of the container's schema.
+    case modelTypeNotInContainer(entity: String)
+    /// A container's configurations contradict each other or its model types.
+    case invalidConfiguration(reason: String)
+
+    /// A sentence that names what went wrong and where.
+    public var description: String {
+        switch self {
+        case .historyTokenExpired(let store, let sequence, let oldest):
+            "History token at sequence \(sequence) for store '\(store)' has expired: history before "
+                + "sequence \(oldest) was deleted. Discard the token and fetch history from the beginning."
+        case .historyTokenFromAnotherStore(let store, let tokenStore):
+            "History token belongs to store '\(tokenStore)', not to store '\(store)'."
+        case .historyTokenFromAnotherEpoch(let store, let tokenEpoch, let storeEpoch):
+            "History token for store '\(store)' comes from epoch \(tokenEpoch), but the store was erased or "
+                + "recreated and is now at epoch \(storeEpoch)."
+        case .historyTokenBeyondHistory(let store, let sequence, let latest):
+            "History token at sequence \(sequence) is ahead of store '\(store)', whose latest sequence is "
+                + "\(latest)."
+        case .malformedHistoryToken(let reason):
+            "Malformed history token: \(reason)"
+        case .unknownStore(let store):
+            "The container has no store named '\(store)'."
+        case .unsupportedChange(let store, let kind, let entity):
+            "Store '\(store)' does not support \(kind) changes (entity \(entity)); nothing from this save was kept."
+        case .corruptStoreFile(let path, let offset, let reason):
+            "Store file \(path) is corrupt at byte offset \(offset): \(reason). The file was left unchanged."
+        case .readOnlyStore(let store):
+            "Store '\(store)' is read-only."
+        case .uniqueConstraintViolation(let store, let entity, let attribute, let value):
+            "Store '\(store)': another \(entity) already has \(attribute) = \(value)."
+        case .modelNotFound(let store, let identifier):
+            "Store '\(store)' holds no model \(identifier)."
+        case .unknownEntity(let store, let entity):
+            "Store '\(store)' has no entity named '\(entity)' in its schema."
+        case .invalidSave(let store, let reason):
+            "Invalid save to store '\(store)': \(reason)"
+        case .predicateEvaluationFailed(let store, let reason):
+            "A predicate failed while store '\(store)' evaluated it: \(reason)"
+        case .attributeTypeMismatch(let entity, let attribute, let expected, let found):
+            "\(entity).\(attribute) expects \(expected) but the store holds a \(found) value."
+        case .unsavedChangesDuringEnumeration(let count):
+            "enumerate found \(count) unsaved change(s) in the context; save first or pass "
+                + "allowEscapingMutations: true."
+        case .modelTypeNotInContainer(let entity):
+            "Entity '\(entity)' is not part of the container's schema."
+        case .invalidConfiguration(let reason):
+            "Invalid model container configuration: \(reason)"
+        }
+    }
+}

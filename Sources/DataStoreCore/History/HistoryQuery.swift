@@ -1,0 +1,118 @@
+public import Foundation
+
+/// Runs a ``HistoryDescriptor`` over a store's history held in commit order, seeking by the predicate's
+/// bounds instead of scanning. Backends share it so that every store validates, seeks and evaluates alike.
+///
+/// The log must be ordered by token sequence, and timestamps must not decrease along it. Steps:
+/// 1. Validate every token the predicate mentions, in O(1), before reading anything.
+/// 2. Narrow the log to a range by binary search on the token, transaction identifier and timestamp
+///    bounds.
+/// 3. Evaluate the full predicate on each candidate only (after a cheap check of the author bound).
+/// 4. Sort and limit; without `sortBy`, stop as soon as `fetchLimit` transactions were found.
+public struct HistoryQuery<Transaction: HistoryTransaction> where Transaction.Token: StoreHistoryToken {
+    /// The store the history belongs to.
+    public var storeIdentifier: String
+    /// The store's current epoch.
+    public var epoch: UUID
+    /// The smallest sequence a valid token may have (see ``StoreHistoryToken/validate(storeIdentifier:epoch:oldestValidSequence:latestSequence:)``).
+    public var oldestValidSequence: Int64
+    /// The sequence of the newest transaction (0 when there is none).
+    public var latestSequence: Int64
+    /// Whether `transactionIdentifier` equals the token's sequence, so that bounds on it can seek too.
+    public var transactionIdentifierIsSequence: Bool
+
+    /// Creates a query context for one store.
+    public init(
+        storeIdentifier: String, epoch: UUID, oldestValidSequence: Int64, latestSequence: Int64,
+        transactionIdentifierIsSequence: Bool = true
+    ) {
+        self.storeIdentifier = storeIdentifier
+        self.epoch = epoch
+        self.oldestValidSequence = oldestValidSequence
+        self.latestSequence = latestSequence
+        self.transactionIdentifierIsSequence = transactionIdentifierIsSequence
+    }
+
+    /// Validates the tokens in `bounds`; throws the token error that applies.
+    public func validate(_ bounds: HistoryPredicateBounds<Transaction>) throws(DataStoreError) {
+        for token in bounds.tokens {
+            try token.validate(
+                storeIdentifier: storeIdentifier, epoch: epoch, oldestValidSequence: oldestValidSequence,
+                latestSequence: latestSequence)
+        }
+    }
+
+    /// The range of `log` indices that can hold matches, found by binary search.
+    public func candidateRange<Log: RandomAccessCollection<Transaction>>(
+        in log: Log, bounds: HistoryPredicateBounds<Transaction>
+    ) -> Range<Log.Index> {
+        var lowerSequence: Int64 = .min
+        var upperSequence: Int64 = .max
+        if let bound = bounds.lowerToken {
+            lowerSequence = max(lowerSequence, bound.value.sequence + (bound.isInclusive ? 0 : 1))
+        }
+        if let bound = bounds.upperToken {
+            upperSequence = min(upperSequence, bound.value.sequence - (bound.isInclusive ? 0 : 1))
+        }
+        if transactionIdentifierIsSequence {
+            if let bound = bounds.lowerTransactionIdentifier {
+                lowerSequence = max(lowerSequence, bound.value &+ (bound.isInclusive ? 0 : 1))
+            }
+            if let bound = bounds.upperTransactionIdentifier {
+                upperSequence = min(upperSequence, bound.value &- (bound.isInclusive ? 0 : 1))
+            }
+        }
+        var start = log.partitioningIndex { $0.token.sequence >= lowerSequence }
+        var end = log.partitioningIndex { $0.token.sequence > upperSequence }
+        if let bound = bounds.lowerTimestamp {
+            start = Swift.max(
+                start,
+                log.partitioningIndex { bound.isInclusive ? $0.timestamp >= bound.value : $0.timestamp > bound.value })
+        }
+        if let bound = bounds.upperTimestamp {
+            end = Swift.min(
+                end,
+                log.partitioningIndex { bound.isInclusive ? $0.timestamp > bound.value : $0.timestamp >= bound.value })
+        }
+        return start..<Swift.max(start, end)
+    }
+
+    /// Runs the descriptor over the log and returns the matches, counting the work in `statistics`.
+    public func run<Log: RandomAccessCollection<Transaction>>(
+        _ descriptor: HistoryDescriptor<Transaction>, over log: Log,
+        statistics: inout HistoryQueryStatistics
+    ) throws(DataStoreError) -> [Transaction] {
+        let bounds = HistoryPredicateBounds(descriptor.predicate)
+        try validate(bounds)
+        let range = candidateRange(in: log, bounds: bounds)
+        let stopEarly = descriptor.sortBy.isEmpty ? descriptor.fetchLimit : nil
+        var matches: [Transaction] = []
+        for transaction in log[range] {
+            if let stopEarly, matches.count >= stopEarly { break }
+            statistics.examinedTransactions += 1
+            if let author = bounds.author, transaction.author != author { continue }
+            if try accepts(descriptor.predicate, transaction, statistics: &statistics) {
+                matches.append(transaction)
+            }
+        }
+        if !descriptor.sortBy.isEmpty {
+            matches.sort(using: descriptor.sortBy)
+        }
+        if let limit = descriptor.fetchLimit, matches.count > limit {
+            matches.removeSubrange(Swift.max(0, limit)...)
+        }
+        return matches
+    }
+
+    private func accepts(
+        _ predicate: Predicate<Transaction>?, _ transaction: Transaction, statistics: inout HistoryQueryStatistics
+    ) throws(DataStoreError) -> Bool {
+        guard let predicate else { return true }
+        statistics.predicateEvaluations += 1
+        do {
+            return try predicate.evaluate(transaction)
+        } catch {
+            throw .predicateEvaluationFailed(store: storeIdentifier, reason: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Identifies one model instance in one store: the store, the entity and a primary key.
+///
+/// A model context assigns an identifier when a model is inserted, naming the store the entity is routed to
+/// and a fresh random primary key. A store may remap it when it saves (for example when an insert with a
+/// duplicate `.unique` value becomes an update of the existing row); the save result lists every remapping.
+///
+/// An identifier whose ``storeIdentifier`` is `nil` is *unresolved*: a model created outside a context
+/// (``init()``) carries one until a context inserts it. Contexts resolve it by its ``primaryKey``.
+///
+/// The Codable form is `{"store":"trips","entity":"Trip","key":"…"}` (the `store` key is omitted while
+/// unresolved). Identifiers order by store, then entity, then primary key, so that results are deterministic.
+public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    /// The identifier of the store that holds the model, or `nil` while the identifier is unresolved.
+    public var storeIdentifier: String?
+    /// The name of the model's entity in the schema.
+    public var entityName: String
+    /// The key that is unique among the entity's instances in the store.
+    public var primaryKey: String
+
+    /// Creates an identifier from its three parts.
+    public init(storeIdentifier: String?, entityName: String, primaryKey: String) {
+        self.storeIdentifier = storeIdentifier
+        self.entityName = entityName
+        self.primaryKey = primaryKey
+    }
+
+    /// Creates an unresolved identifier with a fresh random primary key, for a model not yet inserted.
+    public init() {
+        self.init(storeIdentifier: nil, entityName: "", primaryKey: UUID().uuidString)
+    }
+
+    /// Whether a context has yet to resolve this identifier to a store and entity.
+    public var isResolved: Bool { storeIdentifier != nil }
+
+    /// Orders by store identifier, entity name and primary key.
+    public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
+        (lhs.storeIdentifier ?? "", lhs.entityName, lhs.primaryKey)
+            < (rhs.storeIdentifier ?? "", rhs.entityName, rhs.primaryKey)
+    }
+
+    /// `store/Entity/key`, for messages.
+    public var description: String {
+        "\(storeIdentifier ?? "?")/\(entityName)/\(primaryKey)"
+    }
+}

@@ -1,0 +1,24 @@
+public import Foundation
+
+/// Which models to fetch and in what order: the counterpart of SwiftData's `FetchDescriptor`.
+public struct FetchDescriptor<Model: PersistentModel>: Sendable {
+    /// The condition a model must meet, or `nil` for all.
+    public var predicate: Predicate<Model>?
+    /// The sort order; empty means identifier order.
+    public var sortBy: [SortDescriptor<Model>]
+    /// How many matches to skip before the first returned, or `nil` for none.
+    public var fetchOffset: Int?
+    /// The most models to return, or `nil` for no limit.
+    public var fetchLimit: Int?
+
+    /// Creates a descriptor.
+    public init(
+        predicate: Predicate<Model>? = nil, sortBy: [SortDescriptor<Model>] = [], fetchOffset: Int? = nil,
+        fetchLimit: Int? = nil
+    ) {
+        self.predicate = predicate
+        self.sortBy = sortBy
+        self.fetchOffset = fetchOffset
+        self.fetchLimit = fetchLimit
+    }
+}

@@ -1,0 +1,64 @@
+/// One persisted attribute of a model: its name, key path and options, and how its value converts.
+///
+/// Declare them with ``attribute(_:_:options:)`` in ``PersistentModel/schemaAttributes``.
+public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
+    // `@unchecked`: the key path and the two closures capture only the key path, which is immutable.
+
+    /// The attribute's name in the schema and in history.
+    public let name: String
+    /// The key path of the property that holds the value.
+    public let keyPath: PartialKeyPath<Model>
+    /// The attribute's options.
+    public let options: Schema.Attribute.Option
+    /// The name of the property's Swift type, for error messages.
+    public let valueTypeName: String
+    private let read: (Model) -> SnapshotValue
+    private let write: (inout Model, SnapshotValue) -> Bool
+
+    /// Declares an attribute stored at `keyPath` under `name`.
+    public static func attribute<Value: SnapshotValueConvertible>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, Value>, options: Schema.Attribute.Option = []
+    ) -> ModelAttribute {
+        ModelAttribute(
+            name: name, keyPath: keyPath, options: options, valueTypeName: String(describing: Value.self),
+            read: { $0[keyPath: keyPath].snapshotValue },
+            write: { model, value in
+                guard let converted = Value(snapshotValue: value) else { return false }
+                model[keyPath: keyPath] = converted
+                return true
+            })
+    }
+
+    private init(
+        name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
+        read: @escaping (Model) -> SnapshotValue, write: @escaping (inout Model, SnapshotValue) -> Bool
+    ) {
+        self.name = name
+        self.keyPath = keyPath
+        self.options = options
+        self.valueTypeName = valueTypeName
+        self.read = read
+        self.write = write
+    }
+
+    /// The attribute's value on `model`, as a store persists it.
+    public func value(of model: Model) -> SnapshotValue {
+        read(model)
+    }
+
+    /// Sets the attribute on `model` from a persisted value.
+    ///
+    /// - Throws: ``DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)`` when the value's
+    ///   kind does not convert to the property's type; `model` is unchanged then.
+    public func setValue(_ value: SnapshotValue, on model: inout Model) throws(DataStoreError) {
+        guard write(&model, value) else {
+            throw .attributeTypeMismatch(
+                entity: Model.entityName, attribute: name, expected: valueTypeName, found: value.kindName)
+        }
+    }
+
+    /// Converts a constant from a predicate or key path to its persisted form, when it is convertible.
+    public func snapshotValue(ofConstant constant: Any) -> SnapshotValue? {
+        (constant as? any SnapshotValueConvertible)?.snapshotValue
+    }
+}

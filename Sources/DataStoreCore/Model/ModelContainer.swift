@@ -1,0 +1,91 @@
+/// The stores an app's models live in, and the routing of each entity to its store.
+///
+/// Create one per process and share it; create a ``ModelContext`` from it wherever you work with models.
+/// With one configuration every entity lives in that store; with several, each configuration names its
+/// entities and every entity must be routed to exactly one store.
+public final class ModelContainer: Sendable {
+    /// The schema of every model type in the container.
+    public let schema: Schema
+    /// The configurations, in the order given.
+    public let configurations: [ModelConfiguration]
+    let stores: [any StoreConnection]
+    let storeIndexByEntity: [String: Int]
+    let modelTypes: ModelTypeRegistry
+
+    /// Opens the stores and routes each model type to one.
+    ///
+    /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` when configurations share a name or an
+    ///   entity, or leave an entity without a store; ``DataStoreError/modelTypeNotInContainer(entity:)``
+    ///   when a configuration names a type missing from `types`; and whatever a store throws on opening.
+    public init(for types: [any PersistentModel.Type], configurations: [ModelConfiguration]) throws {
+        guard !configurations.isEmpty else {
+            throw DataStoreError.invalidConfiguration(reason: "a container needs at least one configuration")
+        }
+        let allNames = types.map { $0.entityName }
+        if let duplicate = Self.firstDuplicate(allNames) {
+            throw DataStoreError.invalidConfiguration(reason: "entity '\(duplicate)' is listed twice")
+        }
+        if let duplicate = Self.firstDuplicate(configurations.map(\.name)) {
+            throw DataStoreError.invalidConfiguration(reason: "two configurations are named '\(duplicate)'")
+        }
+        var routes: [String: Int] = [:]
+        for (index, configuration) in configurations.enumerated() {
+            for name in configuration.entityNames ?? [] {
+                guard allNames.contains(name) else { throw DataStoreError.modelTypeNotInContainer(entity: name) }
+                guard routes.updateValue(index, forKey: name) == nil else {
+                    throw DataStoreError.invalidConfiguration(reason: "entity '\(name)' is routed to two stores")
+                }
+            }
+        }
+        let catchAll = configurations.indices.filter { configurations[$0].entityNames == nil }
+        for name in allNames where routes[name] == nil {
+            guard catchAll.count == 1, let index = catchAll.first else {
+                throw DataStoreError.invalidConfiguration(
+                    reason: "entity '\(name)' needs exactly one configuration that holds it")
+            }
+            routes[name] = index
+        }
+        let schema = Schema(types)
+        self.schema = schema
+        self.configurations = configurations
+        self.storeIndexByEntity = routes
+        self.modelTypes = ModelTypeRegistry(types)
+        self.stores = try configurations.indices.map { index in
+            let entities = schema.entities.filter { routes[$0.name] == index }
+            return try configurations[index].connect(Schema(entities: entities))
+        }
+        if let duplicate = Self.firstDuplicate(stores.map(\.identifier)) {
+            throw DataStoreError.invalidConfiguration(reason: "two stores have the identifier '\(duplicate)'")
+        }
+    }
+
+    /// Opens the stores for the given types; see ``init(for:configurations:)-(_,[ModelConfiguration])``.
+    public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {
+        try self.init(for: types, configurations: configurations)
+    }
+
+    /// The identifiers of the container's stores, in configuration order.
+    public var storeIdentifiers: [String] { stores.map(\.identifier) }
+
+    /// The store with the given identifier, as its concrete type, for store-specific features.
+    public func store<Store: DataStore>(_ identifier: String, as _: Store.Type = Store.self) -> Store? {
+        stores.first { $0.identifier == identifier }?.store as? Store
+    }
+
+    func connection(forEntity name: String) throws(DataStoreError) -> any StoreConnection {
+        guard let index = storeIndexByEntity[name] else { throw .modelTypeNotInContainer(entity: name) }
+        return stores[index]
+    }
+
+    func connection(named identifier: String) throws(DataStoreError) -> any StoreConnection {
+        guard let store = stores.first(where: { $0.identifier == identifier }) else {
+            throw .unknownStore(store: identifier)
+        }
+        return store
+    }
+
+    private static func firstDuplicate(_ names: [String]) -> String? {
+        var seen = Set<String>()
+        return names.first { !seen.insert($0).inserted }
+    }
+}

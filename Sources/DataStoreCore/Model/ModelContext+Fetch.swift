@@ -1,0 +1,106 @@
+import Foundation
+
+extension ModelContext {
+    /// Fetches the saved models that match the descriptor.
+    ///
+    /// Unsaved changes are not visible to the store's predicate; class instances the context already
+    /// tracks are returned as the same instance, refreshed from the store unless they have unsaved changes.
+    public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
+        try fetchSnapshots(descriptor).map(materialize)
+    }
+
+    /// The number of saved models that match the descriptor (ignoring offset and limit as SwiftData does
+    /// not).
+    public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
+        try fetchSnapshots(descriptor).count
+    }
+
+    /// The identifiers of the saved models that match the descriptor, without materializing models.
+    public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws
+        -> [PersistentIdentifier]
+    {
+        try fetchSnapshots(descriptor).map(\.persistentIdentifier)
+    }
+
+    /// The model with the given identifier: the tracked instance if the context has one, otherwise the
+    /// saved model fetched from its store, or `nil` if there is none.
+    public func model(for identifier: PersistentIdentifier) throws -> (any PersistentModel)? {
+        if let known = resolve(identifier) { return registry[known]?.model }
+        guard let type = container.modelTypes.types[identifier.entityName] else { return nil }
+        return try fetchModel(type, identifier)
+    }
+
+    /// The tracked instance with the given identifier, without fetching.
+    public func registeredModel<Model: PersistentModel>(for identifier: PersistentIdentifier) -> Model? {
+        resolve(identifier).flatMap { registry[$0]?.model as? Model }
+    }
+
+    private func fetchModel<Model: PersistentModel>(_: Model.Type, _ identifier: PersistentIdentifier) throws
+        -> Model?
+    {
+        try fetch(FetchDescriptor<Model>(predicate: #Predicate { $0.persistentModelID == identifier }, fetchLimit: 1))
+            .first
+    }
+
+    func fetchSnapshots<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [DataStoreSnapshot] {
+        let store = try container.connection(forEntity: Model.entityName)
+        return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
+    }
+
+    /// The model for a fetched snapshot, reusing the tracked class instance where there is one.
+    func materialize<Model: PersistentModel>(_ snapshot: DataStoreSnapshot) throws -> Model {
+        let id = snapshot.persistentIdentifier
+        if let known = resolve(id), let registration = registry[known], var model = registration.model as? Model {
+            if isUpdated(registration) || registration.isDeleted { return model }
+            try model.apply(snapshot.values)
+            registry[known] = Registration(model: model, baseline: .saved(snapshot.values))
+            return model
+        }
+        let model = try Model(snapshot: snapshot)
+        if Model.self is AnyObject.Type {
+            // Class instances are tracked so that `save()` sees changes made to them.
+            registry[id] = Registration(model: model, baseline: .saved(snapshot.values))
+        }
+        return model
+    }
+
+    /// Visits every model the descriptor matches, in batches, as SwiftData's `enumerate` does.
+    ///
+    /// - Parameters:
+    ///   - batchSize: How many models to materialize at once; class instances of a batch that stay unchanged
+    ///     are released before the next batch.
+    ///   - allowEscapingMutations: Unless `true`, enumerating a context with unsaved changes throws, and so
+    ///     does a batch whose block left changes behind.
+    /// - Throws: ``DataStoreError/unsavedChangesDuringEnumeration(changeCount:)``.
+    public func enumerate<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
+        block: (Model) throws -> Void
+    ) throws {
+        try checkNoEscapingMutations(allowEscapingMutations)
+        let snapshots = try fetchSnapshots(descriptor)
+        let size = max(1, batchSize)
+        var start = 0
+        while start < snapshots.count {
+            let batch = snapshots[start..<min(start + size, snapshots.count)]
+            let trackedBefore = Set(batch.compactMap { resolve($0.persistentIdentifier) })
+            for snapshot in batch {
+                try block(try materialize(snapshot))
+            }
+            try checkNoEscapingMutations(allowEscapingMutations)
+            for snapshot in batch {
+                let id = snapshot.persistentIdentifier
+                if !trackedBefore.contains(id), let registration = registry[id], !isUpdated(registration),
+                    !registration.isDeleted
+                {
+                    registry[id] = nil
+                }
+            }
+            start += size
+        }
+    }
+
+    private func checkNoEscapingMutations(_ allowed: Bool) throws(DataStoreError) {
+        guard !allowed, hasChanges else { return }
+        throw .unsavedChangesDuringEnumeration(changeCount: pendingChangeCount)
+    }
+}

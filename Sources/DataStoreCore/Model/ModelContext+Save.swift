@@ -1,0 +1,61 @@
+extension ModelContext {
+    /// Writes every pending change, one transaction per store touched, in configuration order.
+    ///
+    /// Atomicity is per store: each store commits its part whole or not at all. If a store throws after an
+    /// earlier store committed, the earlier part stays committed (the context records it as saved) and the
+    /// failing store's part stays pending in the context, so you can fix the cause and save again, or roll
+    /// back. See `Docs/Architecture.md`.
+    public func save() throws {
+        var parts: [String: DataStoreSaveChangesRequest] = [:]
+        func add(_ id: PersistentIdentifier, _ path: WritableKeyPath<DataStoreSaveChangesRequest, [DataStoreSnapshot]>)
+            throws
+        {
+            guard let registration = registry[id] else { return }
+            let store = try container.connection(forEntity: id.entityName).identifier
+            let snapshot = DataStoreSnapshot(persistentIdentifier: id, values: registration.model.snapshotValues)
+            parts[store, default: DataStoreSaveChangesRequest(editingState: editingState)][keyPath: path]
+                .append(snapshot)
+        }
+        for id in insertOrder { try add(id, \.inserted) }
+        for id in registry.keys.sorted() where registry[id].map(isUpdated) == true { try add(id, \.updated) }
+        for id in deleteOrder { try add(id, \.deleted) }
+
+        for store in container.stores {
+            guard let request = parts[store.identifier], !request.isEmpty else { continue }
+            let outcome = try store.save(request)
+            recordSaved(request, remapped: outcome.remappedIdentifiers)
+        }
+    }
+
+    /// Updates the context after one store committed `request`.
+    private func recordSaved(
+        _ request: DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
+    ) {
+        for snapshot in request.inserted {
+            let proposed = snapshot.persistentIdentifier
+            guard var registration = registry.removeValue(forKey: proposed) else { continue }
+            let used = remapped[proposed] ?? proposed
+            registration.model.persistentModelID = used
+            registration.baseline = .saved(snapshot.values)
+            if used != proposed, case .saved = registry[used]?.baseline {
+                // An upsert landed on a model this context already tracks: it now holds the inserted values.
+                var existing = registry[used]!.model
+                try? existing.apply(snapshot.values)
+                registry[used]?.model = existing
+                registry[used]?.baseline = .saved(snapshot.values)
+            } else {
+                registry[used] = registration
+            }
+            aliases[proposed.primaryKey] = used
+            insertOrder.removeAll { $0 == proposed }
+        }
+        for snapshot in request.updated {
+            registry[snapshot.persistentIdentifier]?.baseline = .saved(snapshot.values)
+        }
+        for snapshot in request.deleted {
+            let id = snapshot.persistentIdentifier
+            registry[id] = nil
+            deleteOrder.removeAll { $0 == id }
+        }
+    }
+}

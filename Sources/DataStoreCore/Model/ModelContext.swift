@@ -1,0 +1,140 @@
+public import Foundation
+
+/// Where app code works with models: insert, change, delete and save them, fetch them, and read history.
+///
+/// A context tracks the class-model instances it inserted or fetched, so `save()` writes whatever changed,
+/// as in SwiftData. Struct models are values: insert the changed value again to update it.
+///
+/// A context is not `Sendable`: use it from one task or thread at a time, and create one per task. The
+/// container and its stores are shared safely.
+public final class ModelContext {
+    /// What the context knows about one model.
+    struct Registration {
+        enum Baseline {
+            /// Never saved: a pending insert.
+            case none
+            /// Present in the store with values the context has not seen: a pending update.
+            case unknown
+            /// Present in the store with these values, as last fetched or saved.
+            case saved([String: SnapshotValue])
+        }
+
+        var model: any PersistentModel
+        var baseline: Baseline
+        var isDeleted = false
+    }
+
+    /// The container the context saves to and fetches from.
+    public let container: ModelContainer
+    /// The author recorded in the history transactions this context's saves create, such as `"widget"`.
+    public var author: String?
+    /// Identifies this context in save requests.
+    public let editingIdentifier = UUID()
+    /// The counters of the most recent history fetch, to check that it sought instead of scanning.
+    public internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
+
+    var registry: [PersistentIdentifier: Registration] = [:]
+    var insertOrder: [PersistentIdentifier] = []
+    var deleteOrder: [PersistentIdentifier] = []
+    /// Primary keys of identifiers the context proposed, to the identifier the store used, so that struct
+    /// copies holding an older identifier still resolve.
+    var aliases: [String: PersistentIdentifier] = [:]
+
+    /// Creates a context for the container.
+    public init(_ container: ModelContainer) {
+        self.container = container
+    }
+
+    var editingState: EditingState {
+        EditingState(id: editingIdentifier, author: author)
+    }
+
+    /// The registered identifier a model's (possibly stale or unresolved) identifier refers to.
+    func resolve(_ id: PersistentIdentifier) -> PersistentIdentifier? {
+        if registry[id] != nil { return id }
+        if let alias = aliases[id.primaryKey], registry[alias] != nil { return alias }
+        return nil
+    }
+
+    // MARK: - Changing models
+
+    /// Registers a new model for insertion at the next save, assigning its identifier.
+    ///
+    /// For a class model, `model.persistentModelID` changes in place. Inserting a model the context
+    /// already knows records its current values as an update, which is how struct models are changed.
+    public func insert<Model: PersistentModel>(_ model: Model) {
+        var model = model
+        let id = model.persistentModelID
+        if let known = resolve(id) {
+            model.persistentModelID = known
+            registry[known]?.model = model
+            registry[known]?.isDeleted = false
+            deleteOrder.removeAll { $0 == known }
+            return
+        }
+        if id.isResolved {
+            registry[id] = Registration(model: model, baseline: .unknown)
+            return
+        }
+        let store = try? container.connection(forEntity: Model.entityName).identifier
+        let assigned = PersistentIdentifier(
+            storeIdentifier: store ?? "", entityName: Model.entityName, primaryKey: id.primaryKey)
+        model.persistentModelID = assigned
+        registry[assigned] = Registration(model: model, baseline: .none)
+        insertOrder.append(assigned)
+        aliases[assigned.primaryKey] = assigned
+    }
+
+    /// Marks a model for deletion at the next save. Deleting a model that was never saved just forgets it.
+    public func delete<Model: PersistentModel>(_ model: Model) {
+        guard let id = resolve(model.persistentModelID) else {
+            guard model.persistentModelID.isResolved else { return }
+            registry[model.persistentModelID] = Registration(model: model, baseline: .unknown, isDeleted: true)
+            deleteOrder.append(model.persistentModelID)
+            return
+        }
+        if case .none? = registry[id]?.baseline {
+            registry[id] = nil
+            insertOrder.removeAll { $0 == id }
+            return
+        }
+        guard registry[id]?.isDeleted == false else { return }
+        registry[id]?.isDeleted = true
+        deleteOrder.append(id)
+    }
+
+    /// Whether the context holds inserts, deletes or changed models that are not saved yet.
+    public var hasChanges: Bool { pendingChangeCount > 0 }
+
+    /// The number of models with unsaved changes.
+    var pendingChangeCount: Int {
+        insertOrder.count + deleteOrder.count + registry.values.filter(isUpdated).count
+    }
+
+    func isUpdated(_ registration: Registration) -> Bool {
+        guard !registration.isDeleted else { return false }
+        switch registration.baseline {
+        case .none: return false
+        case .unknown: return true
+        case .saved(let values): return registration.model.snapshotValues != values
+        }
+    }
+
+    /// Discards every unsaved change: forgets pending inserts, keeps deleted models, and puts class models'
+    /// attributes back to their saved values.
+    public func rollback() {
+        for id in insertOrder { registry[id] = nil }
+        for (id, registration) in registry {
+            switch registration.baseline {
+            case .none, .unknown:
+                registry[id] = nil
+            case .saved(let values):
+                var model = registration.model
+                try? model.apply(values)  // The values came from this model type, so they convert.
+                registry[id] = Registration(model: model, baseline: .saved(values))
+            }
+        }
+        insertOrder = []
+        deleteOrder = []
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// One store of a container, seen through the operations the model layer needs, with the store's own
+/// types erased.
+protocol StoreConnection: Sendable {
+    var identifier: String { get }
+    var store: any DataStore { get }
+    func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot]
+    func save(_ request: DataStoreSaveChangesRequest) throws -> StoreSaveOutcome
+    /// The store's transactions after `component` (all retained ones when `nil`), as container transactions
+    /// whose tokens the caller fills in.
+    func history(after component: CompositeHistoryToken.Component?, modelTypes: ModelTypeRegistry) throws
+        -> [StoreHistoryEntry]
+    func deleteHistory(transactionIdentifiers: [Int64]) throws
+}
+
+/// What a save did in one store.
+struct StoreSaveOutcome: Sendable {
+    var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    var position: CompositeHistoryToken.Component?
+}
+
+/// One store transaction on its way into the merged stream.
+struct StoreHistoryEntry: Sendable {
+    var transaction: ContainerHistoryTransaction
+    var epoch: UUID
+}
+
+/// The connection for a concrete store type.
+struct TypedStoreConnection<Store: DataStore & HistoryProviding>: StoreConnection
+where Store.HistoryType.Token == Store.Token {
+    let typedStore: Store
+
+    var identifier: String { typedStore.identifier }
+    var store: any DataStore { typedStore }
+
+    func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot] {
+        try typedStore.fetch(request).snapshots
+    }
+
+    func save(_ request: DataStoreSaveChangesRequest) throws -> StoreSaveOutcome {
+        let result = try typedStore.save(request)
+        return StoreSaveOutcome(
+            remappedIdentifiers: result.remappedIdentifiers,
+            position: result.token.map { .init(epoch: $0.epoch, sequence: $0.sequence) })
+    }
+
+    func history(after component: CompositeHistoryToken.Component?, modelTypes: ModelTypeRegistry) throws
+        -> [StoreHistoryEntry]
+    {
+        var descriptor = HistoryDescriptor<Store.HistoryType>()
+        if let component {
+            let token = Store.Token(
+                storeIdentifier: identifier, epoch: component.epoch, sequence: component.sequence)
+            descriptor.predicate = #Predicate { $0.token > token }
+        }
+        return try typedStore.fetchHistory(descriptor).map { transaction in
+            let changes = transaction.changes.map { change in
+                modelTypes.typedChange(change)
+            }
+            return StoreHistoryEntry(
+                transaction: ContainerHistoryTransaction(
+                    timestamp: transaction.timestamp, changes: changes, token: CompositeHistoryToken(),
+                    transactionIdentifier: transaction.transactionIdentifier,
+                    storeIdentifier: transaction.storeIdentifier, author: transaction.author,
+                    bundleIdentifier: transaction.bundleIdentifier, processIdentifier: transaction.processIdentifier,
+                    storeSequence: transaction.token.sequence),
+                epoch: transaction.token.epoch)
+        }
+    }
+
+    func deleteHistory(transactionIdentifiers: [Int64]) throws {
+        guard !transactionIdentifiers.isEmpty else { return }
+        let identifiers = Set(transactionIdentifiers)
+        let lowest = identifiers.min() ?? 0
+        let highest = identifiers.max() ?? 0
+        // The range bounds let the store seek; `contains` picks the exact transactions.
+        try typedStore.deleteHistory(
+            HistoryDescriptor(
+                predicate: #Predicate {
+                    $0.transactionIdentifier >= lowest && $0.transactionIdentifier <= highest
+                        && identifiers.contains($0.transactionIdentifier)
+                }))
+    }
+}

@@ -1,0 +1,101 @@
+public import Foundation
+
+/// The bounds a history predicate places on `token`, `timestamp`, `transactionIdentifier` and `author`.
+///
+/// Stores read these to seek: `#Predicate { $0.token > t && $0.author == "widget" }` yields a lower token
+/// bound of `t` (exclusive) and an author of `"widget"`. Bounds are necessary conditions only; the store
+/// still evaluates the whole predicate on each candidate.
+public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable {
+    /// One end of a range: the value and whether the value itself is included.
+    public struct Bound<Value: Sendable>: Sendable {
+        /// The bounding value.
+        public var value: Value
+        /// Whether ``value`` itself satisfies the bound (`>=` rather than `>`).
+        public var isInclusive: Bool
+
+        /// Creates a bound.
+        public init(value: Value, isInclusive: Bool) {
+            self.value = value
+            self.isInclusive = isInclusive
+        }
+    }
+
+    /// Every token the predicate compares against, for validation before any read.
+    public var tokens: [Transaction.Token] = []
+    /// Transactions must come after this token (or at it, if inclusive).
+    public var lowerToken: Bound<Transaction.Token>?
+    /// Transactions must come before this token (or at it, if inclusive).
+    public var upperToken: Bound<Transaction.Token>?
+    /// Earliest timestamp.
+    public var lowerTimestamp: Bound<Date>?
+    /// Latest timestamp.
+    public var upperTimestamp: Bound<Date>?
+    /// Smallest transaction identifier.
+    public var lowerTransactionIdentifier: Bound<Int64>?
+    /// Largest transaction identifier.
+    public var upperTransactionIdentifier: Bound<Int64>?
+    /// The author every matching transaction has, when the predicate requires `author == value`.
+    public var author: String?
+
+    /// No bounds: every transaction is a candidate.
+    public init() {}
+
+    /// Reads the bounds of a predicate; `nil` has none.
+    public init(_ predicate: Predicate<Transaction>?) {
+        guard let predicate else { return }
+        for constraint in PredicateConjuncts.constraints(of: predicate) {
+            add(constraint)
+        }
+    }
+
+    private mutating func add(_ constraint: KeyPathConstraint) {
+        switch constraint.keyPath {
+        case \Transaction.token:
+            guard let token = constraint.value as? Transaction.Token else { return }
+            tokens.append(token)
+            Self.narrow(&lowerToken, &upperToken, token, constraint.relation)
+        case \Transaction.timestamp:
+            guard let date = constraint.value as? Date else { return }
+            Self.narrow(&lowerTimestamp, &upperTimestamp, date, constraint.relation)
+        case \Transaction.transactionIdentifier:
+            guard let identifier = constraint.value as? Int64 else { return }
+            Self.narrow(&lowerTransactionIdentifier, &upperTransactionIdentifier, identifier, constraint.relation)
+        case \Transaction.author where constraint.relation == .equal:
+            if let author = constraint.value as? String {
+                self.author = author
+            } else if let author = constraint.value as? String?, let author {
+                self.author = author
+            }
+        default:
+            return
+        }
+    }
+
+    /// Tightens a range with one comparison; a tighter existing bound wins.
+    private static func narrow<Value: Comparable & Sendable>(
+        _ lower: inout Bound<Value>?, _ upper: inout Bound<Value>?, _ value: Value,
+        _ relation: KeyPathConstraint.Relation
+    ) {
+        func tightenLower(_ bound: Bound<Value>) {
+            guard let current = lower else { return lower = bound }
+            if bound.value > current.value || (bound.value == current.value && !bound.isInclusive) {
+                lower = bound
+            }
+        }
+        func tightenUpper(_ bound: Bound<Value>) {
+            guard let current = upper else { return upper = bound }
+            if bound.value < current.value || (bound.value == current.value && !bound.isInclusive) {
+                upper = bound
+            }
+        }
+        switch relation {
+        case .greaterThan: tightenLower(Bound(value: value, isInclusive: false))
+        case .greaterThanOrEqual: tightenLower(Bound(value: value, isInclusive: true))
+        case .lessThan: tightenUpper(Bound(value: value, isInclusive: false))
+        case .lessThanOrEqual: tightenUpper(Bound(value: value, isInclusive: true))
+        case .equal:
+            tightenLower(Bound(value: value, isInclusive: true))
+            tightenUpper(Bound(value: value, isInclusive: true))
+        }
+    }
+}

@@ -1,0 +1,13 @@
+extension Optional: SnapshotValueConvertible where Wrapped: SnapshotValueConvertible {
+    /// ``SnapshotValue/null`` for `nil`, otherwise the wrapped value's form.
+    public var snapshotValue: SnapshotValue { self?.snapshotValue ?? .null }
+    /// `nil` from ``SnapshotValue/null``, otherwise the wrapped type's conversion.
+    public init?(snapshotValue: SnapshotValue) {
+        if case .null = snapshotValue {
+            self = .none
+            return
+        }
+        guard let wrapped = Wrapped(snapshotValue: snapshotValue) else { return nil }
+        self = .some(wrapped)
+    }
+}

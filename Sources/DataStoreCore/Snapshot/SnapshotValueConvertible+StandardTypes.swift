@@ -1,0 +1,98 @@
+public import Foundation
+
+// The scalar conformances are one-liners each; they share this file so the mapping reads as one table.
+
+extension String: SnapshotValueConvertible {
+    /// ``SnapshotValue/string(_:)``.
+    public var snapshotValue: SnapshotValue { .string(self) }
+    /// Accepts ``SnapshotValue/string(_:)`` only.
+    public init?(snapshotValue: SnapshotValue) {
+        guard case .string(let value) = snapshotValue else { return nil }
+        self = value
+    }
+}
+
+extension Int64: SnapshotValueConvertible {
+    /// ``SnapshotValue/integer(_:)``.
+    public var snapshotValue: SnapshotValue { .integer(self) }
+    /// Accepts ``SnapshotValue/integer(_:)`` only.
+    public init?(snapshotValue: SnapshotValue) {
+        guard case .integer(let value) = snapshotValue else { return nil }
+        self = value
+    }
+}
+
+extension Int: SnapshotValueConvertible {
+    /// ``SnapshotValue/integer(_:)``.
+    public var snapshotValue: SnapshotValue { .integer(Int64(self)) }
+    /// Accepts ``SnapshotValue/integer(_:)`` that fits in `Int`.
+    public init?(snapshotValue: SnapshotValue) {
+        guard case .integer(let value) = snapshotValue, let fitting = Int(exactly: value) else { return nil }
+        self = fitting
+    }
+}
+
+extension Double: SnapshotValueConvertible {
+    /// ``SnapshotValue/double(_:)``.
+    public var snapshotValue: SnapshotValue { .double(self) }
+    /// Accepts ``SnapshotValue/double(_:)``, and ``SnapshotValue/integer(_:)`` converted exactly.
+    public init?(snapshotValue: SnapshotValue) {
+        switch snapshotValue {
+        case .double(let value): self = value
+        case .integer(let value):
+            guard let exact = Double(exactly: value) else { return nil }
+            self = exact
+        default: return nil
+        }
+    }
+}
+
+extension Bool: SnapshotValueConvertible {
+    /// ``SnapshotValue/bool(_:)``.
+    public var snapshotValue: SnapshotValue { .bool(self) }
+    /// Accepts ``SnapshotValue/bool(_:)`` only.
+    public init?(snapshotValue: SnapshotValue) {
+        guard case .bool(let value) = snapshotValue else { return nil }
+        self = value
+    }
+}
+
+extension Date: SnapshotValueConvertible {
+    /// ``SnapshotValue/date(_:)``.
+    public var snapshotValue: SnapshotValue { .date(self) }
+    /// Accepts ``SnapshotValue/date(_:)`` only.
+    public init?(snapshotValue: SnapshotValue) {
+        guard case .date(let value) = snapshotValue else { return nil }
+        self = value
+    }
+}
+
+extension Data: SnapshotValueConvertible {
+    /// ``SnapshotValue/data(_:)``.
+    public var snapshotValue: SnapshotValue { .data(self) }
+    /// Accepts ``SnapshotValue/data(_:)`` only.
+    public init?(snapshotValue: SnapshotValue) {
+        guard case .data(let value) = snapshotValue else { return nil }
+        self = value
+    }
+}
+
+extension UUID: SnapshotValueConvertible {
+    /// ``SnapshotValue/uuid(_:)``.
+    public var snapshotValue: SnapshotValue { .uuid(self) }
+    /// Accepts ``SnapshotValue/uuid(_:)`` only.
+    public init?(snapshotValue: SnapshotValue) {
+        guard case .uuid(let value) = snapshotValue else { return nil }
+        self = value
+    }
+}
+
+extension PersistentIdentifier: SnapshotValueConvertible {
+    /// ``SnapshotValue/identifier(_:)``: a reference to another model.
+    public var snapshotValue: SnapshotValue { .identifier(self) }
+    /// Accepts ``SnapshotValue/identifier(_:)`` only.
+    public init?(snapshotValue: SnapshotValue) {
+        guard case .identifier(let value) = snapshotValue else { return nil }
+        self = value
+    }
+}

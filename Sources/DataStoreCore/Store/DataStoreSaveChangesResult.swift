@@ -1,0 +1,20 @@
+/// What a store reports after a save: the identifiers it remapped and the token of the new transaction.
+public struct DataStoreSaveChangesResult<Token: StoreHistoryToken>: Sendable {
+    /// The identifier of the store that saved.
+    public var storeIdentifier: String
+    /// Proposed identifier to the identifier the store used, for every insert the store remapped (for
+    /// example an insert that became an update of the model holding the same `.unique` value).
+    public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    /// The token of the transaction the save created, or `nil` when the save changed nothing.
+    public var token: Token?
+
+    /// Creates a result.
+    public init(
+        storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:],
+        token: Token?
+    ) {
+        self.storeIdentifier = storeIdentifier
+        self.remappedIdentifiers = remappedIdentifiers
+        self.token = token
+    }
+}

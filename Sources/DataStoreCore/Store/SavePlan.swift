@@ -1,0 +1,17 @@
+/// A save request after validation: the changes to commit, in order, and the identifiers remapped.
+///
+/// ``SnapshotTable/plan(_:)`` makes one without touching the table; ``SnapshotTable/apply(_:)`` commits it.
+/// Splitting the two lets a store validate, then write its journal, then apply, so that a failed write
+/// leaves memory and disk alike unchanged.
+public struct SavePlan: Hashable, Sendable {
+    /// The changes, one per model instance: inserts, then updates, then deletes, each in request order.
+    public var changes: [PlannedChange]
+    /// Proposed identifier to used identifier, for inserts that became updates (upserts).
+    public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+
+    /// Creates a plan.
+    public init(changes: [PlannedChange], remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) {
+        self.changes = changes
+        self.remappedIdentifiers = remappedIdentifiers
+    }
+}

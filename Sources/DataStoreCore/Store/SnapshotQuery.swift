@@ -1,0 +1,49 @@
+import Foundation
+
+/// Applies a ``FetchDescriptor`` to candidate snapshots: decode, filter, sort, offset, limit.
+///
+/// Stores pass the snapshots that can match (all rows of the entity, or fewer after a seek) and get the
+/// answer the ``DataStore`` requirements ask for. Without `sortBy`, results come in identifier order, so
+/// they are deterministic whatever order the store keeps.
+public enum SnapshotQuery {
+    /// Runs `descriptor` over `candidates`.
+    ///
+    /// - Throws: ``DataStoreError/predicateEvaluationFailed(store:reason:)`` when the predicate throws, and
+    ///   ``DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)`` when a snapshot does not
+    ///   decode.
+    public static func run<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
+        storeIdentifier: String
+    ) throws(DataStoreError) -> [DataStoreSnapshot] {
+        var matches: [(model: Model, snapshot: DataStoreSnapshot)] = []
+        for snapshot in candidates {
+            let model = try Model(snapshot: snapshot)
+            if let predicate = descriptor.predicate {
+                do {
+                    guard try predicate.evaluate(model) else { continue }
+                } catch {
+                    throw .predicateEvaluationFailed(store: storeIdentifier, reason: String(describing: error))
+                }
+            }
+            matches.append((model, snapshot))
+        }
+        if descriptor.sortBy.isEmpty {
+            matches.sort { $0.snapshot.persistentIdentifier < $1.snapshot.persistentIdentifier }
+        } else {
+            let comparator = descriptor.sortBy
+            matches.sort { lhs, rhs in
+                for sort in comparator {
+                    switch sort.compare(lhs.model, rhs.model) {
+                    case .orderedAscending: return true
+                    case .orderedDescending: return false
+                    case .orderedSame: continue
+                    }
+                }
+                return lhs.snapshot.persistentIdentifier < rhs.snapshot.persistentIdentifier
+            }
+        }
+        let offset = min(max(descriptor.fetchOffset ?? 0, 0), matches.count)
+        let end = descriptor.fetchLimit.map { min(matches.count, offset + max($0, 0)) } ?? matches.count
+        return matches[offset..<end].map(\.snapshot)
+    }
+}

@@ -1,0 +1,124 @@
+public import DataStoreCore
+import Foundation
+import Synchronization
+
+/// A store that keeps models and history in memory: fast, shared by every context of a process, and gone
+/// when the process ends.
+///
+/// Boundaries: one `save` is one transaction; one model instance is one change. History seeks by binary
+/// search on the token's sequence and on timestamps, so "after my token" costs O(log n) plus the results.
+/// It is safe to use from many tasks at once: a mutex guards the state, and queries evaluate predicates
+/// outside it on a copy-on-write snapshot.
+public final class InMemoryDataStore: DataStore, Sendable {
+    /// The store's configuration type.
+    public typealias Configuration = InMemoryStoreConfiguration
+    /// The store's token type.
+    public typealias Token = InMemoryHistoryToken
+
+    struct State: Sendable {
+        var table: SnapshotTable
+        var epoch = UUID()
+        var history: [InMemoryHistoryTransaction] = []
+        var latestSequence: Int64 = 0
+        var oldestValidSequence: Int64 = 0
+        var nextChangeIdentifier: Int64 = 1
+        var lastTimestamp = Date.distantPast
+        var statistics = HistoryQueryStatistics()
+    }
+
+    /// The configuration the store was opened with.
+    public let configuration: InMemoryStoreConfiguration
+    /// The store's identifier: the configuration's name.
+    public let identifier: String
+    /// The schema the store enforces (empty when opened without one).
+    public let schema: Schema
+    let state: Mutex<State>
+
+    /// Opens an empty store with a fresh epoch.
+    public init(_ configuration: InMemoryStoreConfiguration) throws {
+        guard !configuration.name.isEmpty else {
+            throw DataStoreError.invalidConfiguration(reason: "a store needs a non-empty name")
+        }
+        if let limit = configuration.maximumHistoryCount, limit < 0 {
+            throw DataStoreError.invalidConfiguration(reason: "maximumHistoryCount must not be negative")
+        }
+        self.configuration = configuration
+        self.identifier = configuration.name
+        self.schema = configuration.schema ?? Schema(entities: [])
+        self.state = Mutex(State(table: SnapshotTable(storeIdentifier: configuration.name, schema: configuration.schema)))
+    }
+
+    /// Fetches snapshots of one entity; a predicate on `persistentModelID ==` looks the row up directly.
+    public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> DataStoreFetchResult {
+        let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
+        let candidates: [DataStoreSnapshot] = state.withLock { state in
+            if let id = bounds.identifier {
+                return state.table[id].map { [$0] } ?? []
+            }
+            return Array(state.table.rows(of: Model.entityName))
+        }
+        return DataStoreFetchResult(
+            snapshots: try SnapshotQuery.run(request.descriptor, over: candidates, storeIdentifier: identifier))
+    }
+
+    /// Commits the request as one transaction, or throws and changes nothing.
+    public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<InMemoryHistoryToken> {
+        try state.withLock { state throws(DataStoreError) in
+            let plan = try state.table.plan(request)
+            guard !plan.changes.isEmpty else {
+                return DataStoreSaveChangesResult(
+                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
+            }
+            let sequence = state.latestSequence + 1
+            let token = InMemoryHistoryToken(storeIdentifier: identifier, epoch: state.epoch, sequence: sequence)
+            var changes: [InMemoryHistoryChange] = []
+            changes.reserveCapacity(plan.changes.count)
+            for planned in plan.changes {
+                changes.append(
+                    InMemoryHistoryChange(
+                        changedPersistentIdentifier: planned.identifier, changeIdentifier: state.nextChangeIdentifier,
+                        transactionIdentifier: sequence, kind: planned.kind,
+                        updatedAttributes: planned.updatedAttributes, tombstone: planned.tombstone))
+                state.nextChangeIdentifier += 1
+            }
+            // Timestamps never decrease along history, so stores can binary-search them.
+            let timestamp = max(Date(), state.lastTimestamp)
+            state.table.apply(plan)
+            state.history.append(
+                InMemoryHistoryTransaction(
+                    timestamp: timestamp, changes: changes, token: token, author: request.editingState.author,
+                    bundleIdentifier: request.editingState.bundleIdentifier,
+                    processIdentifier: request.editingState.processIdentifier))
+            state.latestSequence = sequence
+            state.lastTimestamp = timestamp
+            if let limit = configuration.maximumHistoryCount, state.history.count > limit {
+                let dropped = state.history.count - limit
+                state.oldestValidSequence = max(state.oldestValidSequence, state.history[dropped - 1].token.sequence)
+                state.history.removeFirst(dropped)
+            }
+            return DataStoreSaveChangesResult(
+                storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: token)
+        }
+    }
+
+    /// Deletes every model and all history, and draws a new epoch so earlier tokens no longer match.
+    public func erase() throws {
+        state.withLock { state in
+            state = State(table: SnapshotTable(storeIdentifier: identifier, schema: configuration.schema))
+        }
+    }
+
+    /// The token of the newest transaction, or a token at sequence 0 when there is none.
+    public var currentToken: InMemoryHistoryToken {
+        state.withLock { InMemoryHistoryToken(storeIdentifier: identifier, epoch: $0.epoch, sequence: $0.latestSequence) }
+    }
+
+    /// The number of models held.
+    public var modelCount: Int { state.withLock { $0.table.count } }
+
+    /// The number of history transactions retained.
+    public var historyCount: Int { state.withLock { $0.history.count } }
+
+    /// Counters of the work all history queries did so far, to show that they seek.
+    public var statistics: HistoryQueryStatistics { state.withLock { $0.statistics } }
+}

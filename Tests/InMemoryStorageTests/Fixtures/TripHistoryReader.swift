@@ -1,0 +1,71 @@
+import DataStoreCore
+import Foundation
+
+/// The seeds' three functions from "Track model changes with SwiftData history", ported with type names
+/// changed only (`DefaultHistoryTransaction` → `ContainerHistoryTransaction`, `DefaultHistoryToken` →
+/// `CompositeHistoryToken`, `DefaultHistoryInsert` → `HistoryInsert`, …) and the token kept in a JSON file
+/// in place of `UserDefaults`.
+struct TripHistoryReader {
+    let modelContainer: ModelContainer
+    let tokenFile: URL
+
+    func findTransactions(after token: CompositeHistoryToken?, author: String) -> [ContainerHistoryTransaction] {
+        var historyDescriptor = HistoryDescriptor<ContainerHistoryTransaction>()
+        if let token {
+            historyDescriptor.predicate = #Predicate { transaction in
+                (transaction.token > token) && (transaction.author == author)
+            }
+        }
+        var transactions: [ContainerHistoryTransaction] = []
+        let taskContext = ModelContext(modelContainer)
+        do {
+            transactions = try taskContext.fetchHistory(historyDescriptor)
+        } catch let error {
+            print(error)
+        }
+        return transactions
+    }
+
+    func findTrips(in transactions: [ContainerHistoryTransaction]) -> (Set<Trip>, CompositeHistoryToken?) {
+        let taskContext = ModelContext(modelContainer)
+        var resultTrips: Set<Trip> = []
+        for transaction in transactions {
+            for change in transaction.changes {
+                let modelID = change.changedPersistentIdentifier
+                let fetchDescriptor = FetchDescriptor<Trip>(predicate: #Predicate { trip in
+                    trip.livingAccommodation == modelID
+                })
+                let fetchResults = try? taskContext.fetch(fetchDescriptor)
+                guard let matchedTrip = fetchResults?.first else {
+                    continue
+                }
+                switch change {
+                case .insert(_ as HistoryInsert<LivingAccommodation>):
+                    resultTrips.insert(matchedTrip)
+                case .update(_ as HistoryUpdate<LivingAccommodation>):
+                    resultTrips.update(with: matchedTrip)
+                case .delete(_ as HistoryDelete<LivingAccommodation>):
+                    resultTrips.remove(matchedTrip)
+                default:
+                    break
+                }
+            }
+        }
+        return (resultTrips, transactions.last?.token)
+    }
+
+    func findUnreadTrips() -> Set<Trip> {
+        let tokenData = try? Data(contentsOf: tokenFile)
+        var historyToken: CompositeHistoryToken? = nil
+        if let tokenData {
+            historyToken = try? JSONDecoder().decode(CompositeHistoryToken.self, from: tokenData)
+        }
+        let transactions = findTransactions(after: historyToken, author: TransactionAuthor.widget)
+        let (unreadTrips, newToken) = findTrips(in: transactions)
+        if let newToken {
+            let newTokenData = try? JSONEncoder().encode(newToken)
+            try? newTokenData?.write(to: tokenFile)
+        }
+        return unreadTrips
+    }
+}
