@@ -20,6 +20,10 @@ public struct InMemoryHistoryTransaction: HistoryTransaction, Hashable {
     /// The saving process's identifier.
     public var processIdentifier: String
 
+    /// The seekable key paths, spelled on this type.
+    public static let keyPaths = HistoryKeyPaths<InMemoryHistoryTransaction>(
+        token: \.token, timestamp: \.timestamp, transactionIdentifier: \.transactionIdentifier, author: \.author)
+
     /// Creates a transaction.
     public init(
         timestamp: Date, changes: [InMemoryHistoryChange], token: InMemoryHistoryToken, author: String?,

@@ -10,6 +10,9 @@ public import Foundation
 /// - ``timestamp`` never decreases along one store's history, so stores can seek by time.
 /// - ``author`` is the author of the context that saved, ``bundleIdentifier`` the saving program's bundle
 ///   identifier (on Linux, the executable's name unless configured) and ``processIdentifier`` its process.
+/// - ``keyPaths`` names the type's own stored properties, written in the conforming type:
+///   `static let keyPaths = HistoryKeyPaths<Self>(token: \.token, timestamp: \.timestamp, …)`. Stores
+///   seek with it; a wrong key path makes queries scan.
 public protocol HistoryTransaction: Sendable {
     /// The backend's change type.
     associatedtype Change: HistoryChange
@@ -32,4 +35,7 @@ public protocol HistoryTransaction: Sendable {
     var bundleIdentifier: String { get }
     /// The process identifier of the saving program.
     var processIdentifier: String { get }
+
+    /// The key paths of `token`, `timestamp`, `transactionIdentifier` and `author`, spelled on this type.
+    static var keyPaths: HistoryKeyPaths<Self> { get }
 }

@@ -138,3 +138,20 @@ public final class ModelContext {
         deleteOrder = []
     }
 }
+
+extension ModelContext {
+    /// The models inserted since the last save, in insertion order.
+    public var insertedModelsArray: [any PersistentModel] {
+        insertOrder.compactMap { registry[$0]?.model }
+    }
+
+    /// The saved models with unsaved attribute changes, in identifier order.
+    public var changedModelsArray: [any PersistentModel] {
+        registry.keys.sorted().compactMap { id in registry[id].flatMap { isUpdated($0) ? $0.model : nil } }
+    }
+
+    /// The models marked for deletion since the last save, in deletion order.
+    public var deletedModelsArray: [any PersistentModel] {
+        deleteOrder.compactMap { registry[$0]?.model }
+    }
+}

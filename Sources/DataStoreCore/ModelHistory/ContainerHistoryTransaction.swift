@@ -26,6 +26,10 @@ public struct ContainerHistoryTransaction: HistoryTransaction {
     /// The store-level sequence of the transaction (its position in its own store's history).
     public var storeSequence: Int64
 
+    /// The seekable key paths, spelled on this type.
+    public static let keyPaths = HistoryKeyPaths<ContainerHistoryTransaction>(
+        token: \.token, timestamp: \.timestamp, transactionIdentifier: \.transactionIdentifier, author: \.author)
+
     /// Creates a transaction.
     public init(
         timestamp: Date, changes: [ModelHistoryChange], token: CompositeHistoryToken, transactionIdentifier: Int64,

@@ -49,18 +49,19 @@ public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable 
     }
 
     private mutating func add(_ constraint: KeyPathConstraint) {
+        let keyPaths = Transaction.keyPaths
         switch constraint.keyPath {
-        case \Transaction.token:
+        case keyPaths.token:
             guard let token = constraint.value as? Transaction.Token else { return }
             tokens.append(token)
             Self.narrow(&lowerToken, &upperToken, token, constraint.relation)
-        case \Transaction.timestamp:
+        case keyPaths.timestamp:
             guard let date = constraint.value as? Date else { return }
             Self.narrow(&lowerTimestamp, &upperTimestamp, date, constraint.relation)
-        case \Transaction.transactionIdentifier:
+        case keyPaths.transactionIdentifier:
             guard let identifier = constraint.value as? Int64 else { return }
             Self.narrow(&lowerTransactionIdentifier, &upperTransactionIdentifier, identifier, constraint.relation)
-        case \Transaction.author where constraint.relation == .equal:
+        case keyPaths.author where constraint.relation == .equal:
             if let author = constraint.value as? String {
                 self.author = author
             } else if let author = constraint.value as? String?, let author {

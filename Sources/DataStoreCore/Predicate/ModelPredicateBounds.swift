@@ -30,9 +30,18 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     /// Reads the bounds of a predicate; `nil` has none.
     public init(_ predicate: Predicate<Model>?) {
         guard let predicate else { return }
-        for constraint in PredicateConjuncts.constraints(of: predicate) {
-            if constraint.keyPath == \Model.persistentModelID, constraint.relation == .equal {
-                identifier = constraint.value as? PersistentIdentifier
+        let constraints = PredicateConjuncts.constraints(of: predicate)
+        guard !constraints.isEmpty else { return }
+        // `\Model.persistentModelID` written here would go through the protocol requirement and never equal
+        // the predicate's key path, so recognise it by what it reads from a probe instead.
+        var probe = Model()
+        let sentinel = PersistentIdentifier(storeIdentifier: "\u{1}probe", entityName: "", primaryKey: UUID().uuidString)
+        probe.persistentModelID = sentinel
+        for constraint in constraints {
+            if constraint.relation == .equal, let id = constraint.value as? PersistentIdentifier,
+                probe[keyPath: constraint.keyPath] as? PersistentIdentifier == sentinel
+            {
+                identifier = id
             } else if let attribute = Model.schemaAttribute(for: constraint.keyPath),
                 let value = attribute.snapshotValue(ofConstant: constraint.value)
             {

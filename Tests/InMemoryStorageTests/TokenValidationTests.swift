@@ -1,0 +1,108 @@
+import DataStoreCore
+import Foundation
+import InMemoryStorage
+import Testing
+
+@Suite struct TokenValidationTests {
+    @Test func deleteHistoryExpiresOlderTokensOnly() throws {
+        let store = try makeNoteStore()
+        let tokens = try (1...10).map { try saveNote("n\($0)", to: store) }
+        let cut = tokens[4]
+        try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token <= cut }))
+        #expect(store.historyCount == 5)
+
+        let older = tokens[2]
+        #expect(throws: DataStoreError.historyTokenExpired(store: "notes", tokenSequence: 3, oldestValidSequence: 5)) {
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > older }))
+        }
+        // The token at the cut and newer ones still work.
+        let atCut = try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > cut }))
+        #expect(atCut.map(\.token) == Array(tokens[5...]))
+        let newer = tokens[7]
+        #expect(try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > newer })).count == 2)
+        // No token: everything retained.
+        #expect(try store.fetchHistory(HistoryDescriptor()).map(\.token) == Array(tokens[5...]))
+    }
+
+    @Test func expiryIsCheckedBeforeAnythingIsRead() throws {
+        let store = try makeNoteStore()
+        let tokens = try (1...100).map { try saveNote("n\($0)", to: store) }
+        let cut = tokens[49]
+        try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token <= cut }))
+        let before = store.statistics
+        let old = tokens[0]
+        #expect(throws: DataStoreError.self) {
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
+        }
+        #expect(store.statistics == before)
+    }
+
+    @Test func tokensOfAnotherStoreOrEpochAreRejected() throws {
+        let store = try makeNoteStore()
+        let other = try makeNoteStore(name: "elsewhere")
+        try saveNote("a", to: store)
+        let foreign = try saveNote("b", to: other)
+        #expect(throws: DataStoreError.historyTokenFromAnotherStore(store: "notes", tokenStore: "elsewhere")) {
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > foreign }))
+        }
+
+        // Another instance with the same name is another incarnation: a different epoch.
+        let twin = try makeNoteStore()
+        let twinToken = try saveNote("c", to: twin)
+        #expect {
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > twinToken }))
+        } throws: { error in
+            guard case DataStoreError.historyTokenFromAnotherEpoch(let name, _, _) = error else { return false }
+            return name == "notes"
+        }
+
+        // Erasing draws a new epoch: the store's own old tokens stop matching.
+        let beforeErase = try saveNote("d", to: store)
+        try store.erase()
+        #expect(store.modelCount == 0 && store.historyCount == 0)
+        #expect(throws: DataStoreError.self) {
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > beforeErase }))
+        }
+    }
+
+    @Test func aTokenAheadOfHistoryIsRejected() throws {
+        let store = try makeNoteStore()
+        let token = try saveNote("a", to: store)
+        let forged = InMemoryHistoryToken(storeIdentifier: token.storeIdentifier, epoch: token.epoch, sequence: 99)
+        #expect(throws: DataStoreError.historyTokenBeyondHistory(store: "notes", tokenSequence: 99, latestSequence: 1)) {
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > forged }))
+        }
+    }
+
+    @Test func tokensRoundTripThroughCompactVersionedJSON() throws {
+        let store = try makeNoteStore()
+        let token = try saveNote("a", to: store)
+        let data = try JSONEncoder().encode(token)
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(json["v"] as? Int == 1)
+        #expect(json["kind"] as? String == "memory")
+        #expect(json["store"] as? String == "notes")
+        #expect(json["seq"] as? Int == 1)
+        #expect(try JSONDecoder().decode(InMemoryHistoryToken.self, from: data) == token)
+    }
+
+    @Test(arguments: [
+        #"{"v":1,"kind":"memory","store":"notes","epoch":"not-a-uuid","seq":1}"#,
+        #"{"v":2,"kind":"memory","store":"notes","epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","seq":1}"#,
+        #"{"v":1,"kind":"jsonfile","store":"notes","epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","seq":1}"#,
+        #"{"v":1,"kind":"memory","store":"notes","epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","seq":-4}"#,
+        #"{"v":1,"kind":"memory","store":"","epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","seq":1}"#,
+        #"{"v":1,"kind":"memory"}"#,
+        #"{"v":1,"#,
+        #"[]"#,
+        "",
+    ])
+    func malformedTokenJSONThrowsTheTypedError(json: String) {
+        #expect {
+            try HistoryTokenCoding.decode(InMemoryHistoryToken.self, fromJSON: Data(json.utf8))
+        } throws: { error in
+            guard case DataStoreError.malformedHistoryToken(let reason) = error else { return false }
+            return !reason.isEmpty
+        }
+    }
+}
