@@ -15,14 +15,17 @@ let package = Package(
         .target(name: "DataStoreCore"),
         .target(name: "InMemoryStorage", dependencies: ["DataStoreCore"]),
 
+        // The seeds' models and history functions, shared by the flagship example and the tests.
+        .target(name: "SampleTrips", dependencies: ["DataStoreCore"], path: "Examples/SampleTrips"),
         .executableTarget(
             name: "sample-trips",
-            dependencies: ["DataStoreCore", "InMemoryStorage"],
+            dependencies: ["DataStoreCore", "InMemoryStorage", "SampleTrips"],
             path: "Examples/sample-trips"
         ),
 
-        .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
-        .testTarget(name: "InMemoryStorageTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
+        .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore"]),
+        .testTarget(
+            name: "InMemoryStorageTests", dependencies: ["DataStoreCore", "InMemoryStorage", "SampleTrips"]),
     ],
     swiftLanguageModes: [.v6]
 )

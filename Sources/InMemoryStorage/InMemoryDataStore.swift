@@ -45,11 +45,14 @@ public final class InMemoryDataStore: DataStore, Sendable {
         self.configuration = configuration
         self.identifier = configuration.name
         self.schema = configuration.schema ?? Schema(entities: [])
-        self.state = Mutex(State(table: SnapshotTable(storeIdentifier: configuration.name, schema: configuration.schema)))
+        self.state = Mutex(
+            State(table: SnapshotTable(storeIdentifier: configuration.name, schema: configuration.schema)))
     }
 
     /// Fetches snapshots of one entity; a predicate on `persistentModelID ==` looks the row up directly.
-    public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> DataStoreFetchResult {
+    public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
+        -> DataStoreFetchResult
+    {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let candidates: [DataStoreSnapshot] = state.withLock { state in
             if let id = bounds.identifier {
@@ -58,11 +61,14 @@ public final class InMemoryDataStore: DataStore, Sendable {
             return Array(state.table.rows(of: Model.entityName))
         }
         return DataStoreFetchResult(
-            snapshots: try SnapshotQuery.run(request.descriptor, over: candidates, storeIdentifier: identifier))
+            snapshots: try SnapshotQuery.run(
+                request.descriptor, over: candidates, storeIdentifier: identifier))
     }
 
     /// Commits the request as one transaction, or throws and changes nothing.
-    public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<InMemoryHistoryToken> {
+    public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<
+        InMemoryHistoryToken
+    > {
         try state.withLock { state throws(DataStoreError) in
             let plan = try state.table.plan(request)
             guard !plan.changes.isEmpty else {
@@ -70,13 +76,15 @@ public final class InMemoryDataStore: DataStore, Sendable {
                     storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
             }
             let sequence = state.latestSequence + 1
-            let token = InMemoryHistoryToken(storeIdentifier: identifier, epoch: state.epoch, sequence: sequence)
+            let token = InMemoryHistoryToken(
+                storeIdentifier: identifier, epoch: state.epoch, sequence: sequence)
             var changes: [InMemoryHistoryChange] = []
             changes.reserveCapacity(plan.changes.count)
             for planned in plan.changes {
                 changes.append(
                     InMemoryHistoryChange(
-                        changedPersistentIdentifier: planned.identifier, changeIdentifier: state.nextChangeIdentifier,
+                        changedPersistentIdentifier: planned.identifier,
+                        changeIdentifier: state.nextChangeIdentifier,
                         transactionIdentifier: sequence, kind: planned.kind,
                         updatedAttributes: planned.updatedAttributes, tombstone: planned.tombstone))
                 state.nextChangeIdentifier += 1
@@ -93,7 +101,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
             state.lastTimestamp = timestamp
             if let limit = configuration.maximumHistoryCount, state.history.count > limit {
                 let dropped = state.history.count - limit
-                state.oldestValidSequence = max(state.oldestValidSequence, state.history[dropped - 1].token.sequence)
+                state.oldestValidSequence = max(
+                    state.oldestValidSequence, state.history[dropped - 1].token.sequence)
                 state.history.removeFirst(dropped)
             }
             return DataStoreSaveChangesResult(
@@ -110,7 +119,9 @@ public final class InMemoryDataStore: DataStore, Sendable {
 
     /// The token of the newest transaction, or a token at sequence 0 when there is none.
     public var currentToken: InMemoryHistoryToken {
-        state.withLock { InMemoryHistoryToken(storeIdentifier: identifier, epoch: $0.epoch, sequence: $0.latestSequence) }
+        state.withLock {
+            InMemoryHistoryToken(storeIdentifier: identifier, epoch: $0.epoch, sequence: $0.latestSequence)
+        }
     }
 
     /// The number of models held.

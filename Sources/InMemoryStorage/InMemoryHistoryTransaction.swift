@@ -22,7 +22,8 @@ public struct InMemoryHistoryTransaction: HistoryTransaction, Hashable {
 
     /// The seekable key paths, spelled on this type.
     public static let keyPaths = HistoryKeyPaths<InMemoryHistoryTransaction>(
-        token: \.token, timestamp: \.timestamp, transactionIdentifier: \.transactionIdentifier, author: \.author)
+        token: \.token, timestamp: \.timestamp, transactionIdentifier: \.transactionIdentifier,
+        author: \.author)
 
     /// Creates a transaction.
     public init(

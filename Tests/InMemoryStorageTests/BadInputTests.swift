@@ -27,7 +27,8 @@ import Testing
         #expect(throws: DataStoreError.modelNotFound(store: "notes", identifier: ghost)) {
             try store.save(
                 DataStoreSaveChangesRequest(
-                    inserted: [insert], updated: [DataStoreSnapshot(persistentIdentifier: ghost, values: [:])]))
+                    inserted: [insert], updated: [DataStoreSnapshot(persistentIdentifier: ghost, values: [:])]
+                ))
         }
         #expect(DataStoreError.modelNotFound(store: "notes", identifier: ghost).description.contains("ghost"))
         try expectUnchanged(store, history: history)
@@ -37,14 +38,35 @@ import Testing
         let (store, history) = try makeSeededStore()
         let one = PersistentIdentifier(storeIdentifier: "notes", entityName: "Note", primaryKey: "one")
         let requests: [(DataStoreSaveChangesRequest, String)] = [
-            (.init(updated: [.init(persistentIdentifier: one, values: ["title": .string("x")])],
-                   deleted: [.init(persistentIdentifier: one, values: [:])]), "appears more than once"),
-            (.init(inserted: [.init(persistentIdentifier: .init(storeIdentifier: "notes", entityName: "Ghost", primaryKey: "g"), values: [:])]),
-             "no entity named 'Ghost'"),
-            (.init(updated: [.init(persistentIdentifier: one, values: ["colour": .string("red")])]), "no attribute 'colour'"),
-            (.init(inserted: [.init(persistentIdentifier: .init(storeIdentifier: "other", entityName: "Note", primaryKey: "z"), values: [:])]),
-             "names store 'other'"),
-            (.init(inserted: [.init(persistentIdentifier: one, values: ["title": .string("one")])]), "already in the store"),
+            (
+                .init(
+                    updated: [.init(persistentIdentifier: one, values: ["title": .string("x")])],
+                    deleted: [.init(persistentIdentifier: one, values: [:])]), "appears more than once"
+            ),
+            (
+                .init(inserted: [
+                    .init(
+                        persistentIdentifier: .init(
+                            storeIdentifier: "notes", entityName: "Ghost", primaryKey: "g"), values: [:])
+                ]),
+                "no entity named 'Ghost'"
+            ),
+            (
+                .init(updated: [.init(persistentIdentifier: one, values: ["colour": .string("red")])]),
+                "no attribute 'colour'"
+            ),
+            (
+                .init(inserted: [
+                    .init(
+                        persistentIdentifier: .init(
+                            storeIdentifier: "other", entityName: "Note", primaryKey: "z"), values: [:])
+                ]),
+                "names store 'other'"
+            ),
+            (
+                .init(inserted: [.init(persistentIdentifier: one, values: ["title": .string("one")])]),
+                "already in the store"
+            ),
         ]
         for (request, message) in requests {
             #expect {
@@ -85,7 +107,9 @@ import Testing
 
         // Malformed JSON.
         #expect {
-            try HistoryTokenCoding.decode(CompositeHistoryToken.self, fromJSON: Data(#"{"v":1,"kind":"composite","stores":[{"store":"notes"}]}"#.utf8))
+            try HistoryTokenCoding.decode(
+                CompositeHistoryToken.self,
+                fromJSON: Data(#"{"v":1,"kind":"composite","stores":[{"store":"notes"}]}"#.utf8))
         } throws: { error in
             if case DataStoreError.malformedHistoryToken = error { return true }
             return false
@@ -103,6 +127,7 @@ import Testing
             if case DataStoreError.historyTokenFromAnotherEpoch = error { return true }
             return false
         }
-        #expect(try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > token })).isEmpty)
+        #expect(
+            try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > token })).isEmpty)
     }
 }

@@ -22,7 +22,9 @@ import Testing
         // Each transaction's changes are its inserts in insertion order.
         let notes = try context.fetch(FetchDescriptor<Note>())
         let titleByID = Dictionary(uniqueKeysWithValues: notes.map { ($0.persistentModelID, $0.title) })
-        let seenTitles = transactions.map { $0.changes.map { titleByID[$0.changedPersistentIdentifier] ?? "?" } }
+        let seenTitles = transactions.map {
+            $0.changes.map { titleByID[$0.changedPersistentIdentifier] ?? "?" }
+        }
         #expect(seenTitles == expectedTitles)
         // Change identifiers grow in commit order across the whole store.
         let changeIDs = transactions.flatMap(\.changes).map(\.changeIdentifier)
@@ -33,7 +35,8 @@ import Testing
         let store = try makeNoteStore()
         let tokens = try (1...10).map { try saveNote("n\($0)", to: store) }
         let newestThree = try store.fetchHistory(
-            HistoryDescriptor(sortBy: [SortDescriptor(\.transactionIdentifier, order: .reverse)], fetchLimit: 3))
+            HistoryDescriptor(
+                sortBy: [SortDescriptor(\.transactionIdentifier, order: .reverse)], fetchLimit: 3))
         #expect(newestThree.map(\.token) == Array(tokens.suffix(3).reversed()))
 
         let firstTwo = try store.fetchHistory(HistoryDescriptor(fetchLimit: 2))
@@ -52,7 +55,8 @@ import Testing
         for index in 0..<50 { try saveNote("t\(index)", to: store) }
         let all = try store.fetchHistory(HistoryDescriptor())
         let middle = all[20].timestamp
-        let selected = try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.timestamp >= middle }))
+        let selected = try store.fetchHistory(
+            HistoryDescriptor(predicate: #Predicate { $0.timestamp >= middle }))
         #expect(selected.map(\.token) == all.filter { $0.timestamp >= middle }.map(\.token))
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
     }

@@ -1,7 +1,8 @@
-@testable import DataStoreCore
 import Foundation
 import InMemoryStorage
 import Testing
+
+@testable import DataStoreCore
 
 @Suite struct ModelContextTests {
     @Test func uniqueInsertUpdatesTheExistingModelAndHistoryRecordsAnUpdate() throws {
@@ -44,12 +45,15 @@ import Testing
         let historyBefore = try context.fetchHistory(.init()).count
 
         second.title = "A"
-        #expect(throws: DataStoreError.uniqueConstraintViolation(
-            store: "notes", entity: "Note", attribute: "title", value: "\(SnapshotValue.string("A"))")) {
+        #expect(
+            throws: DataStoreError.uniqueConstraintViolation(
+                store: "notes", entity: "Note", attribute: "title", value: "\(SnapshotValue.string("A"))")
+        ) {
             try context.save()
         }
         #expect(try context.fetchHistory(.init()).count == historyBefore)
-        #expect(try ModelContext(container).fetch(FetchDescriptor<Note>()).map(\.title).sorted() == ["A", "B"])
+        #expect(
+            try ModelContext(container).fetch(FetchDescriptor<Note>()).map(\.title).sorted() == ["A", "B"])
         context.rollback()
         #expect(second.title == "B")
         #expect(!context.hasChanges)
@@ -87,7 +91,8 @@ import Testing
         let clean = ModelContext(container)
         var seen = 0
         #expect(throws: DataStoreError.self) {
-            try clean.enumerate(FetchDescriptor<Note>(sortBy: [SortDescriptor(\.rank)]), batchSize: 4) { note in
+            try clean.enumerate(FetchDescriptor<Note>(sortBy: [SortDescriptor(\.rank)]), batchSize: 4) {
+                note in
                 seen += 1
                 if note.rank == 1 { note.body = "changed" }
             }
@@ -98,13 +103,17 @@ import Testing
     @Test func fetchAppliesPredicateSortOffsetAndLimit() throws {
         let container = try makeNoteContainer()
         let context = ModelContext(container)
-        for index in 0..<20 { context.insert(Note(title: "f\(index)", body: index.isMultiple(of: 2) ? "even" : "odd", rank: index)) }
+        for index in 0..<20 {
+            context.insert(
+                Note(title: "f\(index)", body: index.isMultiple(of: 2) ? "even" : "odd", rank: index))
+        }
         try context.save()
         let descriptor = FetchDescriptor<Note>(
             predicate: #Predicate { $0.body == "even" }, sortBy: [SortDescriptor(\.rank, order: .reverse)],
             fetchOffset: 2, fetchLimit: 3)
         #expect(try context.fetch(descriptor).map(\.rank) == [14, 12, 10])
-        #expect(try context.fetchCount(FetchDescriptor<Note>(predicate: #Predicate { $0.body == "even" })) == 10)
+        #expect(
+            try context.fetchCount(FetchDescriptor<Note>(predicate: #Predicate { $0.body == "even" })) == 10)
         let ids = try context.fetchIdentifiers(descriptor)
         #expect(ids.count == 3 && ids.allSatisfy { $0.entityName == "Note" && $0.storeIdentifier == "notes" })
         // The same instance comes back for the same identifier.

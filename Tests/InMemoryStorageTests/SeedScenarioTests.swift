@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import InMemoryStorage
+import SampleTrips
 import Testing
 
 /// The seeds' unread-trips flow, end to end, on an in-memory store.
@@ -22,10 +23,12 @@ import Testing
             accommodations[place] = accommodation
         }
         try context.save()
-        for (index, (place, destination)) in [("Hotel Sol", "Lisbon"), ("Cabin Pine", "Oslo"), ("Tent Dune", "Merzouga")]
-            .enumerated()
-        {
-            let trip = Trip(name: "Trip to \(destination)", destination: destination, startDay: index * 10, days: 5)
+        for (index, (place, destination)) in [
+            ("Hotel Sol", "Lisbon"), ("Cabin Pine", "Oslo"), ("Tent Dune", "Merzouga"),
+        ]
+        .enumerated() {
+            let trip = Trip(
+                name: "Trip to \(destination)", destination: destination, startDay: index * 10, days: 5)
             trip.livingAccommodation = accommodations[place]?.persistentModelID
             context.insert(trip)
         }
@@ -77,7 +80,8 @@ import Testing
         #expect(reader.findUnreadTrips().isEmpty)
 
         // A widget insert of a new accommodation for Oslo's trip is found next.
-        let oslo = try #require(try app.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Oslo" })).first)
+        let oslo = try #require(
+            try app.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Oslo" })).first)
         let lodge = LivingAccommodation(address: "1 Ski Way", placeName: "Lodge Frost")
         widget.insert(lodge)
         try widget.save()
@@ -118,7 +122,9 @@ import Testing
         _ = try seedTrips(in: container)
         let context = ModelContext(container)
         let start = try #require(try context.fetchHistory(.init()).last?.token)
-        let trip = try #require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Oslo" })).first)
+        let trip = try #require(
+            try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "Oslo" })).first
+        )
         trip.destination = "Bergen"
         trip.endDate = trip.endDate.addingTimeInterval(86_400)
         let sameName = trip.name

@@ -13,7 +13,8 @@ import Testing
         var tokens: [InMemoryHistoryToken] = []
         tokens.reserveCapacity(historySize)
         for index in 0..<historySize {
-            tokens.append(try saveNote("n\(index)", to: store, author: index.isMultiple(of: 2) ? "app" : "widget"))
+            tokens.append(
+                try saveNote("n\(index)", to: store, author: index.isMultiple(of: 2) ? "app" : "widget"))
         }
         return (store, tokens)
     }
@@ -39,7 +40,8 @@ import Testing
         #expect(store.statistics.predicateEvaluations - start.predicateEvaluations <= widgetTail.count + 2)
 
         // The same seek through a model container: a seek per store plus the merge.
-        let limited = try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > token }, fetchLimit: 5))
+        let limited = try store.fetchHistory(
+            HistoryDescriptor(predicate: #Predicate { $0.token > token }, fetchLimit: 5))
         #expect(limited.map(\.token) == Array(tokens.suffix(100).prefix(5)))
     }
 

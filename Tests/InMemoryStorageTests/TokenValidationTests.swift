@@ -12,14 +12,18 @@ import Testing
         #expect(store.historyCount == 5)
 
         let older = tokens[2]
-        #expect(throws: DataStoreError.historyTokenExpired(store: "notes", tokenSequence: 3, oldestValidSequence: 5)) {
+        #expect(
+            throws: DataStoreError.historyTokenExpired(
+                store: "notes", tokenSequence: 3, oldestValidSequence: 5)
+        ) {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > older }))
         }
         // The token at the cut and newer ones still work.
         let atCut = try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > cut }))
         #expect(atCut.map(\.token) == Array(tokens[5...]))
         let newer = tokens[7]
-        #expect(try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > newer })).count == 2)
+        #expect(
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > newer })).count == 2)
         // No token: everything retained.
         #expect(try store.fetchHistory(HistoryDescriptor()).map(\.token) == Array(tokens[5...]))
     }
@@ -42,7 +46,8 @@ import Testing
         let other = try makeNoteStore(name: "elsewhere")
         try saveNote("a", to: store)
         let foreign = try saveNote("b", to: other)
-        #expect(throws: DataStoreError.historyTokenFromAnotherStore(store: "notes", tokenStore: "elsewhere")) {
+        #expect(throws: DataStoreError.historyTokenFromAnotherStore(store: "notes", tokenStore: "elsewhere"))
+        {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > foreign }))
         }
 
@@ -52,7 +57,9 @@ import Testing
         #expect {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > twinToken }))
         } throws: { error in
-            guard case DataStoreError.historyTokenFromAnotherEpoch(let name, _, _) = error else { return false }
+            guard case DataStoreError.historyTokenFromAnotherEpoch(let name, _, _) = error else {
+                return false
+            }
             return name == "notes"
         }
 
@@ -68,8 +75,12 @@ import Testing
     @Test func aTokenAheadOfHistoryIsRejected() throws {
         let store = try makeNoteStore()
         let token = try saveNote("a", to: store)
-        let forged = InMemoryHistoryToken(storeIdentifier: token.storeIdentifier, epoch: token.epoch, sequence: 99)
-        #expect(throws: DataStoreError.historyTokenBeyondHistory(store: "notes", tokenSequence: 99, latestSequence: 1)) {
+        let forged = InMemoryHistoryToken(
+            storeIdentifier: token.storeIdentifier, epoch: token.epoch, sequence: 99)
+        #expect(
+            throws: DataStoreError.historyTokenBeyondHistory(
+                store: "notes", tokenSequence: 99, latestSequence: 1)
+        ) {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > forged }))
         }
     }

@@ -19,7 +19,8 @@ public struct HistoryDescriptor<HistoryType: HistoryTransaction>: Sendable {
 
     /// Creates a descriptor.
     public init(
-        predicate: Predicate<HistoryType>? = nil, sortBy: [SortDescriptor<HistoryType>] = [], fetchLimit: Int? = nil
+        predicate: Predicate<HistoryType>? = nil, sortBy: [SortDescriptor<HistoryType>] = [],
+        fetchLimit: Int? = nil
     ) {
         self.predicate = predicate
         self.sortBy = sortBy

@@ -17,8 +17,10 @@ public struct HistoryKeyPaths<Transaction: HistoryTransaction>: Sendable {
 
     /// Creates the set; write it in the conforming type, as `HistoryKeyPaths(token: \.token, …)`.
     public init(
-        token: any KeyPath<Transaction, Transaction.Token> & Sendable, timestamp: any KeyPath<Transaction, Date> & Sendable,
-        transactionIdentifier: any KeyPath<Transaction, Int64> & Sendable, author: any KeyPath<Transaction, String?> & Sendable
+        token: any KeyPath<Transaction, Transaction.Token> & Sendable,
+        timestamp: any KeyPath<Transaction, Date> & Sendable,
+        transactionIdentifier: any KeyPath<Transaction, Int64> & Sendable,
+        author: any KeyPath<Transaction, String?> & Sendable
     ) {
         self.token = token
         self.timestamp = timestamp

@@ -67,12 +67,16 @@ public struct HistoryQuery<Transaction: HistoryTransaction> where Transaction.To
         if let bound = bounds.lowerTimestamp {
             start = Swift.max(
                 start,
-                log.partitioningIndex { bound.isInclusive ? $0.timestamp >= bound.value : $0.timestamp > bound.value })
+                log.partitioningIndex {
+                    bound.isInclusive ? $0.timestamp >= bound.value : $0.timestamp > bound.value
+                })
         }
         if let bound = bounds.upperTimestamp {
             end = Swift.min(
                 end,
-                log.partitioningIndex { bound.isInclusive ? $0.timestamp > bound.value : $0.timestamp >= bound.value })
+                log.partitioningIndex {
+                    bound.isInclusive ? $0.timestamp > bound.value : $0.timestamp >= bound.value
+                })
         }
         return start..<Swift.max(start, end)
     }
@@ -105,7 +109,8 @@ public struct HistoryQuery<Transaction: HistoryTransaction> where Transaction.To
     }
 
     private func accepts(
-        _ predicate: Predicate<Transaction>?, _ transaction: Transaction, statistics: inout HistoryQueryStatistics
+        _ predicate: Predicate<Transaction>?, _ transaction: Transaction,
+        statistics: inout HistoryQueryStatistics
     ) throws(DataStoreError) -> Bool {
         guard let predicate else { return true }
         statistics.predicateEvaluations += 1

@@ -62,7 +62,8 @@ extension StoreHistoryToken {
             throw .historyTokenFromAnotherStore(store: storeIdentifier, tokenStore: self.storeIdentifier)
         }
         guard self.epoch == epoch else {
-            throw .historyTokenFromAnotherEpoch(store: storeIdentifier, tokenEpoch: self.epoch, storeEpoch: epoch)
+            throw .historyTokenFromAnotherEpoch(
+                store: storeIdentifier, tokenEpoch: self.epoch, storeEpoch: epoch)
         }
         guard sequence <= latestSequence else {
             throw .historyTokenBeyondHistory(

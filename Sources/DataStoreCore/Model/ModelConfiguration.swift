@@ -20,7 +20,11 @@ public struct ModelConfiguration: Sendable {
     /// Describes a store opened from `configuration`, holding `types` (or every unclaimed type when `nil`).
     public init<Configuration: DataStoreConfiguration>(
         _ configuration: Configuration, for types: [any PersistentModel.Type]? = nil
-    ) where Configuration.Store: HistoryProviding, Configuration.Store.HistoryType.Token == Configuration.Store.Token {
+    )
+    where
+        Configuration.Store: HistoryProviding,
+        Configuration.Store.HistoryType.Token == Configuration.Store.Token
+    {
         self.name = configuration.name
         self.entityNames = types?.map { $0.entityName }
         self.connect = { schema in

@@ -77,7 +77,9 @@ extension ModelContainer {
             for entry in try store.history(after: nil, modelTypes: modelTypes) {
                 var transaction = entry.transaction
                 transaction.token = CompositeHistoryToken(
-                    components: [store.identifier: .init(epoch: entry.epoch, sequence: transaction.storeSequence)])
+                    components: [
+                        store.identifier: .init(epoch: entry.epoch, sequence: transaction.storeSequence)
+                    ])
                 if let predicate = descriptor.predicate {
                     do {
                         guard try predicate.evaluate(transaction) else { continue }

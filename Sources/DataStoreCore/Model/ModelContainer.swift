@@ -31,9 +31,12 @@ public final class ModelContainer: Sendable {
         var routes: [String: Int] = [:]
         for (index, configuration) in configurations.enumerated() {
             for name in configuration.entityNames ?? [] {
-                guard allNames.contains(name) else { throw DataStoreError.modelTypeNotInContainer(entity: name) }
+                guard allNames.contains(name) else {
+                    throw DataStoreError.modelTypeNotInContainer(entity: name)
+                }
                 guard routes.updateValue(index, forKey: name) == nil else {
-                    throw DataStoreError.invalidConfiguration(reason: "entity '\(name)' is routed to two stores")
+                    throw DataStoreError.invalidConfiguration(
+                        reason: "entity '\(name)' is routed to two stores")
                 }
             }
         }
@@ -60,7 +63,9 @@ public final class ModelContainer: Sendable {
     }
 
     /// Opens the stores for the given types; see ``init(for:configurations:)-(_,[ModelConfiguration])``.
-    public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {
+    public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...)
+        throws
+    {
         try self.init(for: types, configurations: configurations)
     }
 

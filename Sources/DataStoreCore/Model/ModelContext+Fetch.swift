@@ -38,11 +38,16 @@ extension ModelContext {
     private func fetchModel<Model: PersistentModel>(_: Model.Type, _ identifier: PersistentIdentifier) throws
         -> Model?
     {
-        try fetch(FetchDescriptor<Model>(predicate: #Predicate { $0.persistentModelID == identifier }, fetchLimit: 1))
-            .first
+        try fetch(
+            FetchDescriptor<Model>(
+                predicate: #Predicate { $0.persistentModelID == identifier }, fetchLimit: 1)
+        )
+        .first
     }
 
-    func fetchSnapshots<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [DataStoreSnapshot] {
+    func fetchSnapshots<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws
+        -> [DataStoreSnapshot]
+    {
         let store = try container.connection(forEntity: Model.entityName)
         return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
     }
@@ -50,7 +55,9 @@ extension ModelContext {
     /// The model for a fetched snapshot, reusing the tracked class instance where there is one.
     func materialize<Model: PersistentModel>(_ snapshot: DataStoreSnapshot) throws -> Model {
         let id = snapshot.persistentIdentifier
-        if let known = resolve(id), let registration = registry[known], var model = registration.model as? Model {
+        if let known = resolve(id), let registration = registry[known],
+            var model = registration.model as? Model
+        {
             if isUpdated(registration) || registration.isDeleted { return model }
             try model.apply(snapshot.values)
             registry[known] = Registration(model: model, baseline: .saved(snapshot.values))

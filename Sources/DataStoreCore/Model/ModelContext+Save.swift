@@ -7,12 +7,16 @@ extension ModelContext {
     /// back. See `Docs/Architecture.md`.
     public func save() throws {
         var parts: [String: DataStoreSaveChangesRequest] = [:]
-        func add(_ id: PersistentIdentifier, _ path: WritableKeyPath<DataStoreSaveChangesRequest, [DataStoreSnapshot]>)
+        func add(
+            _ id: PersistentIdentifier,
+            _ path: WritableKeyPath<DataStoreSaveChangesRequest, [DataStoreSnapshot]>
+        )
             throws
         {
             guard let registration = registry[id] else { return }
             let store = try container.connection(forEntity: id.entityName).identifier
-            let snapshot = DataStoreSnapshot(persistentIdentifier: id, values: registration.model.snapshotValues)
+            let snapshot = DataStoreSnapshot(
+                persistentIdentifier: id, values: registration.model.snapshotValues)
             parts[store, default: DataStoreSaveChangesRequest(editingState: editingState)][keyPath: path]
                 .append(snapshot)
         }

@@ -89,7 +89,8 @@ public final class ModelContext {
     public func delete<Model: PersistentModel>(_ model: Model) {
         guard let id = resolve(model.persistentModelID) else {
             guard model.persistentModelID.isResolved else { return }
-            registry[model.persistentModelID] = Registration(model: model, baseline: .unknown, isDeleted: true)
+            registry[model.persistentModelID] = Registration(
+                model: model, baseline: .unknown, isDeleted: true)
             deleteOrder.append(model.persistentModelID)
             return
         }

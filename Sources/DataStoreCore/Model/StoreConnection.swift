@@ -34,7 +34,8 @@ where Store.HistoryType.Token == Store.Token {
     var identifier: String { typedStore.identifier }
     var store: any DataStore { typedStore }
 
-    func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot] {
+    func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot]
+    {
         try typedStore.fetch(request).snapshots
     }
 
@@ -70,7 +71,8 @@ where Store.HistoryType.Token == Store.Token {
                     timestamp: transaction.timestamp, changes: changes, token: CompositeHistoryToken(),
                     transactionIdentifier: transaction.transactionIdentifier,
                     storeIdentifier: transaction.storeIdentifier, author: transaction.author,
-                    bundleIdentifier: transaction.bundleIdentifier, processIdentifier: transaction.processIdentifier,
+                    bundleIdentifier: transaction.bundleIdentifier,
+                    processIdentifier: transaction.processIdentifier,
                     storeSequence: transaction.token.sequence),
                 epoch: transaction.token.epoch)
         }
@@ -88,11 +90,13 @@ where Store.HistoryType.Token == Store.Token {
                 predicate: Predicate { transaction in
                     PredicateExpressions.build_Conjunction(
                         lhs: PredicateExpressions.build_Comparison(
-                            lhs: PredicateExpressions.build_KeyPath(root: transaction, keyPath: identifierKeyPath),
+                            lhs: PredicateExpressions.build_KeyPath(
+                                root: transaction, keyPath: identifierKeyPath),
                             rhs: PredicateExpressions.build_Arg(highest), op: .lessThanOrEqual),
                         rhs: PredicateExpressions.build_contains(
                             PredicateExpressions.build_Arg(identifiers),
-                            PredicateExpressions.build_KeyPath(root: transaction, keyPath: identifierKeyPath)))
+                            PredicateExpressions.build_KeyPath(root: transaction, keyPath: identifierKeyPath))
+                    )
                 }))
     }
 }

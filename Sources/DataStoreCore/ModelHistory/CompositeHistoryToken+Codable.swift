@@ -59,7 +59,8 @@ extension CompositeHistoryToken {
                     throw DataStoreError.malformedHistoryToken(
                         reason: "negative sequence \(sequence) for store '\(store)'")
                 }
-                guard components.updateValue(Component(epoch: epoch, sequence: sequence), forKey: store) == nil
+                guard
+                    components.updateValue(Component(epoch: epoch, sequence: sequence), forKey: store) == nil
                 else {
                     throw DataStoreError.malformedHistoryToken(reason: "store '\(store)' appears twice")
                 }

@@ -38,11 +38,14 @@ public struct CompositeHistoryToken: HistoryToken, CustomStringConvertible {
 
     /// Creates a token holding one store token's position.
     public init(_ token: some StoreHistoryToken) {
-        self.init(components: [token.storeIdentifier: Component(epoch: token.epoch, sequence: token.sequence)])
+        self.init(components: [token.storeIdentifier: Component(epoch: token.epoch, sequence: token.sequence)]
+        )
     }
 
     /// The store token of `Token`'s type for one store's component, or `nil` if the token lacks the store.
-    public func storeToken<Token: StoreHistoryToken>(for storeIdentifier: String, as _: Token.Type = Token.self)
+    public func storeToken<Token: StoreHistoryToken>(
+        for storeIdentifier: String, as _: Token.Type = Token.self
+    )
         -> Token?
     {
         components[storeIdentifier].map {
@@ -89,7 +92,8 @@ public struct CompositeHistoryToken: HistoryToken, CustomStringConvertible {
 
     /// `{trips: 3, people: 7}`, for messages.
     public var description: String {
-        "{" + components.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sequence)" }
+        "{"
+            + components.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.sequence)" }
             .joined(separator: ", ") + "}"
     }
 }

@@ -28,11 +28,13 @@ public struct ContainerHistoryTransaction: HistoryTransaction {
 
     /// The seekable key paths, spelled on this type.
     public static let keyPaths = HistoryKeyPaths<ContainerHistoryTransaction>(
-        token: \.token, timestamp: \.timestamp, transactionIdentifier: \.transactionIdentifier, author: \.author)
+        token: \.token, timestamp: \.timestamp, transactionIdentifier: \.transactionIdentifier,
+        author: \.author)
 
     /// Creates a transaction.
     public init(
-        timestamp: Date, changes: [ModelHistoryChange], token: CompositeHistoryToken, transactionIdentifier: Int64,
+        timestamp: Date, changes: [ModelHistoryChange], token: CompositeHistoryToken,
+        transactionIdentifier: Int64,
         storeIdentifier: String, author: String?, bundleIdentifier: String, processIdentifier: String,
         storeSequence: Int64
     ) {

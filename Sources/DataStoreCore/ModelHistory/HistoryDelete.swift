@@ -11,7 +11,8 @@ public struct HistoryDelete<Model: PersistentModel>: TypedHistoryChange {
 
     /// Creates a delete view.
     public init(
-        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
+        transactionIdentifier: Int64,
         tombstone: HistoryTombstone<Model>
     ) {
         self.changedPersistentIdentifier = changedPersistentIdentifier

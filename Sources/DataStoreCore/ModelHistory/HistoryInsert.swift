@@ -8,8 +8,10 @@ public struct HistoryInsert<Model: PersistentModel>: TypedHistoryChange {
     public var transactionIdentifier: Int64
 
     /// Creates an insert view.
-    public init(changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64)
-    {
+    public init(
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
+        transactionIdentifier: Int64
+    ) {
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier
         self.transactionIdentifier = transactionIdentifier

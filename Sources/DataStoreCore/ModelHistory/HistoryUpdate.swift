@@ -14,7 +14,8 @@ public struct HistoryUpdate<Model: PersistentModel>: TypedHistoryChange, @unchec
 
     /// Creates an update view.
     public init(
-        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
+        transactionIdentifier: Int64,
         updatedAttributeNames: [String]
     ) {
         self.changedPersistentIdentifier = changedPersistentIdentifier

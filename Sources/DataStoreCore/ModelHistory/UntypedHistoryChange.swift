@@ -14,7 +14,8 @@ public struct UntypedHistoryChange: TypedHistoryChange {
 
     /// Creates an untyped change.
     public init(
-        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
+        transactionIdentifier: Int64,
         updatedAttributeNames: [String] = [], tombstoneValues: [String: SnapshotValue]? = nil
     ) {
         self.changedPersistentIdentifier = changedPersistentIdentifier

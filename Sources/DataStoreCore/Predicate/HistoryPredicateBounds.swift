@@ -60,7 +60,8 @@ public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable 
             Self.narrow(&lowerTimestamp, &upperTimestamp, date, constraint.relation)
         case keyPaths.transactionIdentifier:
             guard let identifier = constraint.value as? Int64 else { return }
-            Self.narrow(&lowerTransactionIdentifier, &upperTransactionIdentifier, identifier, constraint.relation)
+            Self.narrow(
+                &lowerTransactionIdentifier, &upperTransactionIdentifier, identifier, constraint.relation)
         case keyPaths.author where constraint.relation == .equal:
             if let author = constraint.value as? String {
                 self.author = author
@@ -78,13 +79,19 @@ public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable 
         _ relation: KeyPathConstraint.Relation
     ) {
         func tightenLower(_ bound: Bound<Value>) {
-            guard let current = lower else { return lower = bound }
+            guard let current = lower else {
+                lower = bound
+                return
+            }
             if bound.value > current.value || (bound.value == current.value && !bound.isInclusive) {
                 lower = bound
             }
         }
         func tightenUpper(_ bound: Bound<Value>) {
-            guard let current = upper else { return upper = bound }
+            guard let current = upper else {
+                upper = bound
+                return
+            }
             if bound.value < current.value || (bound.value == current.value && !bound.isInclusive) {
                 upper = bound
             }

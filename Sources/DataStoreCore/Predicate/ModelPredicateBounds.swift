@@ -35,7 +35,8 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
         // `\Model.persistentModelID` written here would go through the protocol requirement and never equal
         // the predicate's key path, so recognise it by what it reads from a probe instead.
         var probe = Model()
-        let sentinel = PersistentIdentifier(storeIdentifier: "\u{1}probe", entityName: "", primaryKey: UUID().uuidString)
+        let sentinel = PersistentIdentifier(
+            storeIdentifier: "\u{1}probe", entityName: "", primaryKey: UUID().uuidString)
         probe.persistentModelID = sentinel
         for constraint in constraints {
             if constraint.relation == .equal, let id = constraint.value as? PersistentIdentifier,

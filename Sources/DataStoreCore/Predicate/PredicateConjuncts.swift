@@ -77,7 +77,8 @@ private func appendComparison(
     if let keyPath = (lhs as? any InputKeyPathExpression)?.inputKeyPath,
         let constant = rhs as? any ConstantExpression
     {
-        constraints.append(KeyPathConstraint(keyPath: keyPath, relation: relation, value: constant.constantValue))
+        constraints.append(
+            KeyPathConstraint(keyPath: keyPath, relation: relation, value: constant.constantValue))
     } else if let keyPath = (rhs as? any InputKeyPathExpression)?.inputKeyPath,
         let constant = lhs as? any ConstantExpression
     {

@@ -22,7 +22,8 @@ public enum SnapshotQuery {
                 do {
                     guard try predicate.evaluate(model) else { continue }
                 } catch {
-                    throw .predicateEvaluationFailed(store: storeIdentifier, reason: String(describing: error))
+                    throw .predicateEvaluationFailed(
+                        store: storeIdentifier, reason: String(describing: error))
                 }
             }
             matches.append((model, snapshot))

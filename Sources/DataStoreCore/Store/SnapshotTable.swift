@@ -86,7 +86,8 @@ public struct SnapshotTable: Sendable {
     }
 
     private func uniqueKeys(of snapshot: DataStoreSnapshot?) -> [UniqueKey] {
-        guard let snapshot, let entity = schema?.entity(named: snapshot.persistentIdentifier.entityName) else {
+        guard let snapshot, let entity = schema?.entity(named: snapshot.persistentIdentifier.entityName)
+        else {
             return []
         }
         return entity.uniqueAttributeNames.compactMap { name in
@@ -159,7 +160,8 @@ public struct SnapshotTable: Sendable {
             guard let entity = schema.entity(named: id.entityName) else {
                 throw .unknownEntity(store: store, entity: id.entityName)
             }
-            if let unknown = snapshot.values.keys.sorted().first(where: { entity.attribute(named: $0) == nil }) {
+            if let unknown = snapshot.values.keys.sorted().first(where: { entity.attribute(named: $0) == nil }
+            ) {
                 throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(unknown)'")
             }
         }
@@ -231,9 +233,11 @@ public struct SnapshotTable: Sendable {
                     guard !changed.isEmpty else { continue }
                     let values = Dictionary(uniqueKeysWithValues: changed.map { ($0, after[attribute: $0]) })
                     result.append(
-                        PlannedChange(kind: .update, identifier: id, values: values, updatedAttributes: changed))
+                        PlannedChange(
+                            kind: .update, identifier: id, values: values, updatedAttributes: changed))
                 case (let before?, nil):
-                    result.append(PlannedChange(kind: .delete, identifier: id, tombstone: tombstone(of: before)))
+                    result.append(
+                        PlannedChange(kind: .delete, identifier: id, tombstone: tombstone(of: before)))
                 case (nil, nil):
                     continue
                 }
@@ -242,7 +246,8 @@ public struct SnapshotTable: Sendable {
         }
 
         func tombstone(of snapshot: DataStoreSnapshot) -> [String: SnapshotValue] {
-            let names = table.schema?.entity(named: snapshot.persistentIdentifier.entityName)?
+            let names =
+                table.schema?.entity(named: snapshot.persistentIdentifier.entityName)?
                 .preservedAttributeNames ?? []
             return Dictionary(uniqueKeysWithValues: names.map { ($0, snapshot[attribute: $0]) })
         }

@@ -1,6 +1,6 @@
 import DataStoreCore
-import InMemoryStorage
 import Foundation
+import InMemoryStorage
 
 /// A small class model for history tests: a unique title and a body.
 final class Note: PersistentModel {
@@ -50,17 +50,23 @@ func makeNoteStore(name: String = "notes", maximumHistoryCount: Int? = nil) thro
 
 func makeNoteContainer(name: String = "notes") throws -> ModelContainer {
     try ModelContainer(
-        for: [Note.self, Reading.self], configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: name))])
+        for: [Note.self, Reading.self],
+        configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: name))])
 }
 
 /// One save of one new note, straight to the store, returning the transaction's token.
 @discardableResult
-func saveNote(_ title: String, to store: InMemoryDataStore, author: String? = nil) throws -> InMemoryHistoryToken {
+func saveNote(_ title: String, to store: InMemoryDataStore, author: String? = nil) throws
+    -> InMemoryHistoryToken
+{
     let snapshot = DataStoreSnapshot(
-        persistentIdentifier: PersistentIdentifier(storeIdentifier: store.identifier, entityName: "Note", primaryKey: title),
+        persistentIdentifier: PersistentIdentifier(
+            storeIdentifier: store.identifier, entityName: "Note", primaryKey: title),
         values: ["title": .string(title), "body": .string(""), "rank": .integer(0)])
     let result = try store.save(
         DataStoreSaveChangesRequest(editingState: EditingState(author: author), inserted: [snapshot]))
-    guard let token = result.token else { throw DataStoreError.invalidSave(store: store.identifier, reason: "no token") }
+    guard let token = result.token else {
+        throw DataStoreError.invalidSave(store: store.identifier, reason: "no token")
+    }
     return token
 }

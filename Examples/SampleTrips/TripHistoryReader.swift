@@ -1,15 +1,26 @@
-import DataStoreCore
-import Foundation
+public import DataStoreCore
+public import Foundation
 
 /// The seeds' three functions from "Track model changes with SwiftData history", ported with type names
 /// changed only (`DefaultHistoryTransaction` → `ContainerHistoryTransaction`, `DefaultHistoryToken` →
 /// `CompositeHistoryToken`, `DefaultHistoryInsert` → `HistoryInsert`, …) and the token kept in a JSON file
 /// in place of `UserDefaults`.
-struct TripHistoryReader {
-    let modelContainer: ModelContainer
-    let tokenFile: URL
+public struct TripHistoryReader {
+    /// The container the app and widget share.
+    public let modelContainer: ModelContainer
+    /// Where the last processed token is kept, as JSON.
+    public let tokenFile: URL
 
-    func findTransactions(after token: CompositeHistoryToken?, author: String) -> [ContainerHistoryTransaction] {
+    /// Creates a reader.
+    public init(modelContainer: ModelContainer, tokenFile: URL) {
+        self.modelContainer = modelContainer
+        self.tokenFile = tokenFile
+    }
+
+    /// The seeds' `findTransactions(after:author:)`.
+    public func findTransactions(after token: CompositeHistoryToken?, author: String)
+        -> [ContainerHistoryTransaction]
+    {
         var historyDescriptor = HistoryDescriptor<ContainerHistoryTransaction>()
         if let token {
             historyDescriptor.predicate = #Predicate { transaction in
@@ -26,15 +37,19 @@ struct TripHistoryReader {
         return transactions
     }
 
-    func findTrips(in transactions: [ContainerHistoryTransaction]) -> (Set<Trip>, CompositeHistoryToken?) {
+    /// The seeds' `findTrips(in:)`.
+    public func findTrips(in transactions: [ContainerHistoryTransaction]) -> (
+        Set<Trip>, CompositeHistoryToken?
+    ) {
         let taskContext = ModelContext(modelContainer)
         var resultTrips: Set<Trip> = []
         for transaction in transactions {
             for change in transaction.changes {
                 let modelID = change.changedPersistentIdentifier
-                let fetchDescriptor = FetchDescriptor<Trip>(predicate: #Predicate { trip in
-                    trip.livingAccommodation == modelID
-                })
+                let fetchDescriptor = FetchDescriptor<Trip>(
+                    predicate: #Predicate { trip in
+                        trip.livingAccommodation == modelID
+                    })
                 let fetchResults = try? taskContext.fetch(fetchDescriptor)
                 guard let matchedTrip = fetchResults?.first else {
                     continue
@@ -54,7 +69,8 @@ struct TripHistoryReader {
         return (resultTrips, transactions.last?.token)
     }
 
-    func findUnreadTrips() -> Set<Trip> {
+    /// The seeds' `findUnreadTrips()`, keeping the token in ``tokenFile``.
+    public func findUnreadTrips() -> Set<Trip> {
         let tokenData = try? Data(contentsOf: tokenFile)
         var historyToken: CompositeHistoryToken? = nil
         if let tokenData {

@@ -1,0 +1,77 @@
+import DataStoreCore
+import Foundation
+import Testing
+
+@Suite struct SnapshotTableTests {
+    static let schema = Schema(entities: [
+        .init(
+            name: "Tag",
+            attributes: [
+                .init(name: "label", options: [.unique, .preserveValueOnDeletion]), .init(name: "colour"),
+            ])
+    ])
+
+    static func id(_ key: String) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: "tags", entityName: "Tag", primaryKey: key)
+    }
+
+    static func tag(_ key: String, _ label: String, _ colour: String = "red") -> DataStoreSnapshot {
+        DataStoreSnapshot(
+            persistentIdentifier: id(key), values: ["label": .string(label), "colour": .string(colour)])
+    }
+
+    @Test func planningNeverChangesTheTable() throws {
+        var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
+        table.apply(try table.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("1", "home")])))
+        let plan = try table.plan(
+            DataStoreSaveChangesRequest(inserted: [Self.tag("2", "work")], deleted: [Self.tag("1", "home")]))
+        #expect(table.count == 1)
+        #expect(table[Self.id("1")] != nil && table[Self.id("2")] == nil)
+        #expect(plan.changes.map(\.kind) == [.insert, .delete])
+        #expect(plan.changes.last?.tombstone == ["label": .string("home")])
+    }
+
+    @Test func aValueFreedByADeleteInTheSameSaveCanBeTaken() throws {
+        var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
+        table.apply(try table.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("1", "home")])))
+        let plan = try table.plan(
+            DataStoreSaveChangesRequest(inserted: [Self.tag("2", "home")], deleted: [Self.tag("1", "home")]))
+        #expect(plan.remappedIdentifiers.isEmpty)
+        #expect(plan.changes.map(\.kind) == [.insert, .delete])
+        table.apply(plan)
+        // The unique index moved with the value: a third insert of "home" upserts into model 2.
+        let again = try table.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("3", "home", "blue")]))
+        #expect(again.remappedIdentifiers == [Self.id("3"): Self.id("2")])
+        #expect(
+            again.changes == [
+                PlannedChange(
+                    kind: .update, identifier: Self.id("2"), values: ["colour": .string("blue")],
+                    updatedAttributes: ["colour"])
+            ])
+    }
+
+    @Test func twoInsertsOfOneUniqueValueFoldIntoOneInsert() throws {
+        let table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
+        let plan = try table.plan(
+            DataStoreSaveChangesRequest(inserted: [Self.tag("1", "home"), Self.tag("2", "home", "green")]))
+        #expect(plan.changes.count == 1)
+        #expect(plan.changes.first?.kind == .insert)
+        #expect(plan.changes.first?.values["colour"] == .string("green"))
+        #expect(plan.remappedIdentifiers == [Self.id("2"): Self.id("1")])
+    }
+
+    @Test func anUpdateWithNoRealChangeRecordsNothing() throws {
+        var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
+        table.apply(try table.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("1", "home")])))
+        #expect(try table.plan(DataStoreSaveChangesRequest(updated: [Self.tag("1", "home")])).changes.isEmpty)
+    }
+
+    @Test func withoutASchemaAnyEntityIsAcceptedWithoutOptions() throws {
+        var table = SnapshotTable(storeIdentifier: "tags", schema: nil)
+        table.apply(try table.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("1", "home")])))
+        let plan = try table.plan(
+            DataStoreSaveChangesRequest(inserted: [Self.tag("2", "home")], deleted: [Self.tag("1", "home")]))
+        #expect(plan.remappedIdentifiers.isEmpty)
+        #expect(plan.changes.last?.tombstone == [:])
+    }
+}
