@@ -17,7 +17,8 @@ public struct InMemoryHistoryChange: HistoryChange, Hashable {
 
     /// Creates a change.
     public init(
-        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
+        transactionIdentifier: Int64,
         kind: HistoryChangeKind, updatedAttributes: [String] = [], tombstone: [String: SnapshotValue]? = nil
     ) {
         self.changedPersistentIdentifier = changedPersistentIdentifier

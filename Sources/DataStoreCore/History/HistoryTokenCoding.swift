@@ -12,19 +12,45 @@ public enum HistoryTokenCoding {
     /// The format version this package writes and reads.
     public static let version = 1
 
-    private enum Key: String, CodingKey {
+    private enum HeaderKey: String, CodingKey {
         case version = "v"
-        case kind, store, epoch
+        case kind
+    }
+
+    private enum Key: String, CodingKey {
+        case store, epoch
         case sequence = "seq"
+    }
+
+    /// Writes the `v` and `kind` keys every token form starts with.
+    public static func encodeHeader(kind: String, to encoder: any Encoder) throws {
+        var header = encoder.container(keyedBy: HeaderKey.self)
+        try header.encode(version, forKey: .version)
+        try header.encode(kind, forKey: .kind)
+    }
+
+    /// Checks the `v` and `kind` keys; throws ``DataStoreError/malformedHistoryToken(reason:)`` for another
+    /// version or kind.
+    public static func decodeHeader(expectingKind kind: String, from decoder: any Decoder) throws {
+        let header = try decoder.container(keyedBy: HeaderKey.self)
+        let foundVersion = try header.decode(Int.self, forKey: .version)
+        guard foundVersion == version else {
+            throw DataStoreError.malformedHistoryToken(
+                reason: "token format version \(foundVersion) is not supported (expected \(version))")
+        }
+        let foundKind = try header.decode(String.self, forKey: .kind)
+        guard foundKind == kind else {
+            throw DataStoreError.malformedHistoryToken(
+                reason: "token of kind '\(foundKind)' where a '\(kind)' token was expected")
+        }
     }
 
     /// Encodes a token's parts under the given backend kind.
     public static func encode(
         _ token: some StoreHistoryToken, kind: String, to encoder: any Encoder
     ) throws {
+        try encodeHeader(kind: kind, to: encoder)
         var container = encoder.container(keyedBy: Key.self)
-        try container.encode(version, forKey: .version)
-        try container.encode(kind, forKey: .kind)
         try container.encode(token.storeIdentifier, forKey: .store)
         try container.encode(token.epoch, forKey: .epoch)
         try container.encode(token.sequence, forKey: .sequence)
@@ -35,17 +61,8 @@ public enum HistoryTokenCoding {
         _: Token.Type, kind: String, from decoder: any Decoder
     ) throws -> Token {
         do {
+            try decodeHeader(expectingKind: kind, from: decoder)
             let container = try decoder.container(keyedBy: Key.self)
-            let version = try container.decode(Int.self, forKey: .version)
-            guard version == Self.version else {
-                throw DataStoreError.malformedHistoryToken(
-                    reason: "token format version \(version) is not supported (expected \(Self.version))")
-            }
-            let foundKind = try container.decode(String.self, forKey: .kind)
-            guard foundKind == kind else {
-                throw DataStoreError.malformedHistoryToken(
-                    reason: "token of kind '\(foundKind)' where a '\(kind)' token was expected")
-            }
             let store = try container.decode(String.self, forKey: .store)
             guard !store.isEmpty else {
                 throw DataStoreError.malformedHistoryToken(reason: "empty store identifier")

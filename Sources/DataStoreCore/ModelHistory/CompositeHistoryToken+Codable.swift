@@ -2,8 +2,6 @@ import Foundation
 
 extension CompositeHistoryToken {
     private enum Key: String, CodingKey {
-        case version = "v"
-        case kind
         case stores
     }
 
@@ -18,9 +16,8 @@ extension CompositeHistoryToken {
     /// Encodes `{"v":1,"kind":"composite","stores":[{"store":"trips","epoch":"…","seq":3}, …]}`, the stores
     /// sorted by identifier so equal tokens encode to equal bytes.
     public func encode(to encoder: any Encoder) throws {
+        try HistoryTokenCoding.encodeHeader(kind: Self.kind, to: encoder)
         var container = encoder.container(keyedBy: Key.self)
-        try container.encode(HistoryTokenCoding.version, forKey: .version)
-        try container.encode(Self.kind, forKey: .kind)
         var stores = container.nestedUnkeyedContainer(forKey: .stores)
         for (store, component) in components.sorted(by: { $0.key < $1.key }) {
             var entry = stores.nestedContainer(keyedBy: ComponentKey.self)
@@ -34,17 +31,8 @@ extension CompositeHistoryToken {
     /// negative sequence throws ``DataStoreError/malformedHistoryToken(reason:)``.
     public init(from decoder: any Decoder) throws {
         do {
+            try HistoryTokenCoding.decodeHeader(expectingKind: Self.kind, from: decoder)
             let container = try decoder.container(keyedBy: Key.self)
-            let version = try container.decode(Int.self, forKey: .version)
-            guard version == HistoryTokenCoding.version else {
-                throw DataStoreError.malformedHistoryToken(
-                    reason: "composite token format version \(version) is not supported")
-            }
-            let kind = try container.decode(String.self, forKey: .kind)
-            guard kind == Self.kind else {
-                throw DataStoreError.malformedHistoryToken(
-                    reason: "token of kind '\(kind)' where a composite token was expected")
-            }
             var stores = try container.nestedUnkeyedContainer(forKey: .stores)
             var components: [String: Component] = [:]
             while !stores.isAtEnd {
