@@ -9,8 +9,7 @@ extension ModelContext {
         try fetchSnapshots(descriptor).map(materialize)
     }
 
-    /// The number of saved models that match the descriptor (ignoring offset and limit as SwiftData does
-    /// not).
+    /// The number of saved models that match the descriptor, after its offset and limit.
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
         try fetchSnapshots(descriptor).count
     }
