@@ -26,6 +26,8 @@ let package = Package(
         .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore"]),
         .testTarget(
             name: "InMemoryStorageTests", dependencies: ["DataStoreCore", "InMemoryStorage", "SampleTrips"]),
+        // Containers over several stores, with every backend.
+        .testTarget(name: "ModelContainerTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
     ],
     swiftLanguageModes: [.v6]
 )

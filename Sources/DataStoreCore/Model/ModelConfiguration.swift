@@ -33,4 +33,26 @@ public struct ModelConfiguration: Sendable {
             return TypedStoreConnection(typedStore: try Configuration.Store(configured))
         }
     }
+
+    /// Describes a store that is already open, holding `types` (or every unclaimed type when `nil`).
+    ///
+    /// Use it to share one store between containers, for example to add a store to a container while
+    /// keeping the stores (and so the tokens) of an earlier one. The store's schema must hold every entity
+    /// routed to it; ``ModelContainer/init(for:configurations:)-(_,[ModelConfiguration])`` checks this.
+    public init<Store: DataStore & HistoryProviding>(
+        store: Store, for types: [any PersistentModel.Type]? = nil
+    )
+    where Store.HistoryType.Token == Store.Token {
+        self.name = store.identifier
+        self.entityNames = types?.map { $0.entityName }
+        self.connect = { schema in
+            for entity in schema.entities where store.schema.entity(named: entity.name) != entity {
+                throw DataStoreError.invalidConfiguration(
+                    reason:
+                        "store '\(store.identifier)' was opened without entity '\(entity.name)' as the container declares it"
+                )
+            }
+            return TypedStoreConnection(typedStore: store)
+        }
+    }
 }
