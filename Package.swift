@@ -9,11 +9,14 @@ let package = Package(
     products: [
         .library(name: "DataStoreCore", targets: ["DataStoreCore"]),
         .library(name: "InMemoryStorage", targets: ["InMemoryStorage"]),
+        .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
         .executable(name: "sample-trips", targets: ["sample-trips"]),
     ],
     targets: [
         .target(name: "DataStoreCore"),
         .target(name: "InMemoryStorage", dependencies: ["DataStoreCore"]),
+        // The conformance suite backend authors run from their tests; independent of any test framework.
+        .target(name: "DataStoreConformance", dependencies: ["DataStoreCore"]),
 
         // The seeds' models and history functions, shared by the flagship example and the tests.
         .target(name: "SampleTrips", dependencies: ["DataStoreCore"], path: "Examples/SampleTrips"),
@@ -25,7 +28,12 @@ let package = Package(
 
         .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore"]),
         .testTarget(
-            name: "InMemoryStorageTests", dependencies: ["DataStoreCore", "InMemoryStorage", "SampleTrips"]),
+            name: "InMemoryStorageTests",
+            dependencies: ["DataStoreCore", "InMemoryStorage", "DataStoreConformance", "SampleTrips"]),
+        // The suite itself: broken stores it must catch.
+        .testTarget(
+            name: "DataStoreConformanceTests",
+            dependencies: ["DataStoreCore", "DataStoreConformance", "InMemoryStorage"]),
         // Containers over several stores, with every backend.
         .testTarget(name: "ModelContainerTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
     ],

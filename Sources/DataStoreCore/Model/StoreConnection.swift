@@ -53,14 +53,7 @@ where Store.HistoryType.Token == Store.Token {
         if let component {
             let token = Store.Token(
                 storeIdentifier: identifier, epoch: component.epoch, sequence: component.sequence)
-            // Spelled with the store type's own key path: `#Predicate { $0.token > token }` here, in generic
-            // code, would use the protocol requirement's key path, which the store cannot seek with.
-            let tokenKeyPath = Store.HistoryType.keyPaths.token
-            descriptor.predicate = Predicate { transaction in
-                PredicateExpressions.build_Comparison(
-                    lhs: PredicateExpressions.build_KeyPath(root: transaction, keyPath: tokenKeyPath),
-                    rhs: PredicateExpressions.build_Arg(token), op: .greaterThan)
-            }
+            descriptor.predicate = HistoryPredicates.after(token)
         }
         return try typedStore.fetchHistory(descriptor).map { transaction in
             let changes = transaction.changes.map { change in
@@ -80,23 +73,7 @@ where Store.HistoryType.Token == Store.Token {
 
     func deleteHistory(transactionIdentifiers: [Int64]) throws {
         guard !transactionIdentifiers.isEmpty else { return }
-        let identifiers = Set(transactionIdentifiers)
-        let highest = identifiers.max() ?? 0
-        let identifierKeyPath = Store.HistoryType.keyPaths.transactionIdentifier
-        // The upper bound lets the store seek; `contains` picks the exact transactions. Spelled with the
-        // store type's key path for the reason given in `history(after:modelTypes:)`.
         try typedStore.deleteHistory(
-            HistoryDescriptor(
-                predicate: Predicate { transaction in
-                    PredicateExpressions.build_Conjunction(
-                        lhs: PredicateExpressions.build_Comparison(
-                            lhs: PredicateExpressions.build_KeyPath(
-                                root: transaction, keyPath: identifierKeyPath),
-                            rhs: PredicateExpressions.build_Arg(highest), op: .lessThanOrEqual),
-                        rhs: PredicateExpressions.build_contains(
-                            PredicateExpressions.build_Arg(identifiers),
-                            PredicateExpressions.build_KeyPath(root: transaction, keyPath: identifierKeyPath))
-                    )
-                }))
+            HistoryDescriptor(predicate: HistoryPredicates.identifiers(Set(transactionIdentifiers))))
     }
 }

@@ -1,0 +1,113 @@
+import DataStoreCore
+import Foundation
+
+/// Atomic saves, unique values, invalid requests and concurrency.
+enum SaveChecks {
+    static func failedSaveLeavesNothingBehind<S>(_ h: Harness<S>) throws {
+        let a = h.item("a")
+        try h.save(inserted: [a])
+        let before = try h.state()
+        // A valid insert together with the delete of a model the store lacks (or, for an insert-only store,
+        // any delete): the whole save must fail.
+        let missing = h.item("missing")
+        try h.expect.error(
+            "the save to throw", matching: { _ in true },
+            in: { try h.save(inserted: [h.item("b"), h.item("c")], deleted: [h.isInsertOnly ? a : missing]) })
+        try h.expect.equal(try h.state(), before, "data and history after the failed save")
+    }
+
+    static func uniqueInsertUpserts<S>(_ h: Harness<S>) throws {
+        let original = h.item("dup", value: 1)
+        try h.save(inserted: [original])
+        var duplicate = h.item("dup", value: 2)
+        duplicate.persistentIdentifier = h.identifier("another-key")
+        let result = try h.store.save(DataStoreSaveChangesRequest(inserted: [duplicate]))
+        try h.expect.equal(
+            result.remappedIdentifiers, [duplicate.persistentIdentifier: original.persistentIdentifier],
+            "the remapped identifiers")
+        try h.expect.equal(
+            try h.items(),
+            [h.changed(original, ["value": .integer(2), "timestamp": duplicate[attribute: "timestamp"]])],
+            "the items")
+        let last = try h.history().last?.changes ?? []
+        try h.expect.equal(last.map(\.kind), [.update], "the change kinds of the upsert")
+        try h.expect.equal(
+            last.first?.changedPersistentIdentifier, original.persistentIdentifier, "the upserted model")
+    }
+
+    static func uniqueUpdateViolationRejected<S>(_ h: Harness<S>) throws {
+        let a = h.item("a")
+        let b = h.item("b")
+        try h.save(inserted: [a, b])
+        let before = try h.state()
+        try h.expect.error(
+            "uniqueConstraintViolation on 'name'",
+            matching: {
+                if case .uniqueConstraintViolation(_, _, "name", _) = $0 { return true } else { return false }
+            },
+            in: {
+                try h.save(updated: [h.changed(b, ["name": .string("a")])])
+            })
+        try h.expect.equal(try h.state(), before, "data and history after the rejected update")
+    }
+
+    static func missingModelRejected<S>(_ h: Harness<S>) throws {
+        try h.save(inserted: [h.item("a")])
+        let before = try h.state()
+        let ghost = h.item("ghost")
+        for request in [
+            DataStoreSaveChangesRequest(updated: [ghost]), DataStoreSaveChangesRequest(deleted: [ghost]),
+        ] {
+            try h.expect.error(
+                "modelNotFound for \(ghost.persistentIdentifier)",
+                matching: {
+                    $0 == .modelNotFound(store: h.store.identifier, identifier: ghost.persistentIdentifier)
+                },
+                in: {
+                    _ = try h.store.save(request)
+                })
+        }
+        try h.expect.equal(try h.state(), before, "data and history after the rejected saves")
+    }
+
+    static func duplicateModelInRequestRejected<S>(_ h: Harness<S>) throws {
+        try h.save(inserted: [h.item("a")])
+        let before = try h.state()
+        let twice = h.item("twice")
+        try h.expect.error(
+            "the save naming one model twice to throw", matching: { _ in true },
+            in: { try h.save(inserted: [twice, h.item("other"), twice]) })
+        try h.expect.equal(try h.state(), before, "data and history after the rejected save")
+    }
+
+    static func concurrentSavesRecordedOnce<S>(_ h: Harness<S>) async throws {
+        let store = h.store
+        let tasks = 8
+        let savesPerTask = 25
+        let prototypes = (0..<tasks).map { task in (0..<savesPerTask).map { h.item("c\(task)-\($0)") } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                let items = prototypes[task]
+                group.addTask {
+                    for item in items {
+                        _ = try store.save(
+                            DataStoreSaveChangesRequest(
+                                editingState: EditingState(author: "task\(task)"), inserted: [item]))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let history = try h.history()
+        try h.expect.equal(history.count, tasks * savesPerTask, "the transaction count")
+        let changed = history.flatMap(\.changes).map(\.changedPersistentIdentifier)
+        try h.expect.equal(
+            Set(changed), Set(prototypes.joined().map(\.persistentIdentifier)), "the saved models")
+        try h.expect.equal(changed.count, tasks * savesPerTask, "the change count")
+        let tokens = history.map(\.token)
+        try h.expect.that(
+            zip(tokens, tokens.dropFirst()).allSatisfy { $0 < $1 }, "strictly increasing tokens",
+            observed: "\(tokens)")
+        try h.expect.equal(try h.items().count, tasks * savesPerTask, "the item count")
+    }
+}

@@ -1,0 +1,212 @@
+/// Every check the suite runs: the one public list backends iterate, so a new check reaches them all.
+///
+/// ```swift
+/// @Test(arguments: ConformanceCase.allCases)
+/// func conformance(_ check: ConformanceCase) async throws {
+///     try await DataStoreConformance.run(check) { context in
+///         try MyStore(MyStoreConfiguration(name: context.storeName, schema: context.schema))
+///     }
+/// }
+/// ```
+public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    // Round trips
+    /// Inserted snapshots fetch back with the same values.
+    case insertThenFetch
+    /// An update's new values fetch back.
+    case updateThenFetch
+    /// A deleted model no longer fetches.
+    case deleteThenFetch
+    /// A save with no changes creates no transaction and returns no token.
+    case emptySaveRecordsNothing
+    /// A save whose updates change no value creates no transaction.
+    case unchangedUpdateRecordsNothing
+
+    // Fetching
+    /// A fetch predicate returns what a brute-force filter returns.
+    case fetchPredicateMatchesOracle
+    /// `sortBy` orders as the oracle does.
+    case fetchSortMatchesOracle
+    /// `fetchOffset` and `fetchLimit` slice as the oracle does.
+    case fetchOffsetAndLimitMatchOracle
+    /// `persistentModelID == id` fetches exactly that model.
+    case fetchByIdentifier
+    /// A predicate that throws surfaces as `predicateEvaluationFailed`.
+    case fetchPredicateErrorIsTyped
+
+    // History
+    /// Each save is exactly one transaction.
+    case oneTransactionPerSave
+    /// Transactions come back in commit order.
+    case historyInCommitOrder
+    /// Changes inside a transaction keep the order of the request.
+    case changesInRequestOrder
+    /// Each model appears at most once in a transaction.
+    case oneChangePerModel
+    /// Inserts, updates and deletes are recorded with their kinds.
+    case changeKindsRecorded
+    /// `updatedAttributes` names exactly the attributes whose value changed.
+    case updatedAttributesExact
+    /// A delete's tombstone holds exactly the preserved attributes.
+    case tombstoneHoldsOnlyPreservedAttributes
+    /// Tombstone values are the values the model had when deleted.
+    case tombstoneValuesAreTheDeletedValues
+    /// Inserts and updates carry no tombstone; deletes and inserts list no updated attributes.
+    case changeDetailsOnlyWhereTheyBelong
+    /// The saving context's author is recorded.
+    case authorRecorded
+    /// Bundle and process identifiers are recorded.
+    case bundleAndProcessRecorded
+    /// The store identifier is recorded on transactions and changed identifiers.
+    case storeIdentifierRecorded
+    /// Timestamps never decrease and are close to the wall clock.
+    case timestampsNondecreasing
+    /// Transaction identifiers are unique; change identifiers grow in commit order.
+    case identifiersUniqueAndIncreasing
+
+    // Tokens
+    /// Tokens grow strictly along history.
+    case tokensStrictlyIncrease
+    /// Tokens survive a JSON round trip unchanged.
+    case tokensRoundTripThroughCodable
+    /// The token a save returns is the token of the transaction it created.
+    case saveReturnsTheTransactionToken
+    /// `token > t` selects exactly the later transactions.
+    case tokenAfterSelectsLaterTransactions
+    /// After the newest token there is nothing.
+    case tokenAfterNewestIsEmpty
+    /// `fetchLimit` returns at most that many, the earliest first.
+    case historyFetchLimitHonoured
+    /// `sortBy` in reverse returns the newest first.
+    case historySortByReverse
+    /// An author predicate matches a filter of all history.
+    case historyAuthorPredicate
+    /// A timestamp predicate matches a filter of all history.
+    case historyTimestampPredicate
+    /// Malformed token JSON throws `malformedHistoryToken`.
+    case malformedTokenRejected
+    /// A token of another store throws `historyTokenFromAnotherStore`.
+    case foreignStoreTokenRejected
+    /// A token of another incarnation throws `historyTokenFromAnotherEpoch`.
+    case foreignEpochTokenRejected
+    /// A token ahead of history throws `historyTokenBeyondHistory`.
+    case tokenBeyondHistoryRejected
+
+    // Deleting history
+    /// After `deleteHistory` up to `t`, an older token throws `historyTokenExpired`.
+    case deletedHistoryExpiresOlderTokens
+    /// Expiry is checked before any transaction is read.
+    case expiryCheckedBeforeAnyRead
+    /// The token at the cut, and newer ones, keep working.
+    case tokenAtTheCutStillWorks
+    /// `erase` removes everything and starts a new epoch.
+    case eraseStartsANewEpoch
+
+    // Saves
+    /// A failed save leaves no partial data or history.
+    case failedSaveLeavesNothingBehind
+    /// An insert with a taken unique value updates the holder.
+    case uniqueInsertUpserts
+    /// An update that duplicates a unique value throws and changes nothing.
+    case uniqueUpdateViolationRejected
+    /// Updating or deleting a model the store lacks throws `modelNotFound`.
+    case missingModelRejected
+    /// A request naming a model twice is rejected whole.
+    case duplicateModelInRequestRejected
+    /// Saves from many tasks at once are each recorded exactly once.
+    case concurrentSavesRecordedOnce
+
+    // Capabilities
+    /// Reopening keeps data, history and tokens.
+    case reopenKeepsDataHistoryAndTokens
+    /// Updates are rejected with `unsupportedChange` and nothing from the save is kept.
+    case insertOnlyRejectsUpdatesAtomically
+    /// Deletes are rejected with `unsupportedChange` and nothing from the save is kept.
+    case insertOnlyRejectsDeletesAtomically
+
+    /// The case's name.
+    public var description: String { rawValue }
+
+    /// Whether the check applies to a store with `capabilities`.
+    public func applies(to capabilities: ConformanceCapabilities) -> Bool {
+        switch self {
+        case .updateThenFetch, .deleteThenFetch, .unchangedUpdateRecordsNothing, .updatedAttributesExact,
+            .tombstoneHoldsOnlyPreservedAttributes, .tombstoneValuesAreTheDeletedValues, .uniqueInsertUpserts,
+            .uniqueUpdateViolationRejected, .missingModelRejected:
+            return !capabilities.contains(.insertOnly)
+        case .reopenKeepsDataHistoryAndTokens:
+            return capabilities.contains(.durable)
+        case .insertOnlyRejectsUpdatesAtomically, .insertOnlyRejectsDeletesAtomically:
+            return capabilities.contains(.insertOnly)
+        default:
+            return true
+        }
+    }
+
+    /// The implementation requirement the check enforces, as the protocols' documentation states it.
+    public var requirement: String {
+        switch self {
+        case .insertThenFetch, .updateThenFetch, .deleteThenFetch:
+            "DataStore: `fetch` returns the committed state of every saved model."
+        case .emptySaveRecordsNothing, .unchangedUpdateRecordsNothing:
+            "HistoryProviding: every save that changes anything records exactly one transaction; one that changes nothing records none."
+        case .fetchPredicateMatchesOracle, .fetchSortMatchesOracle, .fetchOffsetAndLimitMatchOracle,
+            .fetchByIdentifier:
+            "DataStore: `fetch` applies the descriptor's predicate, sort, offset and limit."
+        case .fetchPredicateErrorIsTyped:
+            "HistoryProviding: a predicate that throws surfaces as DataStoreError.predicateEvaluationFailed."
+        case .oneTransactionPerSave:
+            "HistoryProviding: every save that changes anything records exactly one transaction."
+        case .historyInCommitOrder:
+            "HistoryProviding: `fetchHistory` returns transactions in commit order unless `sortBy` says otherwise."
+        case .changesInRequestOrder:
+            "HistoryTransaction: changes are in the order they were made."
+        case .oneChangePerModel, .changeKindsRecorded:
+            "HistoryChange: one change per model instance, with its kind."
+        case .updatedAttributesExact:
+            "HistoryChange: `updatedAttributes` lists exactly the attributes whose value changed, sorted by name."
+        case .tombstoneHoldsOnlyPreservedAttributes, .tombstoneValuesAreTheDeletedValues:
+            "HistoryChange: `tombstone` holds exactly the `.preserveValueOnDeletion` attributes, with their values when deleted."
+        case .changeDetailsOnlyWhereTheyBelong:
+            "HistoryChange: `updatedAttributes` is empty for inserts and deletes; `tombstone` is nil except for deletes."
+        case .authorRecorded, .bundleAndProcessRecorded:
+            "HistoryTransaction: `author`, `bundleIdentifier` and `processIdentifier` describe the saving context and program."
+        case .storeIdentifierRecorded:
+            "DataStore: `identifier` equals the configuration's name and is recorded on transactions and identifiers."
+        case .timestampsNondecreasing:
+            "HistoryTransaction: `timestamp` never decreases along one store's history."
+        case .identifiersUniqueAndIncreasing:
+            "HistoryTransaction/HistoryChange: transaction identifiers are unique; change identifiers grow in commit order."
+        case .tokensStrictlyIncrease, .tokenAfterSelectsLaterTransactions, .tokenAfterNewestIsEmpty:
+            "HistoryToken: `a < b` means a names an earlier position; \"after t\" is exclusive."
+        case .tokensRoundTripThroughCodable, .malformedTokenRejected:
+            "HistoryToken: the Codable form is stable, versioned JSON; malformed data throws malformedHistoryToken."
+        case .saveReturnsTheTransactionToken:
+            "DataStore: the save result holds the token of the transaction the save created."
+        case .historyFetchLimitHonoured, .historySortByReverse, .historyAuthorPredicate,
+            .historyTimestampPredicate:
+            "HistoryProviding: `fetchHistory` applies the predicate, then `sortBy`, then `fetchLimit`."
+        case .foreignStoreTokenRejected, .foreignEpochTokenRejected, .tokenBeyondHistoryRejected:
+            "HistoryProviding: a token of another store or epoch, or ahead of history, throws its own error."
+        case .deletedHistoryExpiresOlderTokens, .tokenAtTheCutStillWorks:
+            "HistoryProviding: after `deleteHistory`, every token older than the newest deleted transaction expires."
+        case .expiryCheckedBeforeAnyRead:
+            "HistoryProviding: tokens are validated before anything is read."
+        case .eraseStartsANewEpoch:
+            "DataStore: `erase` removes all data and history and draws a new epoch."
+        case .failedSaveLeavesNothingBehind, .duplicateModelInRequestRejected:
+            "DataStore: `save` is atomic: all changes commit as one transaction, or the store is unchanged and it throws."
+        case .uniqueInsertUpserts:
+            "DataStore: an insert whose unique value is taken updates the holder and reports the remapping."
+        case .uniqueUpdateViolationRejected:
+            "DataStore: an update that would duplicate a unique value throws uniqueConstraintViolation."
+        case .missingModelRejected:
+            "DataStore: an update or delete of a model the store does not hold throws modelNotFound."
+        case .concurrentSavesRecordedOnce:
+            "DataStore: the store is safe to call from many threads at once."
+        case .reopenKeepsDataHistoryAndTokens:
+            "Durable stores: an acknowledged save survives reopening, with its history and token."
+        case .insertOnlyRejectsUpdatesAtomically, .insertOnlyRejectsDeletesAtomically:
+            "Insert-only stores: updates and deletes throw unsupportedChange, and nothing from that save is kept."
+        }
+    }
+}

@@ -1,0 +1,139 @@
+public import DataStoreCore
+import Foundation
+import Synchronization
+
+/// The conformance suite: checks that a `DataStore & HistoryProviding` keeps every implementation
+/// requirement. Each check is independent of any test framework: it throws ``ConformanceFailure`` naming the
+/// rule, what was expected and what was observed.
+///
+/// Run every applicable check with one test:
+///
+/// ```swift
+/// @Test(arguments: ConformanceCase.allCases)
+/// func conformance(_ check: ConformanceCase) async throws {
+///     try await DataStoreConformance.run(check, capabilities: [.durable]) { context in
+///         try MyStore(MyStoreConfiguration(name: context.storeName, schema: context.schema, directory: context.directory))
+///     }
+/// }
+/// ```
+///
+/// The same call works inside an XCTest method looping over `ConformanceCase.allCases`.
+public enum DataStoreConformance {
+    /// Runs one check against stores made by `makeStore`; a check that does not apply to `capabilities`
+    /// returns at once.
+    ///
+    /// - Parameters:
+    ///   - check: The check to run.
+    ///   - capabilities: What the store can do.
+    ///   - timeLimit: How long the check may take; past it, the check fails as a timeout instead of hanging.
+    ///   - makeStore: Opens the store for a context. Called again with the same context to reopen it.
+    /// - Throws: ``ConformanceFailure`` when the store breaks the check's rule or times out; errors the
+    ///   store throws where none is expected propagate wrapped in a failure too.
+    public static func run<Store: DataStore & HistoryProviding>(
+        _ check: ConformanceCase, capabilities: ConformanceCapabilities = [],
+        timeLimit: Duration = .seconds(60),
+        makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
+    ) async throws where Store.HistoryType.Token == Store.Token {
+        guard check.applies(to: capabilities) else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "conformance-\(check.rawValue)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let context = ConformanceContext(
+            storeName: "conformance", schema: ConformanceItem.schema, directory: directory)
+        try await withTimeLimit(timeLimit, check: check) {
+            let harness = try Harness(
+                check: check, context: context, capabilities: capabilities, makeStore: makeStore)
+            do {
+                try await check.perform(with: harness)
+            } catch let failure as ConformanceFailure {
+                throw failure
+            } catch {
+                throw harness.expect.failure(expected: "no error", observed: "threw \(error)")
+            }
+        }
+    }
+
+    /// Runs every applicable check and returns the failures, for frameworks without parameterised tests.
+    public static func runAll<Store: DataStore & HistoryProviding>(
+        capabilities: ConformanceCapabilities = [], timeLimit: Duration = .seconds(60),
+        makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
+    ) async -> [ConformanceFailure] where Store.HistoryType.Token == Store.Token {
+        var failures: [ConformanceFailure] = []
+        for check in ConformanceCase.allCases {
+            do {
+                try await run(check, capabilities: capabilities, timeLimit: timeLimit, makeStore: makeStore)
+            } catch let failure as ConformanceFailure {
+                failures.append(failure)
+            } catch {
+                failures.append(
+                    ConformanceFailure(
+                        check: check, requirement: check.requirement, expected: "the check to run",
+                        observed: "setting up failed: \(error)"))
+            }
+        }
+        return failures
+    }
+
+    /// Races `body` against a timer. A store that blocks forever leaves its task running, but the suite
+    /// reports a timeout naming the check and moves on instead of hanging.
+    static func withTimeLimit(
+        _ limit: Duration, check: ConformanceCase, _ body: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let race = Race()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            race.continuation = continuation
+            let timer = Task.detached {
+                try? await Task.sleep(for: limit)
+                guard !Task.isCancelled else { return }
+                let timeout = ConformanceFailure(
+                    check: check, requirement: check.requirement,
+                    expected: "the check to finish within \(limit)",
+                    observed: "it was still running: the store blocked or looped")
+                race.finish(.failure(timeout))
+            }
+            race.work = Task.detached {
+                do {
+                    try await body()
+                    race.finish(.success(()))
+                } catch {
+                    race.finish(.failure(error))
+                }
+                timer.cancel()
+            }
+        }
+    }
+}
+
+/// The shared state of a check and its timer: whichever finishes first resumes the caller, once.
+private final class Race: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Void, any Error>?
+        var work: Task<Void, Never>?
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+
+    var continuation: CheckedContinuation<Void, any Error>? {
+        get { state.withLock { $0.continuation } }
+        set { state.withLock { $0.continuation = newValue } }
+    }
+
+    var work: Task<Void, Never>? {
+        get { state.withLock { $0.work } }
+        set { state.withLock { $0.work = newValue } }
+    }
+
+    func finish(_ result: Result<Void, any Error>) {
+        let (continuation, work) = state.withLock {
+            state -> (CheckedContinuation<Void, any Error>?, Task<Void, Never>?) in
+            guard !state.finished else { return (nil, nil) }
+            state.finished = true
+            return (state.continuation, state.work)
+        }
+        guard let continuation else { return }
+        continuation.resume(with: result)
+        if case .failure(let error) = result, error is ConformanceFailure { work?.cancel() }
+    }
+}
