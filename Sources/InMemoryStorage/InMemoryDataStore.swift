@@ -24,6 +24,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
         var nextChangeIdentifier: Int64 = 1
         var lastTimestamp = Date.distantPast
         var statistics = HistoryQueryStatistics()
+        /// The continuations of `historyUpdates` sequences, fed under the lock so none misses a commit.
+        var observers: [UUID: AsyncThrowingStream<InMemoryHistoryTransaction, any Error>.Continuation] = [:]
     }
 
     /// The configuration the store was opened with.
@@ -92,11 +94,14 @@ public final class InMemoryDataStore: DataStore, Sendable {
             // Timestamps never decrease along history, so stores can binary-search them.
             let timestamp = max(Date(), state.lastTimestamp)
             state.table.apply(plan)
-            state.history.append(
-                InMemoryHistoryTransaction(
-                    timestamp: timestamp, changes: changes, token: token, author: request.editingState.author,
-                    bundleIdentifier: request.editingState.bundleIdentifier,
-                    processIdentifier: request.editingState.processIdentifier))
+            let transaction = InMemoryHistoryTransaction(
+                timestamp: timestamp, changes: changes, token: token, author: request.editingState.author,
+                bundleIdentifier: request.editingState.bundleIdentifier,
+                processIdentifier: request.editingState.processIdentifier)
+            state.history.append(transaction)
+            for observer in state.observers.values {
+                observer.yield(transaction)
+            }
             state.latestSequence = sequence
             state.lastTimestamp = timestamp
             if let limit = configuration.maximumHistoryCount, state.history.count > limit {
@@ -112,8 +117,15 @@ public final class InMemoryDataStore: DataStore, Sendable {
 
     /// Deletes every model and all history, and draws a new epoch so earlier tokens no longer match.
     public func erase() throws {
-        state.withLock { state in
+        let observers = state.withLock { state in
+            let observers = state.observers
             state = State(table: SnapshotTable(storeIdentifier: identifier, schema: configuration.schema))
+            return observers
+        }
+        // Observers' tokens belong to the old epoch; end their sequences (outside the lock, because finishing
+        // runs their termination handlers, which take it).
+        for observer in observers.values {
+            observer.finish()
         }
     }
 

@@ -10,12 +10,13 @@ import Testing
     @Test(arguments: Sabotage.allCases)
     func theIntendedCheckCatchesTheSabotage(_ sabotage: Sabotage) async throws {
         let check = sabotage.caughtBy
-        try await DataStoreConformance.run(check) {
+        let capabilities = sabotage.capabilities
+        try await DataStoreConformance.run(check, capabilities: capabilities) {
             try InMemoryDataStore(.init(name: $0.storeName, schema: $0.schema))
         }
 
         do {
-            try await DataStoreConformance.run(check) {
+            try await DataStoreConformance.run(check, capabilities: capabilities) {
                 try SabotagedStore(
                     SabotagedStoreConfiguration(name: $0.storeName, schema: $0.schema, sabotage: sabotage))
             }
@@ -64,6 +65,8 @@ import Testing
         #expect(ConformanceCase.allCases.count >= 40)
         #expect(ConformanceCase.allCases.allSatisfy { !$0.requirement.isEmpty })
         #expect(Sabotage.allCases.count >= 8)
+        #expect(Set(Sabotage.allCases.map(\.caughtBy)).count == Sabotage.allCases.count)
+        #expect(Set(Sabotage.allCases.map(\.caughtBy)).count == Sabotage.allCases.count)
     }
 
     @Test func capabilitiesDecideWhichChecksApply() {

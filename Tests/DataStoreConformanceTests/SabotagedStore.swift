@@ -16,6 +16,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     case readsBeforeValidating
     case foreignEpochAccepted
     case upsertInsertsTwice
+    case updatesSkipTheBacklog
 
     var caughtBy: ConformanceCaseName {
         switch self {
@@ -30,7 +31,13 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .readsBeforeValidating: .expiryCheckedBeforeAnyRead
         case .foreignEpochAccepted: .foreignEpochTokenRejected
         case .upsertInsertsTwice: .uniqueInsertUpserts
+        case .updatesSkipTheBacklog: .historyUpdatesDeliverCommitsInOrder
         }
+    }
+
+    /// What the sabotaged store (and the correct one it is compared with) declares.
+    var capabilities: ConformanceCapabilities {
+        self == .updatesSkipTheBacklog ? [.historyUpdates] : []
     }
 }
 
@@ -167,5 +174,15 @@ final class SabotagedStore: DataStore, HistoryProviding, Sendable {
             processIdentifier: transaction.processIdentifier)
         copy.transactionIdentifier = transaction.transactionIdentifier
         return copy
+    }
+}
+
+extension SabotagedStore: HistoryObserving {
+    func historyUpdates(after token: InMemoryHistoryToken?) -> AsyncThrowingStream<
+        InMemoryHistoryTransaction, any Error
+    > {
+        guard sabotage == .updatesSkipTheBacklog else { return base.historyUpdates(after: token) }
+        // Only what commits from now on: the transactions already after `token` are lost.
+        return base.historyUpdates(after: base.currentToken)
     }
 }

@@ -189,3 +189,34 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Note>()) == 400)
     }
 }
+
+@Suite struct HistoryUpdatesTests {
+    @Test func cancellingTheConsumerReleasesTheObserver() async throws {
+        let store = try makeNoteStore()
+        try saveNote("first", to: store)
+        let consumer = Task {
+            var seen = 0
+            for try await _ in store.historyUpdates(after: nil) { seen += 1 }
+            return seen
+        }
+        // Wait until the observer is registered, without timing assumptions.
+        while store.observerCount == 0 { await Task.yield() }
+        consumer.cancel()
+        _ = try? await consumer.value
+        #expect(store.observerCount == 0)
+    }
+
+    @Test func erasingEndsTheSequences() async throws {
+        let store = try makeNoteStore()
+        let consumer = Task {
+            var seen = 0
+            for try await _ in store.historyUpdates(after: nil) { seen += 1 }
+            return seen
+        }
+        while store.observerCount == 0 { await Task.yield() }
+        try saveNote("one", to: store)
+        try store.erase()
+        #expect(try await consumer.value == 1)
+        #expect(store.observerCount == 0)
+    }
+}

@@ -18,4 +18,6 @@ public struct ConformanceCapabilities: OptionSet, Hashable, Sendable {
     public static let retention = ConformanceCapabilities(rawValue: 1 << 3)
     /// The store can fold several saves into one transaction inside a commit window.
     public static let commitWindows = ConformanceCapabilities(rawValue: 1 << 4)
+    /// The store conforms to `HistoryObserving`: `historyUpdates(after:)` delivers commits as they happen.
+    public static let historyUpdates = ConformanceCapabilities(rawValue: 1 << 5)
 }

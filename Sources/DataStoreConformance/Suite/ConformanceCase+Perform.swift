@@ -55,6 +55,10 @@ extension ConformanceCase {
         case .reopenKeepsDataHistoryAndTokens: try CapabilityChecks.reopenKeepsDataHistoryAndTokens(h)
         case .insertOnlyRejectsUpdatesAtomically: try CapabilityChecks.insertOnlyRejectsUpdatesAtomically(h)
         case .insertOnlyRejectsDeletesAtomically: try CapabilityChecks.insertOnlyRejectsDeletesAtomically(h)
+        case .historyUpdatesDeliverCommitsInOrder:
+            try await ObservationChecks.historyUpdatesDeliverCommitsInOrder(h)
+        case .historyUpdatesRejectExpiredTokens:
+            try await ObservationChecks.historyUpdatesRejectExpiredTokens(h)
         }
     }
 }

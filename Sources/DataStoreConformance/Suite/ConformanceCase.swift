@@ -122,6 +122,10 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case insertOnlyRejectsUpdatesAtomically
     /// Deletes are rejected with `unsupportedChange` and nothing from the save is kept.
     case insertOnlyRejectsDeletesAtomically
+    /// `historyUpdates(after:)` yields the backlog, then new commits, in order, each once.
+    case historyUpdatesDeliverCommitsInOrder
+    /// `historyUpdates(after:)` with an expired token ends with `historyTokenExpired`.
+    case historyUpdatesRejectExpiredTokens
 
     /// The case's name.
     public var description: String { rawValue }
@@ -137,6 +141,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             return capabilities.contains(.durable)
         case .insertOnlyRejectsUpdatesAtomically, .insertOnlyRejectsDeletesAtomically:
             return capabilities.contains(.insertOnly)
+        case .historyUpdatesDeliverCommitsInOrder, .historyUpdatesRejectExpiredTokens:
+            return capabilities.contains(.historyUpdates)
         default:
             return true
         }
@@ -207,6 +213,10 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "Durable stores: an acknowledged save survives reopening, with its history and token."
         case .insertOnlyRejectsUpdatesAtomically, .insertOnlyRejectsDeletesAtomically:
             "Insert-only stores: updates and deletes throw unsupportedChange, and nothing from that save is kept."
+        case .historyUpdatesDeliverCommitsInOrder:
+            "HistoryObserving: the sequence yields the transactions after the token, then each new one, in commit order, each once."
+        case .historyUpdatesRejectExpiredTokens:
+            "HistoryObserving: a token that fetchHistory would reject ends the sequence with that error."
         }
     }
 }

@@ -77,21 +77,26 @@ public enum DataStoreConformance {
 
     /// Races `body` against a timer. A store that blocks forever leaves its task running, but the suite
     /// reports a timeout naming the check and moves on instead of hanging.
+    ///
+    /// The timer runs on Dispatch, not on Swift's cooperative pool, so a store that blocks pool threads
+    /// cannot starve it.
     static func withTimeLimit(
         _ limit: Duration, check: ConformanceCase, _ body: @escaping @Sendable () async throws -> Void
     ) async throws {
         let race = Race()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             race.continuation = continuation
-            let timer = Task.detached {
-                try? await Task.sleep(for: limit)
-                guard !Task.isCancelled else { return }
-                let timeout = ConformanceFailure(
-                    check: check, requirement: check.requirement,
-                    expected: "the check to finish within \(limit)",
-                    observed: "it was still running: the store blocked or looped")
-                race.finish(.failure(timeout))
+            let timeout = DispatchWorkItem {
+                race.finish(
+                    .failure(
+                        ConformanceFailure(
+                            check: check, requirement: check.requirement,
+                            expected: "the check to finish within \(limit)",
+                            observed: "it was still running: the store blocked or looped")))
             }
+            let (seconds, attoseconds) = limit.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timeout)
             race.work = Task.detached {
                 do {
                     try await body()
@@ -99,7 +104,7 @@ public enum DataStoreConformance {
                 } catch {
                     race.finish(.failure(error))
                 }
-                timer.cancel()
+                timeout.cancel()
             }
         }
     }
