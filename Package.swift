@@ -9,12 +9,16 @@ let package = Package(
     products: [
         .library(name: "DataStoreCore", targets: ["DataStoreCore"]),
         .library(name: "InMemoryStorage", targets: ["InMemoryStorage"]),
+        .library(name: "JSONFileStorage", targets: ["JSONFileStorage"]),
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
         .executable(name: "sample-trips", targets: ["sample-trips"]),
     ],
     targets: [
         .target(name: "DataStoreCore"),
         .target(name: "InMemoryStorage", dependencies: ["DataStoreCore"]),
+        // File mechanics both file backends share: record framing and checksums, locks, atomic replace, watching.
+        .target(name: "StoreFileSupport", dependencies: ["DataStoreCore"]),
+        .target(name: "JSONFileStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
         // The conformance suite backend authors run from their tests; independent of any test framework.
         .target(name: "DataStoreConformance", dependencies: ["DataStoreCore"]),
 
@@ -34,6 +38,9 @@ let package = Package(
         .testTarget(
             name: "DataStoreConformanceTests",
             dependencies: ["DataStoreCore", "DataStoreConformance", "InMemoryStorage"]),
+        .testTarget(
+            name: "JSONFileStorageTests",
+            dependencies: ["DataStoreCore", "JSONFileStorage", "StoreFileSupport", "DataStoreConformance", "SampleTrips"]),
         // Containers over several stores, with every backend.
         .testTarget(name: "ModelContainerTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
     ],

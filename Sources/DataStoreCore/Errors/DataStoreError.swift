@@ -44,6 +44,12 @@ public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case modelTypeNotInContainer(entity: String)
     /// A container's configurations contradict each other or its model types.
     case invalidConfiguration(reason: String)
+    /// The store's files cannot be read or written: missing, not writable, or a failing system call.
+    case storageUnavailable(path: String, reason: String)
+    /// A store file was written by a newer format version than this package reads. Nothing was changed.
+    case unsupportedFormatVersion(path: String, found: Int, supported: Int)
+    /// The store is busy: another process holds its write lock.
+    case storeLocked(path: String)
 
     /// A sentence that names what went wrong and where.
     public var description: String {
@@ -87,7 +93,14 @@ public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .modelTypeNotInContainer(let entity):
             "Entity '\(entity)' is not part of the container's schema."
         case .invalidConfiguration(let reason):
-            "Invalid model container configuration: \(reason)"
+            "Invalid configuration: \(reason)"
+        case .storageUnavailable(let path, let reason):
+            "Store files at \(path) are unavailable: \(reason)"
+        case .unsupportedFormatVersion(let path, let found, let supported):
+            "\(path) has format version \(found); this version of the package reads up to \(supported). "
+                + "The file was left unchanged."
+        case .storeLocked(let path):
+            "Another process holds the write lock on the store at \(path)."
         }
     }
 }

@@ -1,0 +1,138 @@
+import DataStoreCore
+import Foundation
+import StoreFileSupport
+
+/// Reading and writing the journal and snapshot files. Every function expects the caller to hold the store's
+/// file lock: exclusive to write or repair, at least shared to read.
+enum JournalIO {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    static func encode(_ record: JournalRecord) throws(DataStoreError) -> Data {
+        do {
+            return RecordFraming.frame(try encoder().encode(record))
+        } catch {
+            throw .invalidSave(store: "?", reason: "a value could not be encoded as JSON: \(error)")
+        }
+    }
+
+    static func decode(_ record: RecordFraming.Record, path: String) throws(DataStoreError) -> JournalRecord {
+        do {
+            return try JSONDecoder().decode(JournalRecord.self, from: record.payload)
+        } catch {
+            throw .corruptStoreFile(path: path, offset: record.offset, reason: "the record does not decode: \(error)")
+        }
+    }
+
+    /// Writes a journal holding only a header, atomically replacing any journal there.
+    static func createJournal(files: StoreDirectory, name: String, epoch: UUID) throws(DataStoreError) {
+        let header = JournalRecord.header(
+            .init(format: ReplayedState.formatVersion, store: name, epoch: epoch, created: Date()))
+        try AtomicFileWriter.replace(files.journal, with: try encode(header))
+    }
+
+    /// What a full load produced.
+    struct Loaded {
+        var state: ReplayedState
+        var identity: [UInt64]
+        var end: Int64
+    }
+
+    /// Reads the snapshot (if any) and the whole journal into fresh state. With `repairTornTail`, a torn
+    /// last record is cut off the journal; otherwise it is ignored.
+    static func load(files: StoreDirectory, configuration: JSONFileStoreConfiguration, repairTornTail: Bool) throws
+        -> Loaded
+    {
+        let journal = try StoreFile(path: files.journal, mode: repairTornTail ? .readWrite(create: false) : .readOnly)
+        let status = try journal.status()
+        let parsed = try RecordFraming.parse(try journal.readToEnd(from: 0), startingAt: 0, path: files.journal)
+        guard let first = parsed.records.first, case .header(let header) = try decode(first, path: files.journal) else {
+            throw DataStoreError.corruptStoreFile(path: files.journal, offset: 0, reason: "the journal has no header record")
+        }
+        try check(format: header.format, store: header.store, path: files.journal, configuration: configuration)
+        var state = ReplayedState(storeIdentifier: configuration.name, schema: configuration.schema, epoch: header.epoch)
+        if let snapshot = try readSnapshot(files: files, configuration: configuration), snapshot.epoch == header.epoch {
+            state.apply(snapshot)
+        }
+        for record in parsed.records.dropFirst() {
+            try state.apply(try decode(record, path: files.journal), offset: record.offset, path: files.journal)
+        }
+        if parsed.hasTornTail && repairTornTail {
+            try journal.truncate(to: parsed.endOfValidData)
+            try journal.synchronize()
+        }
+        return Loaded(state: state, identity: status.identity, end: parsed.endOfValidData)
+    }
+
+    /// Applies the records appended since `offset`, returning the new end of valid data.
+    static func catchUp(_ state: inout ReplayedState, files: StoreDirectory, from offset: Int64, repairTornTail: Bool)
+        throws -> Int64
+    {
+        let journal = try StoreFile(path: files.journal, mode: repairTornTail ? .readWrite(create: false) : .readOnly)
+        let parsed = try RecordFraming.parse(try journal.readToEnd(from: offset), startingAt: offset, path: files.journal)
+        for record in parsed.records {
+            try state.apply(try decode(record, path: files.journal), offset: record.offset, path: files.journal)
+        }
+        if parsed.hasTornTail && repairTornTail {
+            try journal.truncate(to: parsed.endOfValidData)
+            try journal.synchronize()
+        }
+        return parsed.endOfValidData
+    }
+
+    /// Appends one record at `offset` (the end of valid data) and returns its length. If the write or fsync
+    /// fails, the journal is cut back to `offset` so that no other process can see the record.
+    static func append(_ record: JournalRecord, files: StoreDirectory, at offset: Int64, synchronize: Bool)
+        throws -> Int64
+    {
+        let line = try encode(record)
+        let journal = try StoreFile(path: files.journal, mode: .readWrite(create: false))
+        do {
+            try journal.write(line, at: offset)
+            if synchronize { try journal.synchronize() }
+        } catch {
+            try? journal.truncate(to: offset)
+            throw error
+        }
+        return Int64(line.count)
+    }
+
+    static func readSnapshot(files: StoreDirectory, configuration: JSONFileStoreConfiguration) throws
+        -> JournalRecord.SnapshotRecord?
+    {
+        guard StoreFile.exists(files.snapshot) else { return nil }
+        let file = try StoreFile(path: files.snapshot, mode: .readOnly)
+        let parsed = try RecordFraming.parse(try file.readToEnd(from: 0), startingAt: 0, path: files.snapshot)
+        guard parsed.records.count == 1, !parsed.hasTornTail, let record = parsed.records.first,
+            case .snapshot(let snapshot) = try decode(record, path: files.snapshot)
+        else {
+            throw DataStoreError.corruptStoreFile(
+                path: files.snapshot, offset: parsed.endOfValidData, reason: "the snapshot is not one whole record")
+        }
+        try check(format: snapshot.format, store: snapshot.store, path: files.snapshot, configuration: configuration)
+        return snapshot
+    }
+
+    static func check(format: Int, store: String, path: String, configuration: JSONFileStoreConfiguration)
+        throws(DataStoreError)
+    {
+        guard format <= ReplayedState.formatVersion else {
+            throw .unsupportedFormatVersion(path: path, found: format, supported: ReplayedState.formatVersion)
+        }
+        guard store == configuration.name else {
+            throw .invalidConfiguration(
+                reason: "\(path) belongs to store '\(store)', not '\(configuration.name)'")
+        }
+    }
+
+    /// Folds the state into a new snapshot and starts a journal holding only the header: both replaced
+    /// atomically, snapshot first, so a crash between the two leaves a journal whose records the snapshot
+    /// already contains (and loading skips them).
+    static func compact(_ state: ReplayedState, files: StoreDirectory) throws(DataStoreError) {
+        try AtomicFileWriter.replace(files.snapshot, with: try encode(.snapshot(state.snapshotRecord)))
+        try createJournal(files: files, name: state.storeIdentifier, epoch: state.epoch)
+    }
+}

@@ -1,0 +1,62 @@
+public import DataStoreCore
+import Foundation
+import StoreFileSupport
+import Synchronization
+
+extension JSONFileDataStore: HistoryProviding {
+    /// The store's transaction type.
+    public typealias HistoryType = JSONFileHistoryTransaction
+
+    /// Fetches history after catching up, seeking by binary search on the predicate's bounds.
+    public func fetchHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws
+        -> [JSONFileHistoryTransaction]
+    {
+        let (historyQuery, log) = try withCurrentState(.shared) { state in (query(for: state.replayed), state.replayed.history) }
+        var statistics = HistoryQueryStatistics()
+        defer { state.withLock { $0.statistics.history.add(statistics) } }
+        return try historyQuery.run(descriptor, over: log, statistics: &statistics)
+    }
+
+    /// Deletes the matching transactions and reclaims their space: a `forget` record is appended, then the
+    /// store is compacted (snapshot and journal replaced atomically). Tokens older than the newest deleted
+    /// transaction expire in every process.
+    public func deleteHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        try withCurrentState(.exclusive) { state in
+            var statistics = HistoryQueryStatistics()
+            var everything = descriptor
+            everything.fetchLimit = nil
+            let doomed = try query(for: state.replayed).run(everything, over: state.replayed.history, statistics: &statistics)
+            state.statistics.history.add(statistics)
+            guard let newest = doomed.last?.token.sequence else { return }
+            let forget = JournalRecord.ForgetRecord(
+                sequences: doomed.map(\.token.sequence), oldestValid: max(state.replayed.oldestValidSequence, newest))
+            state.journalEnd += try JournalIO.append(
+                .forget(forget), files: files, at: state.journalEnd, synchronize: true)
+            try state.replayed.apply(.forget(forget), offset: state.journalEnd, path: files.journal)
+            try compact(&state)
+        }
+    }
+
+    /// Folds the journal into the snapshot file, reclaiming the space of deleted history and replayed records.
+    /// Crash-safe: each file is replaced by writing a temporary file, fsyncing it and renaming it.
+    public func compact() throws {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        try withCurrentState(.exclusive) { state in try compact(&state) }
+    }
+
+    private func compact(_ state: inout State) throws {
+        try JournalIO.compact(state.replayed, files: files)
+        guard let status = StoreFile.status(atPath: files.journal) else {
+            throw DataStoreError.storageUnavailable(path: files.journal, reason: "the journal vanished during compaction")
+        }
+        state.journalIdentity = status.identity
+        state.journalEnd = status.size
+    }
+
+    func query(for state: ReplayedState) -> HistoryQuery<JSONFileHistoryTransaction> {
+        HistoryQuery(
+            storeIdentifier: identifier, epoch: state.epoch, oldestValidSequence: state.oldestValidSequence,
+            latestSequence: state.latestSequence)
+    }
+}

@@ -1,0 +1,211 @@
+public import DataStoreCore
+import Foundation
+import StoreFileSupport
+import Synchronization
+
+/// A durable store in a directory of human-readable JSON files, with history, shared safely by any number
+/// of processes: the app and its widget over one store.
+///
+/// - **Files.** `journal.jsonl` (an append-only journal: a header, then one checksummed record per
+///   committed save), `snapshot.json` (the compacted state, replaced atomically), and `lock` (for `flock`).
+///   `Docs/JSONFileFormat.md` documents them byte by byte.
+/// - **Boundaries.** One `save` is one transaction, written as one journal record: after a crash it is there
+///   whole or not at all. One model instance is one change, recorded with its attribute-level diff.
+/// - **Cost.** A save appends one record: O(size of the change), never O(size of the store).
+/// - **Durability.** By default a save returns after fsync; see ``JSONFileStoreConfiguration/Durability``.
+/// - **Several processes.** Writers serialise on an exclusive `flock` and first catch up on what others
+///   appended, so unique upserts and updates apply to the latest state. Readers check the journal's size
+///   (one `stat`) before each fetch and read only what is new.
+/// - **Recovery.** A torn last record is cut back by the next writer; damage anywhere else makes opening
+///   throw ``DataStoreError/corruptStoreFile(path:offset:reason:)`` and leaves the files untouched.
+public final class JSONFileDataStore: DataStore, Sendable {
+    /// The store's configuration type.
+    public typealias Configuration = JSONFileStoreConfiguration
+    /// The store's token type.
+    public typealias Token = JSONFileHistoryToken
+
+    struct State: Sendable {
+        var replayed: ReplayedState
+        /// The journal file's device and inode when last read: a change means it was replaced.
+        var journalIdentity: [UInt64]
+        /// The offset just past the last whole record read.
+        var journalEnd: Int64
+        var statistics = JSONFileStoreStatistics()
+    }
+
+    /// The configuration the store was opened with.
+    public let configuration: JSONFileStoreConfiguration
+    /// The store's identifier: the configuration's name.
+    public let identifier: String
+    /// The schema the store enforces (empty when opened without one).
+    public let schema: Schema
+    let files: StoreDirectory
+    let state: Mutex<State>
+
+    /// Opens the store in the configuration's directory, creating it if it does not exist (unless read-only).
+    ///
+    /// - Throws: ``DataStoreError/storageUnavailable(path:reason:)`` when the directory cannot be created or
+    ///   written, or a read-only store does not exist; ``DataStoreError/corruptStoreFile(path:offset:reason:)``
+    ///   for damage other than a torn last record; ``DataStoreError/unsupportedFormatVersion(path:found:supported:)``
+    ///   for files of a newer format; ``DataStoreError/invalidConfiguration(reason:)`` when the directory holds
+    ///   a store of another name. In every case the files are left as they were.
+    public init(_ configuration: JSONFileStoreConfiguration) throws {
+        guard !configuration.name.isEmpty else {
+            throw DataStoreError.invalidConfiguration(reason: "a store needs a non-empty name")
+        }
+        self.configuration = configuration
+        self.identifier = configuration.name
+        self.schema = configuration.schema ?? Schema(entities: [])
+        let files = StoreDirectory(configuration.directory)
+        self.files = files
+        if configuration.isReadOnly {
+            guard StoreFile.exists(files.journal) else {
+                throw DataStoreError.storageUnavailable(path: files.path, reason: "there is no store to open read-only")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: files.path, withIntermediateDirectories: true)
+            } catch {
+                throw DataStoreError.storageUnavailable(path: files.path, reason: "cannot create the directory: \(error)")
+            }
+            try Self.withFileLock(.exclusive, files: files, readOnly: false) {
+                if !StoreFile.exists(files.journal) {
+                    try JournalIO.createJournal(files: files, name: configuration.name, epoch: UUID())
+                }
+            }
+        }
+        let loaded = try Self.withFileLock(
+            configuration.isReadOnly ? .shared : .exclusive, files: files, readOnly: configuration.isReadOnly
+        ) {
+            try JournalIO.load(files: files, configuration: configuration, repairTornTail: !configuration.isReadOnly)
+        }
+        var initial = State(replayed: loaded.state, journalIdentity: loaded.identity, journalEnd: loaded.end)
+        initial.statistics.fullReloads = 1
+        self.state = Mutex(initial)
+    }
+
+    /// Runs `body` holding the store's file lock. A read-only store whose lock file does not exist runs it
+    /// unlocked rather than create the file.
+    static func withFileLock<T>(
+        _ kind: FileLock.Kind, files: StoreDirectory, readOnly: Bool, _ body: () throws -> T
+    ) throws -> T {
+        if readOnly && !StoreFile.exists(files.lock) { return try body() }
+        return try FileLock(path: files.lock, readOnly: readOnly).withLock(kind, body)
+    }
+
+    func withFileLock<T>(_ kind: FileLock.Kind, _ body: () throws -> T) throws -> T {
+        try Self.withFileLock(kind, files: files, readOnly: configuration.isReadOnly, body)
+    }
+
+    /// Brings `state` up to date with the files: nothing if the journal is unchanged (one `stat`), the new
+    /// records if it grew, a full reload if it was replaced. Call holding the file lock.
+    func refresh(_ state: inout State, repairTornTail: Bool) throws {
+        guard let status = StoreFile.status(atPath: files.journal) else {
+            throw DataStoreError.storageUnavailable(path: files.journal, reason: "the journal has disappeared")
+        }
+        if status.identity == state.journalIdentity && status.size == state.journalEnd { return }
+        if status.identity != state.journalIdentity || status.size < state.journalEnd {
+            let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: repairTornTail)
+            state.replayed = loaded.state
+            state.journalIdentity = loaded.identity
+            state.journalEnd = loaded.end
+            state.statistics.fullReloads += 1
+            return
+        }
+        state.journalEnd = try JournalIO.catchUp(
+            &state.replayed, files: files, from: state.journalEnd, repairTornTail: repairTornTail)
+        state.statistics.incrementalRefreshes += 1
+    }
+
+    /// Runs `body` on state that is current with the files, holding the file lock of `kind`.
+    func withCurrentState<T: Sendable>(_ kind: FileLock.Kind, _ body: (inout State) throws -> T) throws -> T {
+        try state.withLock { state in
+            try withFileLock(kind) {
+                try refresh(&state, repairTornTail: kind == .exclusive && !configuration.isReadOnly)
+                return try body(&state)
+            }
+        }
+    }
+
+    /// Fetches snapshots of one entity from current state; `persistentModelID ==` looks the row up directly.
+    public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> DataStoreFetchResult {
+        let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
+        let candidates: [DataStoreSnapshot] = try withCurrentState(.shared) { state in
+            if let id = bounds.identifier {
+                return state.replayed.table[id].map { [$0] } ?? []
+            }
+            return Array(state.replayed.table.rows(of: Model.entityName))
+        }
+        return DataStoreFetchResult(
+            snapshots: try SnapshotQuery.run(request.descriptor, over: candidates, storeIdentifier: identifier))
+    }
+
+    /// Commits the request as one journal record, after catching up on other processes' commits.
+    ///
+    /// - Throws: ``DataStoreError/readOnlyStore(store:)`` for a read-only store, the save's validation errors,
+    ///   or ``DataStoreError/storageUnavailable(path:reason:)`` if the write or fsync fails; then nothing was
+    ///   committed.
+    public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<JSONFileHistoryToken> {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        return try withCurrentState(.exclusive) { state in
+            let plan = try state.replayed.table.plan(request)
+            guard !plan.changes.isEmpty else {
+                return DataStoreSaveChangesResult(
+                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
+            }
+            let body = JournalRecord.TransactionRecord(
+                sequence: state.replayed.latestSequence + 1,
+                // Never earlier than the previous transaction, whichever process wrote it.
+                timestamp: max(Date(), state.replayed.lastTimestamp), author: request.editingState.author,
+                bundle: request.editingState.bundleIdentifier, process: request.editingState.processIdentifier,
+                firstChange: state.replayed.nextChangeIdentifier, changes: plan.changes)
+            let written = try JournalIO.append(
+                .transaction(body), files: files, at: state.journalEnd,
+                synchronize: configuration.durability == .full)
+            state.replayed.apply(body)
+            state.journalEnd += written
+            state.statistics.journalBytesWritten += written
+            state.statistics.committedSaves += 1
+            return DataStoreSaveChangesResult(
+                storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers,
+                token: JSONFileHistoryToken(storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence))
+        }
+    }
+
+    /// Deletes every model and all history, and draws a new epoch, so earlier tokens stop matching in every
+    /// process. The new journal replaces the old one atomically.
+    public func erase() throws {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        try state.withLock { state in
+            try withFileLock(.exclusive) {
+                try JournalIO.createJournal(files: files, name: identifier, epoch: UUID())
+                try AtomicFileWriter.remove(files.snapshot)
+                let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: true)
+                state.replayed = loaded.state
+                state.journalIdentity = loaded.identity
+                state.journalEnd = loaded.end
+            }
+        }
+    }
+
+    /// The token of the newest transaction (sequence 0 when there is none), after catching up.
+    public func currentToken() throws -> JSONFileHistoryToken {
+        try withCurrentState(.shared) { state in
+            JSONFileHistoryToken(
+                storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: state.replayed.latestSequence)
+        }
+    }
+
+    /// The number of models held, after catching up.
+    public func modelCount() throws -> Int {
+        try withCurrentState(.shared) { $0.replayed.table.count }
+    }
+
+    /// The number of models of each entity, after catching up.
+    public func modelCountsByEntity() throws -> [String: Int] {
+        try withCurrentState(.shared) { $0.replayed.table.countsByEntity }
+    }
+
+    /// Counters of this instance's work so far.
+    public var statistics: JSONFileStoreStatistics { state.withLock { $0.statistics } }
+}

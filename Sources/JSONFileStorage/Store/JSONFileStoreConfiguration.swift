@@ -1,0 +1,41 @@
+public import DataStoreCore
+public import Foundation
+
+/// Describes a ``JSONFileDataStore``: where it lives, how durable its saves are, and whether it may write.
+public struct JSONFileStoreConfiguration: DataStoreConfiguration {
+    /// The store opened from this configuration.
+    public typealias Store = JSONFileDataStore
+
+    /// How much a save waits for the disk before returning.
+    public enum Durability: String, Hashable, Sendable {
+        /// `save` returns after the journal record is fsynced: an acknowledged save survives a crash or power
+        /// loss. The default.
+        case full
+        /// `save` returns after the record is written to the operating system, without fsync. A process crash
+        /// loses nothing; a power loss or kernel crash may lose the most recent saves (never a partial one:
+        /// a torn record is cut back on the next open).
+        case relaxed
+    }
+
+    /// The store's name and identifier; it must match the name recorded in the files.
+    public var name: String
+    /// The schema; a model container fills it in.
+    public var schema: Schema?
+    /// The directory that holds the store's files; created if missing (unless read-only).
+    public var directory: URL
+    /// How durable saves are.
+    public var durability: Durability
+    /// Open without ever writing: not the journal, not the lock file, not a recovery truncation.
+    public var isReadOnly: Bool
+
+    /// Creates a configuration.
+    public init(
+        name: String, schema: Schema? = nil, directory: URL, durability: Durability = .full, isReadOnly: Bool = false
+    ) {
+        self.name = name
+        self.schema = schema
+        self.directory = directory
+        self.durability = durability
+        self.isReadOnly = isReadOnly
+    }
+}

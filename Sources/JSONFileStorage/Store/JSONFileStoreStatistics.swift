@@ -1,0 +1,18 @@
+public import DataStoreCore
+
+/// Counters of a ``JSONFileDataStore``'s work, for tests and benchmarks to check costs without a clock.
+public struct JSONFileStoreStatistics: Hashable, Sendable {
+    /// What history queries examined and evaluated.
+    public var history = HistoryQueryStatistics()
+    /// Bytes appended to the journal by this process's saves.
+    public var journalBytesWritten: Int64 = 0
+    /// Saves that committed a transaction.
+    public var committedSaves = 0
+    /// Times the store reread its files from the start (on open, or after another process compacted).
+    public var fullReloads = 0
+    /// Times it read only what other processes appended since its last look.
+    public var incrementalRefreshes = 0
+
+    /// Zero counters.
+    public init() {}
+}

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+public import DataStoreCore
+public import Foundation
+
+/// An open file descriptor with the few operations the stores need, each throwing a typed error that names
+/// the path.
+///
+/// Not `Sendable`: each store opens, uses and closes one within a lock.
+public final class StoreFile {
+    /// How to open a file.
+    public enum Mode: Sendable {
+        /// Read only; never creates.
+        case readOnly
+        /// Read and write; creates the file if missing when `create` is set.
+        case readWrite(create: Bool)
+    }
+
+    /// The file's path.
+    public let path: String
+    let descriptor: Int32
+
+    /// Opens `path`.
+    public init(path: String, mode: Mode) throws(DataStoreError) {
+        self.path = path
+        let flags: Int32
+        switch mode {
+        case .readOnly: flags = O_RDONLY
+        case .readWrite(let create): flags = O_RDWR | (create ? O_CREAT : 0)
+        }
+        let fd = retryingOnInterrupt { open(path, flags | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw systemError("open", path: path) }
+        descriptor = fd
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Whether a file exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The file's identity and size, to notice replacement (a new inode) and growth cheaply.
+    public struct Status: Hashable, Sendable {
+        /// The device and inode: they change when the file is replaced by rename.
+        public var identity: [UInt64]
+        /// The size in bytes.
+        public var size: Int64
+    }
+
+    /// The open file's identity and size.
+    public func status() throws(DataStoreError) -> Status {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw systemError("fstat", path: path) }
+        return Status(identity: [UInt64(info.st_dev), UInt64(info.st_ino)], size: Int64(info.st_size))
+    }
+
+    /// The identity and size of the file at `path`, or `nil` if there is none.
+    public static func status(atPath path: String) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Status(identity: [UInt64(info.st_dev), UInt64(info.st_ino)], size: Int64(info.st_size))
+    }
+
+    /// Reads from `offset` to the end of the file.
+    public func readToEnd(from offset: Int64) throws(DataStoreError) -> Data {
+        let size = try status().size
+        guard size > offset else { return Data() }
+        var data = Data(count: Int(size - offset))
+        var done = 0
+        while done < data.count {
+            let count = data.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw systemError("pread", path: path) }
+            if count == 0 { break }
+            done += count
+        }
+        return data.prefix(done)
+    }
+
+    /// Writes all of `data` at `offset` (normally the end of the valid data).
+    public func write(_ data: Data, at offset: Int64) throws(DataStoreError) {
+        var done = 0
+        while done < data.count {
+            let count = data.withUnsafeBytes { buffer in
+                pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw systemError("pwrite", path: path) }
+            done += count
+        }
+    }
+
+    /// Flushes the file's data and metadata to the device.
+    public func synchronize() throws(DataStoreError) {
+        guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw systemError("fsync", path: path) }
+    }
+
+    /// Cuts the file to `length` bytes.
+    public func truncate(to length: Int64) throws(DataStoreError) {
+        guard retryingOnInterrupt({ ftruncate(descriptor, off_t(length)) }) == 0 else {
+            throw systemError("ftruncate", path: path)
+        }
+    }
+}

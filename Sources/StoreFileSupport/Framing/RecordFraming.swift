@@ -1,0 +1,104 @@
+public import DataStoreCore
+public import Foundation
+
+/// The line format both file backends write: one JSON record per line, each with a CRC-32.
+///
+/// A framed record is itself a JSON object, so files stay readable with `cat` and `jq`:
+///
+/// ```
+/// {"crc":"1a2b3c4d","record":{…}}\n
+/// ```
+///
+/// The checksum covers exactly the bytes of the `record` value as written. The prefix has a fixed length
+/// (27 bytes), so a reader finds the record bytes without re-encoding them.
+public enum RecordFraming {
+    static let prefixStart = Array(#"{"crc":""#.utf8)
+    static let prefixEnd = Array(#"","record":"#.utf8)
+    static let suffix = Array("}\n".utf8)
+    /// The length of `{"crc":"XXXXXXXX","record":`.
+    public static let prefixLength = prefixStart.count + 8 + prefixEnd.count
+
+    /// One line holding `record`.
+    public static func frame(_ record: Data) -> Data {
+        var line = Data(capacity: prefixLength + record.count + suffix.count)
+        line.append(contentsOf: prefixStart)
+        line.append(contentsOf: hex(CRC32.checksum(record)))
+        line.append(contentsOf: prefixEnd)
+        line.append(record)
+        line.append(contentsOf: suffix)
+        return line
+    }
+
+    /// A record found in a file: where its line starts and its bytes.
+    public struct Record: Sendable {
+        /// The byte offset of the line in the file.
+        public var offset: Int64
+        /// The record's JSON bytes.
+        public var payload: Data
+    }
+
+    /// What ``parse(_:startingAt:path:)`` found.
+    public struct ParseResult: Sendable {
+        /// The whole, valid records, in order.
+        public var records: [Record]
+        /// The file offset just past the last whole record: where the next record goes.
+        public var endOfValidData: Int64
+        /// Bytes after the last whole record that do not form one: a torn write (or one in progress).
+        public var hasTornTail: Bool
+    }
+
+    /// Splits `bytes`, which start at file offset `start`, into framed records.
+    ///
+    /// An incomplete or damaged *last* line is a torn tail, to be cut back. A damaged line followed by
+    /// further lines is corruption: it throws ``DataStoreError/corruptStoreFile(path:offset:reason:)`` with
+    /// the damaged line's offset, and the caller leaves the file as it is.
+    public static func parse(_ bytes: Data, startingAt start: Int64, path: String) throws(DataStoreError)
+        -> ParseResult
+    {
+        var records: [Record] = []
+        var lineStart = bytes.startIndex
+        var validEnd = lineStart
+        while lineStart < bytes.endIndex {
+            guard let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
+                return ParseResult(
+                    records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex), hasTornTail: true)
+            }
+            let line = bytes[lineStart...newline]
+            let offset = start + Int64(lineStart - bytes.startIndex)
+            if let payload = payload(ofLine: line) {
+                records.append(Record(offset: offset, payload: payload))
+                validEnd = newline + 1
+            } else if newline + 1 == bytes.endIndex {
+                return ParseResult(
+                    records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex), hasTornTail: true)
+            } else {
+                throw .corruptStoreFile(
+                    path: path, offset: offset, reason: "a record's framing or checksum does not match its bytes")
+            }
+            lineStart = newline + 1
+        }
+        return ParseResult(records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex), hasTornTail: false)
+    }
+
+    /// The record bytes of one line (ending in `\n`), or `nil` if its framing or checksum is wrong.
+    static func payload(ofLine line: Data) -> Data? {
+        let bytes = line
+        guard bytes.count > prefixLength + suffix.count else { return nil }
+        let base = bytes.startIndex
+        guard bytes[base..<base + prefixStart.count].elementsEqual(prefixStart),
+            bytes[(base + prefixStart.count + 8)..<(base + prefixLength)].elementsEqual(prefixEnd),
+            bytes[(bytes.endIndex - suffix.count)...].elementsEqual(suffix),
+            let expected = UInt32(
+                String(decoding: bytes[(base + prefixStart.count)..<(base + prefixStart.count + 8)], as: UTF8.self),
+                radix: 16)
+        else { return nil }
+        let payload = bytes[(base + prefixLength)..<(bytes.endIndex - suffix.count)]
+        guard CRC32.checksum(payload) == expected else { return nil }
+        return Data(payload)
+    }
+
+    static func hex(_ value: UInt32) -> [UInt8] {
+        let digits = Array("0123456789abcdef".utf8)
+        return (0..<8).reversed().map { digits[Int((value >> (UInt32($0) * 4)) & 0xF)] }
+    }
+}

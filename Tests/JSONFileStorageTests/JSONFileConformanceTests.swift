@@ -1,0 +1,12 @@
+import DataStoreConformance
+import Foundation
+import JSONFileStorage
+import Testing
+
+/// The whole conformance suite, in one line, against the JSON file store.
+@Test(arguments: ConformanceCase.allCases)
+func jsonFileStoreConforms(_ check: ConformanceCase) async throws {
+    try await DataStoreConformance.run(check, capabilities: [.durable, .multiProcess, .historyUpdates]) {
+        try JSONFileDataStore(.init(name: $0.storeName, schema: $0.schema, directory: $0.directory))
+    }
+}

@@ -1,0 +1,115 @@
+import DataStoreCore
+import Foundation
+import JSONFileStorage
+import Testing
+
+@Suite struct StoreBehaviourTests {
+    @Test func aReadOnlyStoreNeverWrites() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let writer = try openMemoStore(directory.url)
+        for index in 0..<3 { try saveMemo("m\(index)", to: writer) }
+        let before = try fingerprint(directory.url)
+
+        let reader = try openMemoStore(directory.url, readOnly: true)
+        #expect(throws: DataStoreError.readOnlyStore(store: "memos")) { try saveMemo("x", to: reader) }
+        #expect(throws: DataStoreError.readOnlyStore(store: "memos")) { try reader.erase() }
+        #expect(throws: DataStoreError.readOnlyStore(store: "memos")) { try reader.compact() }
+        #expect(try reader.fetchHistory(.init()).count == 3)
+        #expect(try fingerprint(directory.url) == before)
+    }
+
+    @Test func readersPickUpOtherInstancesCommitsCheaply() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let writer = try openMemoStore(directory.url)
+        let reader = try openMemoStore(directory.url, readOnly: true)
+        #expect(try reader.modelCount() == 0)
+        try saveMemo("a", to: writer)
+        try saveMemo("b", to: writer)
+        #expect(try reader.fetchHistory(.init()).count == 2)
+        #expect(reader.statistics.fullReloads == 1)  // only the initial open
+        #expect(reader.statistics.incrementalRefreshes >= 1)
+
+        // Compaction replaces the journal; readers notice the new file and reload once.
+        try writer.compact()
+        #expect(try reader.fetchHistory(.init()).count == 2)
+        #expect(reader.statistics.fullReloads == 2)
+    }
+
+    @Test func deleteHistoryReclaimsSpaceAndExpiresTokens() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        var tokens: [JSONFileHistoryToken] = []
+        for index in 0..<200 { tokens.append(try #require(try saveMemo("m\(index)", body: String(repeating: "x", count: 100), to: store))) }
+        let sizeBefore = try directorySize(directory.url)
+        let cut = tokens[179]
+        try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token <= cut }))
+        let sizeAfter = try directorySize(directory.url)
+        #expect(sizeAfter < sizeBefore)
+
+        let reopened = try openMemoStore(directory.url)
+        #expect(try reopened.fetchHistory(.init()).map(\.token) == Array(tokens[180...]))
+        #expect(try reopened.modelCount() == 200)
+        let old = tokens[10]
+        #expect {
+            try reopened.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
+        } throws: { error in
+            if case DataStoreError.historyTokenExpired(let store, 11, 180) = error { return store == "memos" }
+            return false
+        }
+        // Saving after compaction continues the sequence.
+        #expect(try saveMemo("next", to: reopened)?.sequence == 201)
+    }
+
+    @Test func eraseStartsANewEpochInEveryProcessView() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        let other = try openMemoStore(directory.url)
+        let old = try #require(try saveMemo("a", to: store))
+        try store.erase()
+        #expect(try other.modelCount() == 0)
+        #expect(throws: DataStoreError.self) {
+            try other.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
+        }
+        #expect(try other.currentToken().epoch != old.epoch)
+    }
+
+    /// A save costs O(change): bytes written per save do not grow with the store. Counted, not timed.
+    @Test func bytesWrittenPerSaveStayFlatAsTheStoreGrows() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url, durability: .relaxed)
+        func bulkInsert(_ range: Range<Int>) throws {
+            for start in stride(from: range.lowerBound, to: range.upperBound, by: 1_000) {
+                let snapshots = (start..<min(start + 1_000, range.upperBound)).map { index in
+                    DataStoreSnapshot(
+                        persistentIdentifier: .init(storeIdentifier: "memos", entityName: "Memo", primaryKey: "k\(index)"),
+                        values: ["title": .string("k\(index)"), "body": .string("")])
+                }
+                _ = try store.save(DataStoreSaveChangesRequest(inserted: snapshots))
+            }
+        }
+        func bytesForOneSave() throws -> Int64 {
+            let before = store.statistics.journalBytesWritten
+            try saveMemo("probe-\(UUID().uuidString.prefix(8))", body: "ten bytes!", to: store)
+            return store.statistics.journalBytesWritten - before
+        }
+        try bulkInsert(0..<1_000)
+        let small = try bytesForOneSave()
+        try bulkInsert(1_000..<100_000)
+        #expect(try store.modelCount() == 100_001)
+        let large = try bytesForOneSave()
+        #expect(small > 0 && small < 1_000)
+        #expect(abs(large - small) <= 8)  // the sequence and change numbers grow by a few digits, nothing more
+    }
+
+    func directorySize(_ url: URL) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).reduce(0) { total, name in
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)
+            return total + ((attributes[.size] as? Int) ?? 0)
+        }
+    }
+}
