@@ -38,9 +38,18 @@ let package = Package(
         .testTarget(
             name: "DataStoreConformanceTests",
             dependencies: ["DataStoreCore", "DataStoreConformance", "InMemoryStorage"]),
+        // The multi-process tests' helper process and their shared harness.
+        .target(name: "StoreTestSupport", dependencies: ["DataStoreCore"], path: "Tests/StoreTestSupport"),
+        .executableTarget(
+            name: "datastore-test-process",
+            dependencies: ["DataStoreCore", "JSONFileStorage", "SampleTrips", "StoreTestSupport"],
+            path: "Tests/StoreProcessHelper"),
         .testTarget(
             name: "JSONFileStorageTests",
-            dependencies: ["DataStoreCore", "JSONFileStorage", "StoreFileSupport", "DataStoreConformance", "SampleTrips"]),
+            dependencies: [
+                "DataStoreCore", "JSONFileStorage", "StoreFileSupport", "DataStoreConformance", "SampleTrips",
+                "StoreTestSupport", "datastore-test-process",
+            ]),
         // Containers over several stores, with every backend.
         .testTarget(name: "ModelContainerTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
     ],

@@ -39,7 +39,9 @@ func openMemoStore(
     _ directory: URL, readOnly: Bool = false, durability: JSONFileStoreConfiguration.Durability = .full
 ) throws -> JSONFileDataStore {
     try JSONFileDataStore(
-        .init(name: "memos", schema: Schema([Memo.self]), directory: directory, durability: durability, isReadOnly: readOnly))
+        .init(
+            name: "memos", schema: Schema([Memo.self]), directory: directory, durability: durability,
+            isReadOnly: readOnly))
 }
 
 /// One save of one new memo, straight to the store.
@@ -48,10 +50,13 @@ func saveMemo(_ title: String, body: String = "", to store: JSONFileDataStore, a
     -> JSONFileHistoryToken?
 {
     let snapshot = DataStoreSnapshot(
-        persistentIdentifier: PersistentIdentifier(storeIdentifier: store.identifier, entityName: "Memo", primaryKey: title),
+        persistentIdentifier: PersistentIdentifier(
+            storeIdentifier: store.identifier, entityName: "Memo", primaryKey: title),
         values: ["title": .string(title), "body": .string(body)])
-    return try store.save(DataStoreSaveChangesRequest(editingState: EditingState(author: author), inserted: [snapshot]))
-        .token
+    return try store.save(
+        DataStoreSaveChangesRequest(editingState: EditingState(author: author), inserted: [snapshot])
+    )
+    .token
 }
 
 /// The bytes of every file in a directory, with modification times, to show that nothing was written.

@@ -11,7 +11,9 @@ import Testing
         for index in 0..<5 { try saveMemo("m\(index)", to: store) }
         let whole = try Data(contentsOf: directory.journal)
 
-        for tail in [#"{"crc":"0000"#, #"{"crc":"deadbeef","record":{"type":"transaction"}}"# + "\n", "garbage"] {
+        for tail in [
+            #"{"crc":"0000"#, #"{"crc":"deadbeef","record":{"type":"transaction"}}"# + "\n", "garbage",
+        ] {
             let handle = try FileHandle(forWritingTo: directory.journal)
             try handle.seekToEnd()
             try handle.write(contentsOf: Data(tail.utf8))
@@ -62,7 +64,8 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         _ = try openMemoStore(directory.url)
-        let header = #"{"body":{"created":0,"epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","format":2,"store":"memos"},"type":"header"}"#
+        let header =
+            #"{"body":{"created":0,"epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","format":2,"store":"memos"},"type":"header"}"#
         try framed(header).write(to: directory.journal)
         let before = try fingerprint(directory.url)
         #expect {

@@ -42,7 +42,10 @@ import Testing
         defer { directory.remove() }
         let store = try openMemoStore(directory.url)
         var tokens: [JSONFileHistoryToken] = []
-        for index in 0..<200 { tokens.append(try #require(try saveMemo("m\(index)", body: String(repeating: "x", count: 100), to: store))) }
+        for index in 0..<200 {
+            tokens.append(
+                try #require(try saveMemo("m\(index)", body: String(repeating: "x", count: 100), to: store)))
+        }
         let sizeBefore = try directorySize(directory.url)
         let cut = tokens[179]
         try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token <= cut }))
@@ -86,7 +89,8 @@ import Testing
             for start in stride(from: range.lowerBound, to: range.upperBound, by: 1_000) {
                 let snapshots = (start..<min(start + 1_000, range.upperBound)).map { index in
                     DataStoreSnapshot(
-                        persistentIdentifier: .init(storeIdentifier: "memos", entityName: "Memo", primaryKey: "k\(index)"),
+                        persistentIdentifier: .init(
+                            storeIdentifier: "memos", entityName: "Memo", primaryKey: "k\(index)"),
                         values: ["title": .string("k\(index)"), "body": .string("")])
                 }
                 _ = try store.save(DataStoreSaveChangesRequest(inserted: snapshots))
@@ -108,7 +112,8 @@ import Testing
 
     func directorySize(_ url: URL) throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: url.path).reduce(0) { total, name in
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: url.appendingPathComponent(name).path)
             return total + ((attributes[.size] as? Int) ?? 0)
         }
     }

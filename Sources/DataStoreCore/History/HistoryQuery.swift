@@ -9,7 +9,8 @@ public import Foundation
 ///    bounds.
 /// 3. Evaluate the full predicate on each candidate only (after a cheap check of the author bound).
 /// 4. Sort and limit; without `sortBy`, stop as soon as `fetchLimit` transactions were found.
-public struct HistoryQuery<Transaction: HistoryTransaction>: Sendable where Transaction.Token: StoreHistoryToken {
+public struct HistoryQuery<Transaction: HistoryTransaction>: Sendable
+where Transaction.Token: StoreHistoryToken {
     /// The store the history belongs to.
     public var storeIdentifier: String
     /// The store's current epoch.

@@ -20,7 +20,8 @@ public struct JSONFileHistoryChange: HistoryChange, Hashable {
 
     /// Creates a change.
     public init(
-        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64, transactionIdentifier: Int64,
+        changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
+        transactionIdentifier: Int64,
         kind: HistoryChangeKind, updatedAttributes: [String] = [], tombstone: [String: SnapshotValue]? = nil,
         values: [String: SnapshotValue] = [:]
     ) {

@@ -5,7 +5,8 @@ public import Foundation
 public struct JSONFileHistoryTransaction: HistoryTransaction, Hashable {
     /// The seekable key paths, spelled on this type.
     public static let keyPaths = HistoryKeyPaths<JSONFileHistoryTransaction>(
-        token: \.token, timestamp: \.timestamp, transactionIdentifier: \.transactionIdentifier, author: \.author)
+        token: \.token, timestamp: \.timestamp, transactionIdentifier: \.transactionIdentifier,
+        author: \.author)
 
     /// When the save committed; never earlier than the previous transaction's, across all processes.
     public var timestamp: Date

@@ -23,7 +23,8 @@ enum JournalIO {
         do {
             return try JSONDecoder().decode(JournalRecord.self, from: record.payload)
         } catch {
-            throw .corruptStoreFile(path: path, offset: record.offset, reason: "the record does not decode: \(error)")
+            throw .corruptStoreFile(
+                path: path, offset: record.offset, reason: "the record does not decode: \(error)")
         }
     }
 
@@ -43,22 +44,33 @@ enum JournalIO {
 
     /// Reads the snapshot (if any) and the whole journal into fresh state. With `repairTornTail`, a torn
     /// last record is cut off the journal; otherwise it is ignored.
-    static func load(files: StoreDirectory, configuration: JSONFileStoreConfiguration, repairTornTail: Bool) throws
+    static func load(files: StoreDirectory, configuration: JSONFileStoreConfiguration, repairTornTail: Bool)
+        throws
         -> Loaded
     {
-        let journal = try StoreFile(path: files.journal, mode: repairTornTail ? .readWrite(create: false) : .readOnly)
+        let journal = try StoreFile(
+            path: files.journal, mode: repairTornTail ? .readWrite(create: false) : .readOnly)
         let status = try journal.status()
-        let parsed = try RecordFraming.parse(try journal.readToEnd(from: 0), startingAt: 0, path: files.journal)
-        guard let first = parsed.records.first, case .header(let header) = try decode(first, path: files.journal) else {
-            throw DataStoreError.corruptStoreFile(path: files.journal, offset: 0, reason: "the journal has no header record")
+        let parsed = try RecordFraming.parse(
+            try journal.readToEnd(from: 0), startingAt: 0, path: files.journal)
+        guard let first = parsed.records.first,
+            case .header(let header) = try decode(first, path: files.journal)
+        else {
+            throw DataStoreError.corruptStoreFile(
+                path: files.journal, offset: 0, reason: "the journal has no header record")
         }
-        try check(format: header.format, store: header.store, path: files.journal, configuration: configuration)
-        var state = ReplayedState(storeIdentifier: configuration.name, schema: configuration.schema, epoch: header.epoch)
-        if let snapshot = try readSnapshot(files: files, configuration: configuration), snapshot.epoch == header.epoch {
+        try check(
+            format: header.format, store: header.store, path: files.journal, configuration: configuration)
+        var state = ReplayedState(
+            storeIdentifier: configuration.name, schema: configuration.schema, epoch: header.epoch)
+        if let snapshot = try readSnapshot(files: files, configuration: configuration),
+            snapshot.epoch == header.epoch
+        {
             state.apply(snapshot)
         }
         for record in parsed.records.dropFirst() {
-            try state.apply(try decode(record, path: files.journal), offset: record.offset, path: files.journal)
+            try state.apply(
+                try decode(record, path: files.journal), offset: record.offset, path: files.journal)
         }
         if parsed.hasTornTail && repairTornTail {
             try journal.truncate(to: parsed.endOfValidData)
@@ -68,13 +80,18 @@ enum JournalIO {
     }
 
     /// Applies the records appended since `offset`, returning the new end of valid data.
-    static func catchUp(_ state: inout ReplayedState, files: StoreDirectory, from offset: Int64, repairTornTail: Bool)
+    static func catchUp(
+        _ state: inout ReplayedState, files: StoreDirectory, from offset: Int64, repairTornTail: Bool
+    )
         throws -> Int64
     {
-        let journal = try StoreFile(path: files.journal, mode: repairTornTail ? .readWrite(create: false) : .readOnly)
-        let parsed = try RecordFraming.parse(try journal.readToEnd(from: offset), startingAt: offset, path: files.journal)
+        let journal = try StoreFile(
+            path: files.journal, mode: repairTornTail ? .readWrite(create: false) : .readOnly)
+        let parsed = try RecordFraming.parse(
+            try journal.readToEnd(from: offset), startingAt: offset, path: files.journal)
         for record in parsed.records {
-            try state.apply(try decode(record, path: files.journal), offset: record.offset, path: files.journal)
+            try state.apply(
+                try decode(record, path: files.journal), offset: record.offset, path: files.journal)
         }
         if parsed.hasTornTail && repairTornTail {
             try journal.truncate(to: parsed.endOfValidData)
@@ -110,9 +127,12 @@ enum JournalIO {
             case .snapshot(let snapshot) = try decode(record, path: files.snapshot)
         else {
             throw DataStoreError.corruptStoreFile(
-                path: files.snapshot, offset: parsed.endOfValidData, reason: "the snapshot is not one whole record")
+                path: files.snapshot, offset: parsed.endOfValidData,
+                reason: "the snapshot is not one whole record")
         }
-        try check(format: snapshot.format, store: snapshot.store, path: files.snapshot, configuration: configuration)
+        try check(
+            format: snapshot.format, store: snapshot.store, path: files.snapshot, configuration: configuration
+        )
         return snapshot
     }
 

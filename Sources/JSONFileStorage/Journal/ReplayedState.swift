@@ -26,7 +26,8 @@ struct ReplayedState: Sendable {
     /// Folds in a compacted snapshot.
     mutating func apply(_ snapshot: JournalRecord.SnapshotRecord) {
         for row in snapshot.rows {
-            table.apply(PlannedChange(kind: .insert, identifier: row.persistentIdentifier, values: row.values))
+            table.apply(
+                PlannedChange(kind: .insert, identifier: row.persistentIdentifier, values: row.values))
         }
         history = snapshot.history.map(transaction)
         latestSequence = snapshot.sequence
@@ -52,7 +53,8 @@ struct ReplayedState: Sendable {
             history.removeAll { sequences.contains($0.token.sequence) }
             oldestValidSequence = max(oldestValidSequence, body.oldestValid)
         case .header, .snapshot:
-            throw .corruptStoreFile(path: path, offset: offset, reason: "unexpected \(record) record inside the journal")
+            throw .corruptStoreFile(
+                path: path, offset: offset, reason: "unexpected \(record) record inside the journal")
         }
     }
 
@@ -70,13 +72,16 @@ struct ReplayedState: Sendable {
     func transaction(_ body: JournalRecord.TransactionRecord) -> JSONFileHistoryTransaction {
         let changes = body.changes.enumerated().map { index, change in
             JSONFileHistoryChange(
-                changedPersistentIdentifier: change.identifier, changeIdentifier: body.firstChange + Int64(index),
-                transactionIdentifier: body.sequence, kind: change.kind, updatedAttributes: change.updatedAttributes,
+                changedPersistentIdentifier: change.identifier,
+                changeIdentifier: body.firstChange + Int64(index),
+                transactionIdentifier: body.sequence, kind: change.kind,
+                updatedAttributes: change.updatedAttributes,
                 tombstone: change.tombstone, values: change.values)
         }
         return JSONFileHistoryTransaction(
             timestamp: body.timestamp, changes: changes,
-            token: JSONFileHistoryToken(storeIdentifier: storeIdentifier, epoch: epoch, sequence: body.sequence),
+            token: JSONFileHistoryToken(
+                storeIdentifier: storeIdentifier, epoch: epoch, sequence: body.sequence),
             author: body.author, bundleIdentifier: body.bundle, processIdentifier: body.process)
     }
 
@@ -91,7 +96,8 @@ struct ReplayedState: Sendable {
             rows: rows.sorted { $0.persistentIdentifier < $1.persistentIdentifier },
             history: history.map { transaction in
                 JournalRecord.TransactionRecord(
-                    sequence: transaction.token.sequence, timestamp: transaction.timestamp, author: transaction.author,
+                    sequence: transaction.token.sequence, timestamp: transaction.timestamp,
+                    author: transaction.author,
                     bundle: transaction.bundleIdentifier, process: transaction.processIdentifier,
                     firstChange: transaction.changes.first?.changeIdentifier ?? nextChangeIdentifier,
                     changes: transaction.changes.map {

@@ -9,7 +9,9 @@ extension JSONFileDataStore: HistoryObserving {
     /// On Linux the store's directory is watched with inotify, so a commit by another process arrives within
     /// milliseconds; elsewhere the directory is polled every 250 ms. Cancelling the consuming task stops the
     /// watch and closes its descriptor within 250 ms.
-    public func historyUpdates(after token: JSONFileHistoryToken?) -> AsyncThrowingStream<JSONFileHistoryTransaction, any Error> {
+    public func historyUpdates(after token: JSONFileHistoryToken?) -> AsyncThrowingStream<
+        JSONFileHistoryTransaction, any Error
+    > {
         let cursor = FeedCursor(token)
         return HistoryFeed.stream(watching: files.path) { [self] in
             var descriptor = HistoryDescriptor<JSONFileHistoryTransaction>()

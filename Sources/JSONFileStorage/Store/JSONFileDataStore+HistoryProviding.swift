@@ -11,7 +11,9 @@ extension JSONFileDataStore: HistoryProviding {
     public func fetchHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws
         -> [JSONFileHistoryTransaction]
     {
-        let (historyQuery, log) = try withCurrentState(.shared) { state in (query(for: state.replayed), state.replayed.history) }
+        let (historyQuery, log) = try withCurrentState(.shared) { state in
+            (query(for: state.replayed), state.replayed.history)
+        }
         var statistics = HistoryQueryStatistics()
         defer { state.withLock { $0.statistics.history.add(statistics) } }
         return try historyQuery.run(descriptor, over: log, statistics: &statistics)
@@ -26,11 +28,13 @@ extension JSONFileDataStore: HistoryProviding {
             var statistics = HistoryQueryStatistics()
             var everything = descriptor
             everything.fetchLimit = nil
-            let doomed = try query(for: state.replayed).run(everything, over: state.replayed.history, statistics: &statistics)
+            let doomed = try query(for: state.replayed).run(
+                everything, over: state.replayed.history, statistics: &statistics)
             state.statistics.history.add(statistics)
             guard let newest = doomed.last?.token.sequence else { return }
             let forget = JournalRecord.ForgetRecord(
-                sequences: doomed.map(\.token.sequence), oldestValid: max(state.replayed.oldestValidSequence, newest))
+                sequences: doomed.map(\.token.sequence),
+                oldestValid: max(state.replayed.oldestValidSequence, newest))
             state.journalEnd += try JournalIO.append(
                 .forget(forget), files: files, at: state.journalEnd, synchronize: true)
             try state.replayed.apply(.forget(forget), offset: state.journalEnd, path: files.journal)
@@ -48,7 +52,8 @@ extension JSONFileDataStore: HistoryProviding {
     private func compact(_ state: inout State) throws {
         try JournalIO.compact(state.replayed, files: files)
         guard let status = StoreFile.status(atPath: files.journal) else {
-            throw DataStoreError.storageUnavailable(path: files.journal, reason: "the journal vanished during compaction")
+            throw DataStoreError.storageUnavailable(
+                path: files.journal, reason: "the journal vanished during compaction")
         }
         state.journalIdentity = status.identity
         state.journalEnd = status.size

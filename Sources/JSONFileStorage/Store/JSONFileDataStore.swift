@@ -60,13 +60,15 @@ public final class JSONFileDataStore: DataStore, Sendable {
         self.files = files
         if configuration.isReadOnly {
             guard StoreFile.exists(files.journal) else {
-                throw DataStoreError.storageUnavailable(path: files.path, reason: "there is no store to open read-only")
+                throw DataStoreError.storageUnavailable(
+                    path: files.path, reason: "there is no store to open read-only")
             }
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: files.path, withIntermediateDirectories: true)
             } catch {
-                throw DataStoreError.storageUnavailable(path: files.path, reason: "cannot create the directory: \(error)")
+                throw DataStoreError.storageUnavailable(
+                    path: files.path, reason: "cannot create the directory: \(error)")
             }
             try Self.withFileLock(.exclusive, files: files, readOnly: false) {
                 if !StoreFile.exists(files.journal) {
@@ -77,7 +79,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
         let loaded = try Self.withFileLock(
             configuration.isReadOnly ? .shared : .exclusive, files: files, readOnly: configuration.isReadOnly
         ) {
-            try JournalIO.load(files: files, configuration: configuration, repairTornTail: !configuration.isReadOnly)
+            try JournalIO.load(
+                files: files, configuration: configuration, repairTornTail: !configuration.isReadOnly)
         }
         var initial = State(replayed: loaded.state, journalIdentity: loaded.identity, journalEnd: loaded.end)
         initial.statistics.fullReloads = 1
@@ -101,11 +104,13 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// records if it grew, a full reload if it was replaced. Call holding the file lock.
     func refresh(_ state: inout State, repairTornTail: Bool) throws {
         guard let status = StoreFile.status(atPath: files.journal) else {
-            throw DataStoreError.storageUnavailable(path: files.journal, reason: "the journal has disappeared")
+            throw DataStoreError.storageUnavailable(
+                path: files.journal, reason: "the journal has disappeared")
         }
         if status.identity == state.journalIdentity && status.size == state.journalEnd { return }
         if status.identity != state.journalIdentity || status.size < state.journalEnd {
-            let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: repairTornTail)
+            let loaded = try JournalIO.load(
+                files: files, configuration: configuration, repairTornTail: repairTornTail)
             state.replayed = loaded.state
             state.journalIdentity = loaded.identity
             state.journalEnd = loaded.end
@@ -128,7 +133,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     }
 
     /// Fetches snapshots of one entity from current state; `persistentModelID ==` looks the row up directly.
-    public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> DataStoreFetchResult {
+    public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
+        -> DataStoreFetchResult
+    {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let candidates: [DataStoreSnapshot] = try withCurrentState(.shared) { state in
             if let id = bounds.identifier {
@@ -137,7 +144,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
             return Array(state.replayed.table.rows(of: Model.entityName))
         }
         return DataStoreFetchResult(
-            snapshots: try SnapshotQuery.run(request.descriptor, over: candidates, storeIdentifier: identifier))
+            snapshots: try SnapshotQuery.run(
+                request.descriptor, over: candidates, storeIdentifier: identifier))
     }
 
     /// Commits the request as one journal record, after catching up on other processes' commits.
@@ -145,7 +153,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// - Throws: ``DataStoreError/readOnlyStore(store:)`` for a read-only store, the save's validation errors,
     ///   or ``DataStoreError/storageUnavailable(path:reason:)`` if the write or fsync fails; then nothing was
     ///   committed.
-    public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<JSONFileHistoryToken> {
+    public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<
+        JSONFileHistoryToken
+    > {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
         return try withCurrentState(.exclusive) { state in
             let plan = try state.replayed.table.plan(request)
@@ -157,7 +167,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 sequence: state.replayed.latestSequence + 1,
                 // Never earlier than the previous transaction, whichever process wrote it.
                 timestamp: max(Date(), state.replayed.lastTimestamp), author: request.editingState.author,
-                bundle: request.editingState.bundleIdentifier, process: request.editingState.processIdentifier,
+                bundle: request.editingState.bundleIdentifier,
+                process: request.editingState.processIdentifier,
                 firstChange: state.replayed.nextChangeIdentifier, changes: plan.changes)
             let written = try JournalIO.append(
                 .transaction(body), files: files, at: state.journalEnd,
@@ -168,7 +179,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
             state.statistics.committedSaves += 1
             return DataStoreSaveChangesResult(
                 storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers,
-                token: JSONFileHistoryToken(storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence))
+                token: JSONFileHistoryToken(
+                    storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence))
         }
     }
 
@@ -180,7 +192,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
             try withFileLock(.exclusive) {
                 try JournalIO.createJournal(files: files, name: identifier, epoch: UUID())
                 try AtomicFileWriter.remove(files.snapshot)
-                let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: true)
+                let loaded = try JournalIO.load(
+                    files: files, configuration: configuration, repairTornTail: true)
                 state.replayed = loaded.state
                 state.journalIdentity = loaded.identity
                 state.journalEnd = loaded.end
@@ -192,7 +205,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
     public func currentToken() throws -> JSONFileHistoryToken {
         try withCurrentState(.shared) { state in
             JSONFileHistoryToken(
-                storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: state.replayed.latestSequence)
+                storeIdentifier: identifier, epoch: state.replayed.epoch,
+                sequence: state.replayed.latestSequence)
         }
     }
 

@@ -30,7 +30,8 @@ public struct JSONFileStoreConfiguration: DataStoreConfiguration {
 
     /// Creates a configuration.
     public init(
-        name: String, schema: Schema? = nil, directory: URL, durability: Durability = .full, isReadOnly: Bool = false
+        name: String, schema: Schema? = nil, directory: URL, durability: Durability = .full,
+        isReadOnly: Bool = false
     ) {
         self.name = name
         self.schema = schema

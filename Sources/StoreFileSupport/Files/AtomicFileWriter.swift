@@ -1,3 +1,6 @@
+public import DataStoreCore
+public import Foundation
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-public import DataStoreCore
-public import Foundation
 
 /// Replaces a file so that a crash leaves either the old contents or the new, never a mixture: write a
 /// temporary file, fsync it, rename it over the target, fsync the directory.

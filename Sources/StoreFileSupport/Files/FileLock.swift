@@ -1,3 +1,5 @@
+public import DataStoreCore
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-public import DataStoreCore
 
 /// An advisory lock on a separate lock file, with `flock`: exclusive for writers, shared for readers.
 ///

@@ -1,3 +1,6 @@
+public import DataStoreCore
+public import Foundation
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-public import DataStoreCore
-public import Foundation
 
 /// An open file descriptor with the few operations the stores need, each throwing a typed error that names
 /// the path.
@@ -77,7 +78,8 @@ public final class StoreFile {
         var done = 0
         while done < data.count {
             let count = data.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                pread(
+                    descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { throw systemError("pread", path: path) }
@@ -92,7 +94,8 @@ public final class StoreFile {
         var done = 0
         while done < data.count {
             let count = data.withUnsafeBytes { buffer in
-                pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                pwrite(
+                    descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw systemError("pwrite", path: path) }

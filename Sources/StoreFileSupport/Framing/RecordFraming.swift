@@ -61,7 +61,8 @@ public enum RecordFraming {
         while lineStart < bytes.endIndex {
             guard let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
                 return ParseResult(
-                    records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex), hasTornTail: true)
+                    records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex),
+                    hasTornTail: true)
             }
             let line = bytes[lineStart...newline]
             let offset = start + Int64(lineStart - bytes.startIndex)
@@ -70,14 +71,17 @@ public enum RecordFraming {
                 validEnd = newline + 1
             } else if newline + 1 == bytes.endIndex {
                 return ParseResult(
-                    records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex), hasTornTail: true)
+                    records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex),
+                    hasTornTail: true)
             } else {
                 throw .corruptStoreFile(
-                    path: path, offset: offset, reason: "a record's framing or checksum does not match its bytes")
+                    path: path, offset: offset,
+                    reason: "a record's framing or checksum does not match its bytes")
             }
             lineStart = newline + 1
         }
-        return ParseResult(records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex), hasTornTail: false)
+        return ParseResult(
+            records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex), hasTornTail: false)
     }
 
     /// The record bytes of one line (ending in `\n`), or `nil` if its framing or checksum is wrong.
@@ -89,7 +93,9 @@ public enum RecordFraming {
             bytes[(base + prefixStart.count + 8)..<(base + prefixLength)].elementsEqual(prefixEnd),
             bytes[(bytes.endIndex - suffix.count)...].elementsEqual(suffix),
             let expected = UInt32(
-                String(decoding: bytes[(base + prefixStart.count)..<(base + prefixStart.count + 8)], as: UTF8.self),
+                String(
+                    decoding: bytes[(base + prefixStart.count)..<(base + prefixStart.count + 8)],
+                    as: UTF8.self),
                 radix: 16)
         else { return nil }
         let payload = bytes[(base + prefixLength)..<(bytes.endIndex - suffix.count)]

@@ -1,3 +1,5 @@
+import DataStoreCore
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import DataStoreCore
 
 /// The text of the current `errno`, for messages.
 func errnoDescription() -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     @preconcurrency import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 /// Waits for files in a directory to change: inotify on Linux, plain polling elsewhere.
 ///
@@ -44,7 +45,8 @@ public final class ChangeWatcher {
     /// (always `true` when polling, since a change cannot be ruled out).
     @discardableResult
     public func wait(upTo interval: Duration = ChangeWatcher.defaultInterval) -> Bool {
-        let milliseconds = Int32(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         guard descriptor >= 0 else {
             usleep(useconds_t(milliseconds) * 1000)
             return true

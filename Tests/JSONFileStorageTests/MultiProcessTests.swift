@@ -1,0 +1,142 @@
+import DataStoreCore
+import Foundation
+import JSONFileStorage
+import SampleTrips
+import StoreTestSupport
+import Testing
+
+/// Real processes sharing one store. Every test uses its own temporary directory and bounds its waits.
+@Suite struct MultiProcessTests {
+    func openEntries(_ directory: URL, readOnly: Bool = false) throws -> JSONFileDataStore {
+        try JSONFileDataStore(
+            .init(name: "entries", schema: Entry.schema, directory: directory, isReadOnly: readOnly))
+    }
+
+    @Test func fourWriterProcessesCommitEachTransactionExactlyOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try openEntries(directory.url)  // create the store before the race
+        let writers = try (0..<4).map { index in
+            try ChildProcess(["write-loop", "jsonfile", directory.url.path, "w\(index)", "250"])
+        }
+        for writer in writers {
+            #expect(await writer.waitForExit(timeout: .seconds(120)) == 0)
+            #expect(writer.output.filter { $0.hasPrefix("ACK ") }.count == 250)
+        }
+
+        let reader = try openEntries(directory.url, readOnly: true)
+        let history = try reader.fetchHistory(.init())
+        #expect(history.count == 1_000)
+        #expect(history.map(\.token.sequence) == Array(1...1_000))
+        let tokens = history.map(\.token)
+        #expect(zip(tokens, tokens.dropFirst()).allSatisfy { $0 < $1 })
+        // Each writer's 250 saves, each exactly once and whole.
+        for index in 0..<4 {
+            let mine = history.filter { $0.author == "w\(index)" }
+            #expect(mine.count == 250)
+            #expect(mine.allSatisfy { $0.changes.count == 3 })
+        }
+        #expect(try reader.modelCount() == 3_000)
+        // The acknowledged sequences are exactly the committed ones.
+        let acknowledged = writers.flatMap(\.output).compactMap {
+            $0.hasPrefix("ACK ") ? Int64($0.dropFirst(4)) : nil
+        }
+        #expect(acknowledged.sorted() == Array(1...1_000))
+        // Every reader sees the same total order.
+        let other = try openEntries(directory.url)
+        #expect(try other.fetchHistory(.init()).map(\.token) == tokens)
+    }
+
+    @Test func killNineAtRandomMomentsLosesNoAcknowledgedSave() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try openEntries(directory.url)
+        let harness = CrashHarness(
+            writerArguments: ["write-loop", "jsonfile", directory.url.path, "crasher"], rounds: 30)
+        try await harness.run(seed: 42) { round, acknowledged in
+            let store = try openEntries(directory.url)  // a writer: repairs a torn tail
+            let history = try store.fetchHistory(.init())
+            let sequences = history.map(\.token.sequence)
+            // No gaps and no duplicates.
+            #expect(sequences == (0..<sequences.count).map { Int64($0 + 1) })
+            // Every acknowledged save is present.
+            #expect(Set(acknowledged).isSubset(of: Set(sequences)), "round \(round.index)")
+            // No partial transaction: every save inserted three entries, and the rows match history.
+            #expect(history.allSatisfy { $0.changes.count == 3 }, "round \(round.index)")
+            #expect(try store.modelCount() == history.count * 3, "round \(round.index)")
+        }
+    }
+
+    @Test func theSeedsScenarioAcrossProcesses() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let tokenFile = directory.url.appendingPathComponent("app-token.json").path
+        let store = directory.url.appendingPathComponent("trips").path
+
+        func run(_ arguments: [String]) async throws -> [String] {
+            let child = try ChildProcess(arguments)
+            #expect(await child.waitForExit(timeout: .seconds(60)) == 0)
+            return child.output
+        }
+
+        #expect(try await run(["trips-seed", store]) == ["SEEDED 3"])
+        // The app's first look has no token yet and reads all history (as in the seeds).
+        #expect(try await run(["trips-app", store, tokenFile]).last == "DONE 3")
+        // The widget, in its own process, confirms a stay and deletes another.
+        #expect(try await run(["trips-widget", store]) == ["CONFIRMED Hotel Sol", "DELETED Tent Dune"])
+        // The app, in a new process, finds exactly the affected trip through its token file.
+        #expect(try await run(["trips-app", store, tokenFile]) == ["UNREAD Trip to Lisbon", "DONE 1"])
+        // Again: nothing new.
+        #expect(try await run(["trips-app", store, tokenFile]) == ["DONE 0"])
+        let tokenJSON = try String(contentsOfFile: tokenFile, encoding: .utf8)
+        #expect(tokenJSON.contains(#""kind":"composite""#))
+    }
+
+    @Test func historyUpdatesDeliversAnotherProcessesCommitAndStopsWhenCancelled() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openEntries(directory.url)
+        let start = try store.currentToken()
+        let inotifyBefore = inotifyDescriptorCount()
+
+        let received = Task {
+            var sequences: [Int64] = []
+            for try await transaction in store.historyUpdates(after: start) {
+                sequences.append(transaction.token.sequence)
+                if sequences.count == 2 { break }
+            }
+            return sequences
+        }
+        let writer = try ChildProcess(["write-loop", "jsonfile", directory.url.path, "other", "2"])
+        #expect(await writer.waitForExit(timeout: .seconds(60)) == 0)
+        let outcome = try await withThrowingTaskGroup(of: [Int64]?.self) { group in
+            group.addTask { try await received.value }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            received.cancel()
+            return first
+        }
+        #expect(outcome == [1, 2])
+
+        // The feed's thread ends and closes its inotify descriptor within a few watcher intervals.
+        var remaining = inotifyDescriptorCount()
+        for _ in 0..<100 where remaining > inotifyBefore {
+            try await Task.sleep(for: .milliseconds(20))
+            remaining = inotifyDescriptorCount()
+        }
+        #expect(remaining == inotifyBefore)
+    }
+
+    /// Open inotify descriptors of this process (Linux), to check that a cancelled feed releases its own.
+    func inotifyDescriptorCount() -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.contains(
+                "inotify") == true
+        }.count
+    }
+}

@@ -1,0 +1,126 @@
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A helper process the tests start, talk to through its standard output, and stop or kill.
+public final class ChildProcess: Sendable {
+    private let process: Process
+    private let collector = OutputCollector()
+
+    /// Starts the `datastore-test-process` helper with `arguments`.
+    public init(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = try ChildProcess.helperURL()
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.standardError
+        self.process = process
+        pipe.fileHandleForReading.readabilityHandler = { [collector] handle in
+            let chunk = handle.availableData
+            collector.append(chunk)
+            if chunk.isEmpty { handle.readabilityHandler = nil }
+        }
+        try process.run()
+    }
+
+    /// The lines the helper printed so far.
+    public var output: [String] { collector.lines }
+
+    /// Whether the process ended by a signal (such as SIGKILL) rather than by exiting.
+    public var wasKilledBySignal: Bool {
+        !process.isRunning && process.terminationReason == .uncaughtSignal
+    }
+
+    /// The process identifier.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Sends SIGKILL: no cleanup, no flushing, the harshest crash a process can have.
+    public func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Waits for the process to exit, up to `timeout`; returns its status, or `nil` if it is still running
+    /// (then it is killed).
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(60)) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now >= deadline {
+                kill9()
+                process.waitUntilExit()
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        process.waitUntilExit()
+        // Let the pipe deliver what the process wrote before it exited.
+        try? await Task.sleep(for: .milliseconds(20))
+        return process.terminationStatus
+    }
+
+    /// Waits until the helper has printed at least `count` lines, up to `timeout`.
+    public func waitForLines(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while output.count < count {
+            if ContinuousClock.now >= deadline || !process.isRunning && output.count < count {
+                return output.count >= count
+            }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
+    }
+
+    /// The built helper: beside the test bundle in the build directory.
+    public static func helperURL() throws -> URL {
+        let name = "datastore-test-process"
+        var candidates: [URL] = []
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent())
+        }
+        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for directory in candidates {
+            var url = directory
+            for _ in 0..<4 {
+                let candidate = url.appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                url = url.deletingLastPathComponent()
+            }
+        }
+        throw HelperNotFound(searched: candidates.map(\.path))
+    }
+
+    struct HelperNotFound: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String { "datastore-test-process was not found near \(searched)" }
+    }
+}
+
+/// Splits a child's output into lines as it arrives.
+final class OutputCollector: Sendable {
+    private struct State {
+        var pending = Data()
+        var lines: [String] = []
+    }
+
+    private let state = Mutex(State())
+
+    var lines: [String] { state.withLock { $0.lines } }
+
+    func append(_ chunk: Data) {
+        state.withLock { state in
+            state.pending.append(chunk)
+            while let newline = state.pending.firstIndex(of: UInt8(ascii: "\n")) {
+                state.lines.append(
+                    String(decoding: state.pending[state.pending.startIndex..<newline], as: UTF8.self))
+                state.pending.removeSubrange(state.pending.startIndex...newline)
+            }
+        }
+    }
+}
