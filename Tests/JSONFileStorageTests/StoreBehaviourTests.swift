@@ -107,7 +107,8 @@ import Testing
         #expect(try store.modelCount() == 100_001)
         let large = try bytesForOneSave()
         #expect(small > 0 && small < 1_000)
-        #expect(abs(large - small) <= 8)  // the sequence and change numbers grow by a few digits, nothing more
+        // The sequence and change numbers grow by a few digits, nothing more.
+        #expect(abs(large - small) <= 8)
     }
 
     func directorySize(_ url: URL) throws -> Int {
