@@ -12,7 +12,7 @@ import Testing
             .init(name: "entries", schema: Entry.schema, directory: directory, isReadOnly: readOnly))
     }
 
-    @Test func fourWriterProcessesCommitEachTransactionExactlyOnce() async throws {
+    @Test func fourWriterProcessesCommitEachTransactionExactlyOnce() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         _ = try openEntries(directory.url)  // create the store before the race
@@ -20,7 +20,7 @@ import Testing
             try ChildProcess(["write-loop", "jsonfile", directory.url.path, "w\(index)", "250"])
         }
         for writer in writers {
-            #expect(await writer.waitForExit(timeout: .seconds(120)) == 0)
+            #expect(writer.waitForExit(timeout: .seconds(120)) == 0)
             #expect(writer.output.filter { $0.hasPrefix("ACK ") }.count == 250)
         }
 
@@ -47,13 +47,13 @@ import Testing
         #expect(try other.fetchHistory(.init()).map(\.token) == tokens)
     }
 
-    @Test func killNineAtRandomMomentsLosesNoAcknowledgedSave() async throws {
+    @Test func killNineAtRandomMomentsLosesNoAcknowledgedSave() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         _ = try openEntries(directory.url)
         let harness = CrashHarness(
             writerArguments: ["write-loop", "jsonfile", directory.url.path, "crasher"], rounds: 30)
-        try await harness.run(seed: 42) { round, acknowledged in
+        try harness.run(seed: 42) { round, acknowledged in
             let store = try openEntries(directory.url)  // a writer: repairs a torn tail
             let history = try store.fetchHistory(.init())
             let sequences = history.map(\.token.sequence)
@@ -67,27 +67,27 @@ import Testing
         }
     }
 
-    @Test func theSeedsScenarioAcrossProcesses() async throws {
+    @Test func theSeedsScenarioAcrossProcesses() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let tokenFile = directory.url.appendingPathComponent("app-token.json").path
         let store = directory.url.appendingPathComponent("trips").path
 
-        func run(_ arguments: [String]) async throws -> [String] {
+        func run(_ arguments: [String]) throws -> [String] {
             let child = try ChildProcess(arguments)
-            #expect(await child.waitForExit(timeout: .seconds(60)) == 0)
+            #expect(child.waitForExit(timeout: .seconds(60)) == 0)
             return child.output
         }
 
-        #expect(try await run(["trips-seed", store]) == ["SEEDED 3"])
+        #expect(try run(["trips-seed", store]) == ["SEEDED 3"])
         // The app's first look has no token yet and reads all history (as in the seeds).
-        #expect(try await run(["trips-app", store, tokenFile]).last == "DONE 3")
+        #expect(try run(["trips-app", store, tokenFile]).last == "DONE 3")
         // The widget, in its own process, confirms a stay and deletes another.
-        #expect(try await run(["trips-widget", store]) == ["CONFIRMED Hotel Sol", "DELETED Tent Dune"])
+        #expect(try run(["trips-widget", store]) == ["CONFIRMED Hotel Sol", "DELETED Tent Dune"])
         // The app, in a new process, finds exactly the affected trip through its token file.
-        #expect(try await run(["trips-app", store, tokenFile]) == ["UNREAD Trip to Lisbon", "DONE 1"])
+        #expect(try run(["trips-app", store, tokenFile]) == ["UNREAD Trip to Lisbon", "DONE 1"])
         // Again: nothing new.
-        #expect(try await run(["trips-app", store, tokenFile]) == ["DONE 0"])
+        #expect(try run(["trips-app", store, tokenFile]) == ["DONE 0"])
         let tokenJSON = try String(contentsOfFile: tokenFile, encoding: .utf8)
         #expect(tokenJSON.contains(#""kind":"composite""#))
     }
@@ -108,7 +108,7 @@ import Testing
             return sequences
         }
         let writer = try ChildProcess(["write-loop", "jsonfile", directory.url.path, "other", "2"])
-        #expect(await writer.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(writer.waitForExit(timeout: .seconds(60)) == 0)
         let outcome = try await withThrowingTaskGroup(of: [Int64]?.self) { group in
             group.addTask { try await received.value }
             group.addTask {

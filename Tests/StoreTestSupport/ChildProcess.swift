@@ -47,8 +47,11 @@ public final class ChildProcess: Sendable {
 
     /// Waits for the process to exit, up to `timeout`; returns its status, or `nil` if it is still running
     /// (then it is killed).
+    ///
+    /// It blocks the calling thread on purpose: a test waiting on another process should not need a free
+    /// thread of Swift's cooperative pool to notice it is done, which on two cores it may not get for seconds.
     @discardableResult
-    public func waitForExit(timeout: Duration = .seconds(60)) async -> Int32? {
+    public func waitForExit(timeout: Duration = .seconds(60)) -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             if ContinuousClock.now >= deadline {
@@ -56,22 +59,23 @@ public final class ChildProcess: Sendable {
                 process.waitUntilExit()
                 return nil
             }
-            try? await Task.sleep(for: .milliseconds(5))
+            usleep(2_000)
         }
         process.waitUntilExit()
         // Let the pipe deliver what the process wrote before it exited.
-        try? await Task.sleep(for: .milliseconds(20))
+        usleep(20_000)
         return process.terminationStatus
     }
 
     /// Waits until the helper has printed at least `count` lines, up to `timeout`.
-    public func waitForLines(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+    /// Blocks, like ``waitForExit(timeout:)``.
+    public func waitForLines(_ count: Int, timeout: Duration = .seconds(30)) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while output.count < count {
             if ContinuousClock.now >= deadline || !process.isRunning && output.count < count {
                 return output.count >= count
             }
-            try? await Task.sleep(for: .milliseconds(2))
+            usleep(500)
         }
         return true
     }

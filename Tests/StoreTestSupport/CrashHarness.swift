@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The kill -9 test, shared by the file backends: a child commits saves in a loop and acknowledges each
 /// one on its standard output; the harness kills it at random moments and checks the store after each kill.
 public struct CrashHarness: Sendable {
@@ -24,9 +30,9 @@ public struct CrashHarness: Sendable {
 
     /// Runs the rounds. After each kill, `verify` reopens the store and checks it against every sequence
     /// acknowledged so far; it throws (or records issues) when a rule is broken.
-    public func run(seed: UInt64, verify: (Round, _ allAcknowledged: [Int64]) async throws -> Void)
-        async throws
-    {
+    ///
+    /// It blocks the calling thread while it waits for the writer; see ``ChildProcess/waitForExit(timeout:)``.
+    public func run(seed: UInt64, verify: (Round, _ allAcknowledged: [Int64]) throws -> Void) throws {
         struct HarnessFailure: Error, CustomStringConvertible {
             var description: String
         }
@@ -37,12 +43,12 @@ public struct CrashHarness: Sendable {
             // Let it acknowledge a random number of saves (sometimes none), then kill it at once, mid-save
             // more often than not.
             let target = Int.random(in: 0...12, using: &random)
-            _ = await child.waitForLines(target + 1, timeout: .seconds(30))  // the first line is "READY"
+            _ = child.waitForLines(target + 1, timeout: .seconds(30))  // the first line is "READY"
             if Bool.random(using: &random) {
-                try? await Task.sleep(for: .microseconds(Int.random(in: 0...3_000, using: &random)))
+                usleep(useconds_t(Int.random(in: 0...3_000, using: &random)))
             }
             child.kill9()
-            await child.waitForExit()
+            child.waitForExit()
             // A child that stopped on its own (an error) would make every round trivially pass.
             guard child.wasKilledBySignal, child.output.first == "READY" else {
                 throw HarnessFailure(
@@ -54,7 +60,7 @@ public struct CrashHarness: Sendable {
                 return Int64(line.dropFirst(4))
             }
             all += acknowledged
-            try await verify(Round(index: index, acknowledged: acknowledged), all)
+            try verify(Round(index: index, acknowledged: acknowledged), all)
         }
         guard all.count >= rounds else {
             throw HarnessFailure(description: "only \(all.count) saves were acknowledged in \(rounds) rounds")
