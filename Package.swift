@@ -51,7 +51,7 @@ let package = Package(
                 "StoreTestSupport", "datastore-test-process",
             ]),
         // Containers over several stores, with every backend.
-        .testTarget(name: "ModelContainerTests", dependencies: ["DataStoreCore", "InMemoryStorage"]),
+        .testTarget(name: "ModelContainerTests", dependencies: ["DataStoreCore", "InMemoryStorage", "JSONFileStorage"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import InMemoryStorage
+import JSONFileStorage
 
 /// One model type per store, so every entity has its own route.
 final class Note: PersistentModel {
@@ -41,16 +42,26 @@ func openStore(_ name: String, _ types: [any PersistentModel.Type]) throws -> In
     try InMemoryDataStore(InMemoryStoreConfiguration(name: name, schema: Schema(types)))
 }
 
-/// Three stores, one entity each.
+/// Three stores of different backends, one entity each: in memory, a JSON file store in a temporary
+/// directory (removed by `remove()`), and in memory again.
 struct ThreeStores {
     let notes: InMemoryDataStore
-    let people: InMemoryDataStore
+    let people: JSONFileDataStore
     let samples: InMemoryDataStore
+    let directory: URL
 
     init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "container-tests-\(UUID().uuidString)")
         notes = try openStore("alpha", [Note.self])
-        people = try openStore("beta", [Person.self])
+        // Relaxed durability: these tests are about merging, not fsync, and run hundreds of saves.
+        people = try JSONFileDataStore(
+            .init(name: "beta", schema: Schema([Person.self]), directory: directory, durability: .relaxed))
         samples = try openStore("gamma", [Sample.self])
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func container(including includeSamples: Bool = true) throws -> ModelContainer {

@@ -54,6 +54,7 @@ import Testing
     func randomInterleavingsAreReadExactlyOnceInMergedOrder(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         let stores = try ThreeStores()
+        defer { stores.remove() }
         let container = try stores.container()
 
         // Phase 1: saves, then paged reading: exactly the full merged stream, in order.
@@ -89,7 +90,9 @@ import Testing
 
     @Test func aTokenAndAuthorPredicateMatchesAFilterOverTheFullStream() throws {
         var random = SplitMix64(seed: 7)
-        let container = try ThreeStores().container()
+        let stores = try ThreeStores()
+        defer { stores.remove() }
+        let container = try stores.container()
         for _ in 0..<60 { try Self.randomSave(in: container, using: &random) }
         let context = ModelContext(container)
         let full = try context.fetchHistory(HistoryDescriptor())
@@ -103,7 +106,9 @@ import Testing
     }
 
     @Test func oneSaveTouchingSeveralStoresWritesOneTransactionPerStore() throws {
-        let container = try ThreeStores().container()
+        let stores = try ThreeStores()
+        defer { stores.remove() }
+        let container = try stores.container()
         let context = ModelContext(container)
         context.insert(Note(title: "a"))
         context.insert(Note(title: "b"))
@@ -117,7 +122,9 @@ import Testing
     }
 
     @Test func aStoreThatFailsAfterAnotherCommittedLeavesItsPartPending() throws {
-        let container = try ThreeStores().container()
+        let stores = try ThreeStores()
+        defer { stores.remove() }
+        let container = try stores.container()
         let setup = ModelContext(container)
         setup.insert(Person(name: "Ada"))
         setup.insert(Person(name: "Grace"))
