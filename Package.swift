@@ -51,7 +51,9 @@ let package = Package(
                 "StoreTestSupport", "datastore-test-process",
             ]),
         // Containers over several stores, with every backend.
-        .testTarget(name: "ModelContainerTests", dependencies: ["DataStoreCore", "InMemoryStorage", "JSONFileStorage"]),
+        .testTarget(
+            name: "ModelContainerTests",
+            dependencies: ["DataStoreCore", "InMemoryStorage", "JSONFileStorage"]),
     ],
     swiftLanguageModes: [.v6]
 )
