@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DataStoreCore", targets: ["DataStoreCore"]),
         .library(name: "InMemoryStorage", targets: ["InMemoryStorage"]),
         .library(name: "JSONFileStorage", targets: ["JSONFileStorage"]),
+        .library(name: "TimeSeriesStorage", targets: ["TimeSeriesStorage"]),
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
         .executable(name: "sample-trips", targets: ["sample-trips"]),
     ],
@@ -19,6 +20,7 @@ let package = Package(
         // File mechanics both file backends share: record framing and checksums, locks, atomic replace, watching.
         .target(name: "StoreFileSupport", dependencies: ["DataStoreCore"]),
         .target(name: "JSONFileStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
+        .target(name: "TimeSeriesStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
         // The conformance suite backend authors run from their tests; independent of any test framework.
         .target(name: "DataStoreConformance", dependencies: ["DataStoreCore"]),
 
@@ -42,13 +44,22 @@ let package = Package(
         .target(name: "StoreTestSupport", dependencies: ["DataStoreCore"], path: "Tests/StoreTestSupport"),
         .executableTarget(
             name: "datastore-test-process",
-            dependencies: ["DataStoreCore", "JSONFileStorage", "SampleTrips", "StoreTestSupport"],
+            dependencies: [
+                "DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips", "StoreTestSupport",
+            ],
             path: "Tests/StoreProcessHelper"),
         .testTarget(
             name: "JSONFileStorageTests",
             dependencies: [
                 "DataStoreCore", "JSONFileStorage", "StoreFileSupport", "DataStoreConformance", "SampleTrips",
                 "StoreTestSupport", "datastore-test-process",
+            ]),
+        .testTarget(
+            name: "TimeSeriesStorageTests",
+            dependencies: [
+                "DataStoreCore", "TimeSeriesStorage", "StoreFileSupport", "DataStoreConformance",
+                "StoreTestSupport",
+                "datastore-test-process",
             ]),
         // Containers over several stores, with every backend.
         .testTarget(

@@ -2,6 +2,7 @@ import DataStoreCore
 import Foundation
 import JSONFileStorage
 import SampleTrips
+import StoreFileSupport
 import StoreTestSupport
 import Testing
 
@@ -97,7 +98,7 @@ import Testing
         defer { directory.remove() }
         let store = try openEntries(directory.url)
         let start = try store.currentToken()
-        let inotifyBefore = inotifyDescriptorCount()
+        let watched = directory.url.standardizedFileURL.path
 
         let received = Task {
             var sequences: [Int64] = []
@@ -107,6 +108,11 @@ import Testing
             }
             return sequences
         }
+        // The feed is live (and this is its directory) before anything is written.
+        for _ in 0..<100 where HistoryFeed.liveFeedCount(watching: watched) == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(HistoryFeed.liveFeedCount(watching: watched) == 1)
         let writer = try ChildProcess(["write-loop", "jsonfile", directory.url.path, "other", "2"])
         #expect(writer.waitForExit(timeout: .seconds(60)) == 0)
         let outcome = try await withThrowingTaskGroup(of: [Int64]?.self) { group in
@@ -123,20 +129,10 @@ import Testing
         #expect(outcome == [1, 2])
 
         // The feed's thread ends and closes its inotify descriptor within a few watcher intervals.
-        var remaining = inotifyDescriptorCount()
-        for _ in 0..<100 where remaining > inotifyBefore {
+        #expect(HistoryFeed.liveFeedCount(watching: watched) <= 1)
+        for _ in 0..<100 where HistoryFeed.liveFeedCount(watching: watched) > 0 {
             try await Task.sleep(for: .milliseconds(20))
-            remaining = inotifyDescriptorCount()
         }
-        #expect(remaining == inotifyBefore)
-    }
-
-    /// Open inotify descriptors of this process (Linux), to check that a cancelled feed releases its own.
-    func inotifyDescriptorCount() -> Int {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return entries.filter {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.contains(
-                "inotify") == true
-        }.count
+        #expect(HistoryFeed.liveFeedCount(watching: watched) == 0)
     }
 }

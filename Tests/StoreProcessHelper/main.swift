@@ -6,6 +6,7 @@ import Foundation
 import JSONFileStorage
 import SampleTrips
 import StoreTestSupport
+import TimeSeriesStorage
 
 func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -16,10 +17,54 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-func openEntryStore(backend: String, directory: String) throws -> JSONFileDataStore {
-    guard backend == "jsonfile" else { fail("unknown backend \(backend)") }
-    return try JSONFileDataStore(
-        .init(name: "entries", schema: Entry.schema, directory: URL(fileURLWithPath: directory)))
+/// Runs `body` with the entry store of the named backend in `directory`.
+func withEntryStore<T>(
+    backend: String, directory: String, _ body: (any EntryStore) async throws -> T
+) async throws -> T {
+    let url = URL(fileURLWithPath: directory)
+    switch backend {
+    case "jsonfile":
+        return try await body(
+            try JSONFileDataStore(.init(name: "entries", schema: Entry.schema, directory: url)))
+    case "timeseries":
+        return try await body(
+            try TimeSeriesDataStore(
+                .init(name: "entries", schema: Entry.schema, directory: url, segmentSpan: 1)))
+    default: fail("unknown backend \(backend)")
+    }
+}
+
+/// What the helper needs of a store: saving, and following history.
+protocol EntryStore: DataStore, HistoryObserving
+where HistoryType.Token: StoreHistoryToken, Token == HistoryType.Token {}
+extension JSONFileDataStore: EntryStore {}
+extension TimeSeriesDataStore: EntryStore {}
+
+/// Saves of three entries each; "ACK <sequence>" after each acknowledged save.
+func writeLoop(_ store: some EntryStore, writer: String, count: Int) throws {
+    // Keys carry the process identifier, so every run of a loop writes new models.
+    let keyPrefix = "\(writer)-\(ProcessInfo.processInfo.processIdentifier)"
+    report("READY")
+    var round = 0
+    while round < count {
+        let result = try store.save(
+            DataStoreSaveChangesRequest(
+                editingState: EditingState(author: writer),
+                inserted: Entry.batch(store: store.identifier, writer: keyPrefix, round: round)))
+        report("ACK \(result.token?.sequence ?? -1)")
+        round += 1
+    }
+}
+
+/// Follows history from the beginning: "TX <sequence> <changes>" for each transaction, until `count`.
+func follow(_ store: some EntryStore, count: Int) async throws {
+    report("READY")
+    var seen = 0
+    for try await transaction in store.historyUpdates(after: nil) {
+        report("TX \(transaction.token.sequence) \(transaction.changes.count)")
+        seen += 1
+        if seen == count { break }
+    }
 }
 
 func tripsContainer(_ directory: String) throws -> ModelContainer {
@@ -35,22 +80,19 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "write-loop":
-        // write-loop BACKEND DIR WRITER [COUNT]: saves of three entries each; "ACK <sequence>" after each.
+        // write-loop BACKEND DIR WRITER [COUNT]
         guard arguments.count >= 4 else { fail("usage: write-loop BACKEND DIR WRITER [COUNT]") }
-        let store = try openEntryStore(backend: arguments[1], directory: arguments[2])
-        let writer = arguments[3]
-        // Keys carry the process identifier, so every run of a loop writes new models.
-        let keyPrefix = "\(writer)-\(ProcessInfo.processInfo.processIdentifier)"
         let count = arguments.count > 4 ? Int(arguments[4]) ?? 0 : Int.max
-        report("READY")
-        var round = 0
-        while round < count {
-            let result = try store.save(
-                DataStoreSaveChangesRequest(
-                    editingState: EditingState(author: writer),
-                    inserted: Entry.batch(store: store.identifier, writer: keyPrefix, round: round)))
-            report("ACK \(result.token?.sequence ?? -1)")
-            round += 1
+        try await withEntryStore(backend: arguments[1], directory: arguments[2]) { store in
+            try writeLoop(store, writer: arguments[3], count: count)
+        }
+    case "follow":
+        // follow BACKEND DIR COUNT
+        guard arguments.count == 4, let count = Int(arguments[3]) else {
+            fail("usage: follow BACKEND DIR COUNT")
+        }
+        try await withEntryStore(backend: arguments[1], directory: arguments[2]) { store in
+            try await follow(store, count: count)
         }
     case "trips-seed":
         report("SEEDED \(try TripsScenario.seed(try tripsContainer(arguments[1])))")

@@ -50,6 +50,9 @@ public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupportedFormatVersion(path: String, found: Int, supported: Int)
     /// The store is busy: another process holds its write lock.
     case storeLocked(path: String)
+    /// The store cannot delete the selected history, for example a time-series store asked to delete
+    /// transactions that are not the oldest ones. Nothing was deleted.
+    case historyDeletionUnsupported(store: String, reason: String)
 
     /// A sentence that names what went wrong and where.
     public var description: String {
@@ -101,6 +104,8 @@ public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "The file was left unchanged."
         case .storeLocked(let path):
             "Another process holds the write lock on the store at \(path)."
+        case .historyDeletionUnsupported(let store, let reason):
+            "Store '\(store)' cannot delete that history: \(reason). Nothing was deleted."
         }
     }
 }

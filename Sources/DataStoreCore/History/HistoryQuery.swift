@@ -43,10 +43,10 @@ where Transaction.Token: StoreHistoryToken {
         }
     }
 
-    /// The range of `log` indices that can hold matches, found by binary search.
-    public func candidateRange<Log: RandomAccessCollection<Transaction>>(
-        in log: Log, bounds: HistoryPredicateBounds<Transaction>
-    ) -> Range<Log.Index> {
+    /// The smallest and largest sequence a match can have, from the token (and, where it equals the
+    /// sequence, transaction identifier) bounds. Stores that keep history in segments pick segments with it.
+    public func sequenceBounds(_ bounds: HistoryPredicateBounds<Transaction>) -> (lower: Int64, upper: Int64)
+    {
         var lowerSequence: Int64 = .min
         var upperSequence: Int64 = .max
         if let bound = bounds.lowerToken {
@@ -63,6 +63,14 @@ where Transaction.Token: StoreHistoryToken {
                 upperSequence = min(upperSequence, bound.value &- (bound.isInclusive ? 0 : 1))
             }
         }
+        return (lowerSequence, upperSequence)
+    }
+
+    /// The range of `log` indices that can hold matches, found by binary search.
+    public func candidateRange<Log: RandomAccessCollection<Transaction>>(
+        in log: Log, bounds: HistoryPredicateBounds<Transaction>
+    ) -> Range<Log.Index> {
+        let (lowerSequence, upperSequence) = sequenceBounds(bounds)
         var start = log.partitioningIndex { $0.token.sequence >= lowerSequence }
         var end = log.partitioningIndex { $0.token.sequence > upperSequence }
         if let bound = bounds.lowerTimestamp {

@@ -1,7 +1,6 @@
 public import DataStoreCore
 import Foundation
 import StoreFileSupport
-import Synchronization
 
 extension JSONFileDataStore: HistoryObserving {
     /// The transactions after `token`, then each new one as any process commits it.
@@ -12,23 +11,11 @@ extension JSONFileDataStore: HistoryObserving {
     public func historyUpdates(after token: JSONFileHistoryToken?) -> AsyncThrowingStream<
         JSONFileHistoryTransaction, any Error
     > {
-        let cursor = FeedCursor(token)
-        return HistoryFeed.stream(watching: files.path) { [self] in
-            var descriptor = HistoryDescriptor<JSONFileHistoryTransaction>()
-            if let after = cursor.token { descriptor.predicate = HistoryPredicates.after(after) }
-            let new = try fetchHistory(descriptor)
-            if let last = new.last { cursor.token = last.token }
-            return new
-        }
-    }
-}
-
-/// The last token a feed delivered.
-private final class FeedCursor: Sendable {
-    private let value: Mutex<JSONFileHistoryToken?>
-    init(_ token: JSONFileHistoryToken?) { value = Mutex(token) }
-    var token: JSONFileHistoryToken? {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
+        HistoryFeed.stream(
+            watching: files.path, after: token,
+            fetch: { [self] after in
+                try fetchHistory(HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }))
+            },
+            tokenOf: { $0.token })
     }
 }

@@ -20,8 +20,11 @@ public enum HistoryFeed {
         let cancelled = CancellationFlag()
         continuation.onTermination = { _ in cancelled.set() }
         let thread = Thread {
-            let watcher = ChangeWatcher(directory: directory)
+            LiveFeeds.shared.change(directory, by: 1)
+            defer { LiveFeeds.shared.change(directory, by: -1) }
+            // The watcher lives in this scope only: its descriptor is closed before the feed counts as ended.
             do {
+                let watcher = ChangeWatcher(directory: directory)
                 while !cancelled.isSet {
                     for element in try fetchNew() {
                         continuation.yield(element)
@@ -36,6 +39,55 @@ public enum HistoryFeed {
         thread.name = "HistoryFeed \(directory)"
         thread.start()
         return stream
+    }
+}
+
+extension HistoryFeed {
+    /// A stream of the transactions after `token`, then each new one: `fetch(after:)` is called with the
+    /// last delivered element's token (`token` at first) whenever the directory changes.
+    public static func stream<Element: Sendable, Token: Sendable>(
+        watching directory: String, after token: Token?,
+        fetch: @escaping @Sendable (Token?) throws -> [Element],
+        tokenOf: @escaping @Sendable (Element) -> Token
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let cursor = FeedCursor(token)
+        return stream(watching: directory) {
+            let new = try fetch(cursor.token)
+            if let last = new.last { cursor.token = tokenOf(last) }
+            return new
+        }
+    }
+}
+
+/// The last token a feed delivered.
+final class FeedCursor<Token: Sendable>: Sendable {
+    private let value: Mutex<Token?>
+    init(_ token: Token?) { value = Mutex(token) }
+    var token: Token? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
+extension HistoryFeed {
+    /// How many feeds are watching `directory` right now: a feed counts from its start until its thread has
+    /// closed its watch. Tests use it to check that cancelling a feed releases it.
+    public static func liveFeedCount(watching directory: String) -> Int {
+        LiveFeeds.shared.count(directory)
+    }
+}
+
+/// The live feeds per directory.
+final class LiveFeeds: Sendable {
+    static let shared = LiveFeeds()
+    private let counts = Mutex<[String: Int]>([:])
+
+    func change(_ directory: String, by delta: Int) {
+        counts.withLock { $0[directory, default: 0] += delta }
+    }
+
+    func count(_ directory: String) -> Int {
+        counts.withLock { $0[directory] ?? 0 }
     }
 }
 

@@ -1,0 +1,383 @@
+public import DataStoreCore
+import Foundation
+import StoreFileSupport
+import Synchronization
+
+/// An insert-only store for samples (sensor readings, metrics, audit events), kept in time-partitioned
+/// segment files with a retention policy, and with history a consumer resumes "after my token" without
+/// scanning.
+///
+/// - **Insert-only.** A save holding any update or delete throws
+///   ``DataStoreError/unsupportedChange(store:kind:entity:)`` and keeps nothing from that save.
+/// - **Boundaries.** One save is one transaction, or, with a ``TimeSeriesStoreConfiguration/commitWindow``,
+///   all saves inside the window are one. One sample is one change (an insert).
+/// - **Storage.** Append-only segments under `segments/`, each covering one time partition
+///   (``TimeSeriesStoreConfiguration/segmentSpan``), with `index.json` listing every closed segment's sample
+///   time range and sequence range. A range query on the timestamp attribute opens only the segments it
+///   overlaps; a history query only those holding the sequences it asks for.
+/// - **Retention.** By age and total size, applied after each commit and by ``applyRetention()``; whole
+///   segments go, and the oldest valid token moves forward with them.
+/// - **Several processes.** Writers serialise on an exclusive `flock` and catch up first (so a second writer
+///   is serialised safely, not refused); readers see new commits on their next call.
+/// - **Crashes.** The same rules and record framing as the JSON file store: a torn tail of the segment being
+///   written is cut back; damage anywhere else throws ``DataStoreError/corruptStoreFile(path:offset:reason:)``.
+///
+/// See `Docs/TimeSeries.md`.
+public final class TimeSeriesDataStore: DataStore, Sendable {
+    /// The store's configuration type.
+    public typealias Configuration = TimeSeriesStoreConfiguration
+    /// The store's token type.
+    public typealias Token = TimeSeriesHistoryToken
+
+    struct Pending: Sendable {
+        var deadline: Date
+        var editingState: EditingState
+        var samples: [SegmentRecord.Sample] = []
+    }
+
+    struct State: Sendable {
+        var index: SegmentIndex
+        var indexIdentity: [UInt64]
+        var active: ActiveSegment?
+        var pending: Pending?
+        var statistics = TimeSeriesStoreStatistics()
+
+        var latestSequence: Int64 {
+            active?.commits.last?.sequence ?? max(index.lastSequence, index.segments.last?.lastSequence ?? 0)
+        }
+        var nextChange: Int64 {
+            if let last = active?.commits.last { return last.firstChange + Int64(last.samples.count) }
+            return max(index.nextChange, index.segments.last?.nextChange ?? 1)
+        }
+        var lastCommit: Date {
+            active?.commits.last?.timestamp
+                ?? max(index.lastCommit, index.segments.last?.lastCommit ?? .distantPast)
+        }
+        var latestSample: Date? {
+            [active?.latest, index.segments.last?.latest].compactMap { $0 }.max()
+        }
+    }
+
+    /// The configuration the store was opened with.
+    public let configuration: TimeSeriesStoreConfiguration
+    /// The store's identifier: the configuration's name.
+    public let identifier: String
+    /// The schema the store enforces (empty when opened without one).
+    public let schema: Schema
+    let files: SegmentFiles
+    let state: Mutex<State>
+
+    /// Opens the store in the configuration's directory, creating it if needed (unless read-only).
+    ///
+    /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` for a non-positive span, lateness, window or
+    ///   retention limit; ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for damaged files or a
+    ///   segment removed by hand; ``DataStoreError/storageUnavailable(path:reason:)`` when the directory cannot
+    ///   be used. Files are left as they were.
+    public init(_ configuration: TimeSeriesStoreConfiguration) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.identifier = configuration.name
+        self.schema = configuration.schema ?? Schema(entities: [])
+        let files = SegmentFiles(configuration.directory)
+        self.files = files
+        if configuration.isReadOnly {
+            guard StoreFile.exists(files.index) else {
+                throw DataStoreError.storageUnavailable(
+                    path: files.root, reason: "there is no store to open read-only")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: files.segments, withIntermediateDirectories: true)
+            } catch {
+                throw DataStoreError.storageUnavailable(
+                    path: files.root, reason: "cannot create the directory: \(error)")
+            }
+            try Self.withFileLock(.exclusive, files: files, readOnly: false) {
+                if !StoreFile.exists(files.index) {
+                    try files.writeIndex(.empty(store: configuration.name, epoch: UUID()))
+                }
+            }
+        }
+        let loaded = try Self.withFileLock(
+            configuration.isReadOnly ? .shared : .exclusive, files: files, readOnly: configuration.isReadOnly
+        ) {
+            try Self.load(files: files, configuration: configuration, repair: !configuration.isReadOnly)
+        }
+        self.state = Mutex(loaded)
+    }
+
+    static func withFileLock<T>(
+        _ kind: FileLock.Kind, files: SegmentFiles, readOnly: Bool, _ body: () throws -> T
+    )
+        throws -> T
+    {
+        if readOnly && !StoreFile.exists(files.lock) { return try body() }
+        return try FileLock(path: files.lock, readOnly: readOnly).withLock(kind, body)
+    }
+
+    /// Reads the index and the active segment; checks that every closed segment's file exists.
+    static func load(files: SegmentFiles, configuration: TimeSeriesStoreConfiguration, repair: Bool) throws
+        -> State
+    {
+        let index = try files.readIndex(storeName: configuration.name)
+        for segment in index.segments where !StoreFile.exists(files.segment(segment.file)) {
+            throw DataStoreError.corruptStoreFile(
+                path: files.segment(segment.file), offset: 0,
+                reason: "the segment listed in index.json is missing (removed by hand?)")
+        }
+        var active: ActiveSegment?
+        if let named = index.active {
+            let (commits, end) = try files.readActive(named.file, from: 0, repair: repair)
+            active = ActiveSegment(file: named.file, partition: named.partition, commits: commits, end: end)
+        }
+        guard let identity = StoreFile.status(atPath: files.index)?.identity else {
+            throw DataStoreError.storageUnavailable(path: files.index, reason: "the index has disappeared")
+        }
+        return State(index: index, indexIdentity: identity, active: active)
+    }
+
+    /// Brings `state` up to date: a full reload if the index was replaced (a segment opened or closed,
+    /// retention ran, the store was erased), otherwise only the bytes appended to the active segment.
+    func refresh(_ state: inout State, repair: Bool) throws {
+        guard let identity = StoreFile.status(atPath: files.index)?.identity else {
+            throw DataStoreError.storageUnavailable(path: files.index, reason: "the index has disappeared")
+        }
+        if identity != state.indexIdentity {
+            let pending = state.pending
+            let statistics = state.statistics
+            state = try Self.load(files: files, configuration: configuration, repair: repair)
+            state.pending = pending
+            state.statistics = statistics
+            return
+        }
+        guard var active = state.active,
+            let size = StoreFile.status(atPath: files.segment(active.file))?.size,
+            size != active.end
+        else { return }
+        let (commits, end) = try files.readActive(active.file, from: active.end, repair: repair)
+        active.commits += commits
+        active.end = end
+        state.active = active
+    }
+
+    func withCurrentState<T: Sendable>(_ kind: FileLock.Kind, _ body: (inout State) throws -> T) throws -> T {
+        try state.withLock { state in
+            try Self.withFileLock(kind, files: files, readOnly: configuration.isReadOnly) {
+                try refresh(&state, repair: kind == .exclusive && !configuration.isReadOnly)
+                return try body(&state)
+            }
+        }
+    }
+
+    // MARK: - Saving
+
+    /// Appends the request's samples: as one transaction, or into the open commit window.
+    ///
+    /// - Throws: ``DataStoreError/unsupportedChange(store:kind:entity:)`` for any update or delete;
+    ///   ``DataStoreError/invalidSave(store:reason:)`` for a sample without a date in the timestamp attribute,
+    ///   outside the accepted lateness or future skew, naming a model twice, or of an unknown entity or
+    ///   attribute. Nothing from a failed save is kept.
+    public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<
+        TimeSeriesHistoryToken
+    > {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        if let update = request.updated.first {
+            throw DataStoreError.unsupportedChange(
+                store: identifier, kind: .update, entity: update.persistentIdentifier.entityName)
+        }
+        if let delete = request.deleted.first {
+            throw DataStoreError.unsupportedChange(
+                store: identifier, kind: .delete, entity: delete.persistentIdentifier.entityName)
+        }
+        let samples = try validate(request.inserted)
+        guard !samples.isEmpty else {
+            return DataStoreSaveChangesResult(storeIdentifier: identifier, token: nil)
+        }
+        return try withCurrentState(.exclusive) { state in
+            try checkTimes(of: samples, against: state)
+            guard let window = configuration.commitWindow else {
+                let token = try commit(samples, editingState: request.editingState, in: &state)
+                return DataStoreSaveChangesResult(storeIdentifier: identifier, token: token)
+            }
+            var committed: TimeSeriesHistoryToken?
+            if let pending = state.pending, pending.deadline <= Date() {
+                committed = try commit(pending.samples, editingState: pending.editingState, in: &state)
+                state.pending = nil
+            }
+            if state.pending == nil {
+                state.pending = Pending(
+                    deadline: Date().addingTimeInterval(window), editingState: request.editingState)
+            }
+            state.pending?.samples += samples
+            return DataStoreSaveChangesResult(storeIdentifier: identifier, token: committed)
+        }
+    }
+
+    /// Commits the open commit window now, if there is one, and returns its transaction's token.
+    @discardableResult
+    public func flush() throws -> TimeSeriesHistoryToken? {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        return try withCurrentState(.exclusive) { state in
+            guard let pending = state.pending else { return nil }
+            state.pending = nil
+            return try commit(pending.samples, editingState: pending.editingState, in: &state)
+        }
+    }
+
+    /// Checks every sample against the schema and request rules, before anything is written.
+    func validate(_ inserted: [DataStoreSnapshot]) throws(DataStoreError) -> [SegmentRecord.Sample] {
+        var seen = Set<PersistentIdentifier>()
+        return try inserted.map { snapshot throws(DataStoreError) in
+            let id = snapshot.persistentIdentifier
+            guard id.storeIdentifier == identifier else {
+                throw .invalidSave(
+                    store: identifier, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
+            }
+            guard seen.insert(id).inserted else {
+                throw .invalidSave(store: identifier, reason: "model \(id) appears more than once")
+            }
+            if let schemaEntity = configuration.schema.map({ $0.entity(named: id.entityName) }) {
+                guard let entity = schemaEntity else {
+                    throw .unknownEntity(store: identifier, entity: id.entityName)
+                }
+                if let unknown = snapshot.values.keys.sorted().first(where: {
+                    entity.attribute(named: $0) == nil
+                }) {
+                    throw .invalidSave(
+                        store: identifier, reason: "\(id.entityName) has no attribute '\(unknown)'")
+                }
+            }
+            guard case .date = snapshot[attribute: configuration.timestampAttribute] else {
+                throw .invalidSave(
+                    store: identifier,
+                    reason: "sample \(id) has no date in its '\(configuration.timestampAttribute)' attribute")
+            }
+            return SegmentRecord.Sample(entity: id.entityName, key: id.primaryKey, values: snapshot.values)
+        }
+    }
+
+    func sampleTime(_ sample: SegmentRecord.Sample) -> Date {
+        if case .date(let date) = sample.values[configuration.timestampAttribute] ?? .null { return date }
+        return .distantPast
+    }
+
+    /// The lateness rule: a sample older than the newest by more than the accepted lateness, or further in the
+    /// future than the accepted skew, is refused.
+    func checkTimes(of samples: [SegmentRecord.Sample], against state: State) throws(DataStoreError) {
+        let newest = max(
+            state.latestSample ?? .distantPast, state.pending?.samples.map(sampleTime).max() ?? .distantPast)
+        let earliestAccepted = newest.addingTimeInterval(-configuration.acceptedLateness)
+        let latestAccepted = Date().addingTimeInterval(configuration.acceptedFutureSkew)
+        for sample in samples {
+            let time = sampleTime(sample)
+            if time < earliestAccepted {
+                throw .invalidSave(
+                    store: identifier,
+                    reason:
+                        "sample \(sample.key) at \(time) is older than the newest sample (\(newest)) by more than "
+                        + "the accepted lateness of \(configuration.acceptedLateness) s")
+            }
+            if time > latestAccepted {
+                throw .invalidSave(
+                    store: identifier,
+                    reason:
+                        "sample \(sample.key) at \(time) is more than \(configuration.acceptedFutureSkew) s in the future"
+                )
+            }
+        }
+    }
+
+    /// Writes one transaction: into the active segment, or a new one when the samples leave its partition.
+    func commit(_ samples: [SegmentRecord.Sample], editingState: EditingState, in state: inout State) throws
+        -> TimeSeriesHistoryToken
+    {
+        let times = samples.map(sampleTime)
+        let commit = SegmentRecord.Commit(
+            sequence: state.latestSequence + 1, timestamp: max(Date(), state.lastCommit),
+            author: editingState.author,
+            bundle: editingState.bundleIdentifier, process: editingState.processIdentifier,
+            firstChange: state.nextChange,
+            earliest: times.min() ?? .distantPast, latest: times.max() ?? .distantPast, samples: samples)
+        try openSegmentIfNeeded(for: commit, in: &state)
+        guard var active = state.active else {
+            throw DataStoreError.storageUnavailable(path: files.segments, reason: "no segment to write to")
+        }
+        let written = try files.append(
+            commit, to: active.file, at: active.end, synchronize: configuration.isDurable)
+        active.commits.append(commit)
+        active.end += written
+        state.active = active
+        state.statistics.bytesWritten += written
+        state.statistics.commits += 1
+        try applyRetention(in: &state)
+        return TimeSeriesHistoryToken(
+            storeIdentifier: identifier, epoch: state.index.epoch, sequence: commit.sequence)
+    }
+
+    /// Closes the active segment and opens a new one when the commit's newest sample falls past the active
+    /// segment's partition. The index is rewritten before the new segment receives a commit.
+    func openSegmentIfNeeded(for commit: SegmentRecord.Commit, in state: inout State) throws {
+        let span = configuration.segmentSpan
+        if let active = state.active, commit.latest < active.partition.addingTimeInterval(span) { return }
+        let partition = Date(
+            timeIntervalSinceReferenceDate: (commit.latest.timeIntervalSinceReferenceDate / span).rounded(
+                .down) * span)
+        let file = SegmentFiles.fileName(firstSequence: commit.sequence)
+        let end = try files.createSegment(
+            file,
+            header: .init(
+                format: SegmentFiles.formatVersion, store: identifier, epoch: state.index.epoch,
+                partition: partition))
+        var index = state.index
+        if let active = state.active, let closed = active.closed(byteSize: active.end) {
+            index.segments.append(closed)
+        }
+        index.active = .init(file: file, partition: partition, firstSequence: commit.sequence)
+        index.lastSequence = state.latestSequence
+        index.nextChange = state.nextChange
+        index.lastCommit = state.lastCommit
+        try writeIndex(index, in: &state)
+        state.active = ActiveSegment(file: file, partition: partition, commits: [], end: end)
+    }
+
+    func writeIndex(_ index: SegmentIndex, in state: inout State) throws {
+        try files.writeIndex(index)
+        state.index = index
+        guard let identity = StoreFile.status(atPath: files.index)?.identity else {
+            throw DataStoreError.storageUnavailable(
+                path: files.index, reason: "the index vanished while it was written")
+        }
+        state.indexIdentity = identity
+    }
+
+    /// Deletes every sample and all history, and draws a new epoch.
+    public func erase() throws {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        try withCurrentState(.exclusive) { state in
+            let doomed = state.index.segments.map(\.file) + (state.active.map { [$0.file] } ?? [])
+            try writeIndex(.empty(store: identifier, epoch: UUID()), in: &state)
+            for file in doomed { try AtomicFileWriter.remove(files.segment(file)) }
+            state.active = nil
+            state.pending = nil
+        }
+    }
+
+    /// Counters of this instance's work so far.
+    public var statistics: TimeSeriesStoreStatistics { state.withLock { $0.statistics } }
+
+    /// The segment files currently holding data, oldest first.
+    public func segmentFiles() throws -> [String] {
+        try withCurrentState(.shared) { state in
+            state.index.segments.map(\.file) + (state.active.map { [$0.file] } ?? [])
+        }
+    }
+
+    /// The token of the newest transaction (sequence 0 when there is none), after catching up.
+    public func currentToken() throws -> TimeSeriesHistoryToken {
+        try withCurrentState(.shared) { state in
+            TimeSeriesHistoryToken(
+                storeIdentifier: identifier, epoch: state.index.epoch, sequence: state.latestSequence)
+        }
+    }
+}
