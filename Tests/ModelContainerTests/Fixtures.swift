@@ -2,6 +2,7 @@ import DataStoreCore
 import Foundation
 import InMemoryStorage
 import JSONFileStorage
+import TimeSeriesStorage
 
 /// One model type per store, so every entity has its own route.
 final class Note: PersistentModel {
@@ -30,9 +31,12 @@ final class Person: PersistentModel {
 }
 
 struct Sample: PersistentModel {
-    static let schemaAttributes: [ModelAttribute<Sample>] = [.attribute("value", \.value)]
+    static let schemaAttributes: [ModelAttribute<Sample>] = [
+        .attribute("value", \.value), .attribute("timestamp", \.timestamp),
+    ]
     var persistentModelID = PersistentIdentifier()
     var value = 0.0
+    var timestamp = Date()
     init() {}
     init(value: Double) { self.value = value }
 }
@@ -42,12 +46,12 @@ func openStore(_ name: String, _ types: [any PersistentModel.Type]) throws -> In
     try InMemoryDataStore(InMemoryStoreConfiguration(name: name, schema: Schema(types)))
 }
 
-/// Three stores of different backends, one entity each: in memory, a JSON file store in a temporary
-/// directory (removed by `remove()`), and in memory again.
+/// Three stores of different backends, one entity each: in memory, a JSON file store and a time-series store,
+/// the last two in a temporary directory removed by `remove()`.
 struct ThreeStores {
     let notes: InMemoryDataStore
     let people: JSONFileDataStore
-    let samples: InMemoryDataStore
+    let samples: TimeSeriesDataStore
     let directory: URL
 
     init() throws {
@@ -56,8 +60,15 @@ struct ThreeStores {
         notes = try openStore("alpha", [Note.self])
         // Relaxed durability: these tests are about merging, not fsync, and run hundreds of saves.
         people = try JSONFileDataStore(
-            .init(name: "beta", schema: Schema([Person.self]), directory: directory, durability: .relaxed))
-        samples = try openStore("gamma", [Sample.self])
+            .init(
+                name: "beta", schema: Schema([Person.self]),
+                directory: directory.appendingPathComponent("beta"),
+                durability: .relaxed))
+        samples = try TimeSeriesDataStore(
+            .init(
+                name: "gamma", schema: Schema([Sample.self]),
+                directory: directory.appendingPathComponent("gamma"),
+                isDurable: false))
     }
 
     func remove() {
