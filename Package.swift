@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TimeSeriesStorage", targets: ["TimeSeriesStorage"]),
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
         .executable(name: "sample-trips", targets: ["sample-trips"]),
+        .executable(name: "sensor-log", targets: ["sensor-log"]),
     ],
     targets: [
         .target(name: "DataStoreCore"),
@@ -28,9 +29,13 @@ let package = Package(
         .target(name: "SampleTrips", dependencies: ["DataStoreCore"], path: "Examples/SampleTrips"),
         .executableTarget(
             name: "sample-trips",
-            dependencies: ["DataStoreCore", "InMemoryStorage", "SampleTrips"],
+            dependencies: ["DataStoreCore", "JSONFileStorage", "SampleTrips"],
             path: "Examples/sample-trips"
         ),
+
+        .executableTarget(
+            name: "sensor-log", dependencies: ["DataStoreCore", "TimeSeriesStorage"],
+            path: "Examples/sensor-log"),
 
         .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore"]),
         .testTarget(

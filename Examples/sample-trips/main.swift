@@ -1,23 +1,31 @@
-// sample-trips: the seeds' unread-trips flow, narrated.
+// sample-trips: the seeds' unread-trips scenario, as real processes sharing one JSON file store.
 //
-// The app seeds trips; the widget (author "widget") confirms one accommodation and deletes another; the app
-// then finds the unread trips through its saved token and reads the deleted accommodation's tombstone; a
-// second look finds nothing new. Until the JSON file store lands, app and widget share one in-memory store
-// inside this process; the token is persisted as JSON in a file, as the seeds keep it in UserDefaults.
+// 1. The app seeds some trips (once per store).
+// 2. It starts a second process, the widget (author "widget"), which confirms one accommodation and
+//    deletes another.
+// 3. The app finds the unread trips through its history token, kept as JSON in a file, and prints them, with
+//    the preserved name from the deletion's tombstone.
+// 4. It looks again and finds nothing new.
+//
+// Run it twice with the same `--store` directory: the second run's widget has nothing left to change, and
+// the app reports nothing new.
 
 import DataStoreCore
 import Foundation
-import InMemoryStorage
+import JSONFileStorage
 import SampleTrips
 
 struct Options {
     var directory: URL?
+    var role = "app"
 
     static let usage = """
         usage: sample-trips [--store DIRECTORY]
 
-        Runs the seeds' unread-trips scenario. The app's history token is kept as JSON in
-        DIRECTORY/token.json (default: a temporary directory, removed afterwards).
+        Runs the seeds' unread-trips scenario: this process is the app, and it starts a second
+        process as the widget. Both open the JSON file store in DIRECTORY/trips; the app keeps its
+        history token in DIRECTORY/app-token.json. Without --store, a temporary directory is used
+        and removed afterwards.
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -30,6 +38,12 @@ struct Options {
                     throw UsageError(message: "--store needs a directory")
                 }
                 options.directory = URL(fileURLWithPath: path, isDirectory: true)
+            case "--role":
+                // Internal: how the app starts the widget process.
+                guard let role = rest.popFirst(), ["app", "widget"].contains(role) else {
+                    throw UsageError(message: "--role takes app or widget")
+                }
+                options.role = role
             case "-h", "--help":
                 print(usage)
                 exit(0)
@@ -46,83 +60,94 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+/// One line of the narrative, written straight to standard output so the two processes' lines interleave in
+/// the order they happen.
 func say(_ actor: String, _ line: String) {
-    print("[\(actor)] \(line)")
+    FileHandle.standardOutput.write(
+        Data("[\(actor) \(ProcessInfo.processInfo.processIdentifier)] \(line)\n".utf8))
 }
 
-func run(_ options: Options) throws {
+func openContainer(_ directory: URL) throws -> ModelContainer {
+    try ModelContainer(
+        for: [Trip.self, LivingAccommodation.self],
+        configurations: [
+            ModelConfiguration(
+                JSONFileStoreConfiguration(
+                    name: "trips", directory: directory.appendingPathComponent("trips")))
+        ])
+}
+
+/// Starts this executable again as the widget, and waits for it.
+func runWidgetProcess(_ directory: URL) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    if !FileManager.default.isExecutableFile(atPath: process.executableURL!.path) {
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+    process.arguments = ["--store", directory.path, "--role", "widget"]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw UsageError(message: "the widget process failed with status \(process.terminationStatus)")
+    }
+}
+
+func runWidget(_ directory: URL) throws {
+    let result = try TripsScenario.widgetStep(try openContainer(directory))
+    switch (result.confirmed, result.deleted) {
+    case (nil, nil):
+        say("widget", "nothing to do: the stay is already confirmed and the tent already deleted")
+    case (let confirmed, let deleted):
+        if let confirmed { say("widget", "confirmed '\(confirmed)'") }
+        if let deleted { say("widget", "deleted '\(deleted)'") }
+    }
+}
+
+func runApp(_ directory: URL) throws {
+    let container = try openContainer(directory)
+    let tokenFile = directory.appendingPathComponent("app-token.json")
+    say("app", "store \(directory.appendingPathComponent("trips").path)")
+    let seeded = try TripsScenario.seed(container)
+    if seeded > 0 {
+        say("app", "seeded \(seeded) trips: \(TripsScenario.plans.map(\.0).joined(separator: ", "))")
+        let baseline = TripsScenario.appStep(container, tokenFile: tokenFile)
+        say("app", "first look, with no token yet, reads all history (\(baseline.count) trips); token saved")
+    } else {
+        say("app", "the trips are already there; using the saved token in \(tokenFile.lastPathComponent)")
+    }
+
+    say("app", "starting the widget process")
+    try runWidgetProcess(directory)
+
+    let unread = TripsScenario.appStep(container, tokenFile: tokenFile)
+    if unread.isEmpty {
+        say("app", "nothing new since the last look")
+    } else {
+        say("app", "unread trips: \(unread.joined(separator: ", "))")
+        for name in try TripsScenario.deletedPlaceNames(container) {
+            say("app", "the widget deleted a stay; its tombstone keeps the name '\(name)'")
+        }
+    }
+    let again = TripsScenario.appStep(container, tokenFile: tokenFile)
+    say(
+        "app",
+        again.isEmpty ? "looked again: nothing new" : "looked again: \(again.count) unread (unexpected)")
+    guard again.isEmpty else { throw UsageError(message: "a second look found changes it had already seen") }
+}
+
+do {
+    let options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
     let fileManager = FileManager.default
     let directory =
         options.directory
         ?? fileManager.temporaryDirectory.appendingPathComponent("sample-trips-\(UUID().uuidString)")
     try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { if options.directory == nil { try? fileManager.removeItem(at: directory) } }
-
-    let container = try ModelContainer(
-        for: [Trip.self, LivingAccommodation.self],
-        configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "trips"))])
-    let reader = TripHistoryReader(
-        modelContainer: container, tokenFile: directory.appendingPathComponent("token.json"))
-    say("app", "store 'trips' (in memory); token file \(reader.tokenFile.path)")
-
-    // 1. The app seeds trips, each with an accommodation.
-    let app = ModelContext(container)
-    app.author = TransactionAuthor.app
-    let plans = [("Lisbon", "Hotel Sol"), ("Oslo", "Cabin Pine"), ("Merzouga", "Tent Dune")]
-    var stays: [String: LivingAccommodation] = [:]
-    for (index, (destination, place)) in plans.enumerated() {
-        let stay = LivingAccommodation(address: "\(index + 1) Main St", placeName: place)
-        app.insert(stay)
-        stays[destination] = stay
-        let trip = Trip(
-            name: "Trip to \(destination)", destination: destination, startDay: 9_000 + index * 10, days: 5)
-        app.insert(trip)
-        try app.save()  // saves the stay and the trip, so the trip can reference the stay's identifier
-        trip.livingAccommodation = stay.persistentModelID
-        try app.save()
+    if options.role == "widget" {
+        try runWidget(directory)
+    } else {
+        defer { if options.directory == nil { try? fileManager.removeItem(at: directory) } }
+        try runApp(directory)
     }
-    say("app", "seeded \(plans.count) trips: \(plans.map(\.0).joined(separator: ", "))")
-    let baseline = reader.findUnreadTrips()
-    say("app", "first look, with no token yet, reads all history: \(baseline.count) trips; token saved")
-
-    // 2. The widget confirms Lisbon's hotel and cancels the Merzouga tent.
-    let widget = ModelContext(container)
-    widget.author = TransactionAuthor.widget
-    guard let sol = try widget.model(for: stays["Lisbon"]!.persistentModelID) as? LivingAccommodation,
-        let dune = try widget.model(for: stays["Merzouga"]!.persistentModelID) as? LivingAccommodation
-    else { throw UsageError(message: "the seeded accommodations are missing") }
-    sol.isConfirmed = true
-    widget.delete(dune)
-    try widget.save()
-    say("widget", "confirmed '\(sol.placeName)' and deleted '\(dune.placeName)'")
-
-    // 3. The app becomes active and looks for unread trips.
-    let unread = reader.findUnreadTrips()
-    say("app", "unread trips: \(unread.map(\.name).sorted().joined(separator: ", "))")
-    let widgetAuthor = TransactionAuthor.widget
-    for transaction in try app.fetchHistory(
-        HistoryDescriptor(predicate: #Predicate { $0.author == widgetAuthor }))
-    {
-        for change in transaction.changes {
-            if case .delete(let deletion as HistoryDelete<LivingAccommodation>) = change {
-                let name = deletion.tombstone[\LivingAccommodation.placeName] ?? "?"
-                let address =
-                    deletion.tombstone[\LivingAccommodation.address].map { "'\($0)'" } ?? "not preserved"
-                say("app", "tombstone of the deleted stay: placeName '\(name)', address \(address)")
-            }
-        }
-    }
-
-    // 4. Looking again finds nothing new.
-    let again = reader.findUnreadTrips()
-    say("app", again.isEmpty ? "second look: nothing new" : "second look: \(again.count) unread (unexpected)")
-    guard unread.map(\.destination) == ["Lisbon"], again.isEmpty else {
-        throw UsageError(message: "the history did not show what the widget did")
-    }
-}
-
-do {
-    try run(try Options.parse(Array(CommandLine.arguments.dropFirst())))
 } catch let error as UsageError {
     FileHandle.standardError.write(Data("sample-trips: \(error)\n\n\(Options.usage)\n".utf8))
     exit(2)

@@ -21,7 +21,9 @@ extension ModelContext {
                 .append(snapshot)
         }
         for id in insertOrder { try add(id, \.inserted) }
-        for id in registry.keys.sorted() where registry[id].map(isUpdated) == true { try add(id, \.updated) }
+        for id in registry.compactMap({ isUpdated($0.value) ? $0.key : nil }).sorted() {
+            try add(id, \.updated)
+        }
         for id in deleteOrder { try add(id, \.deleted) }
 
         for store in container.stores {
@@ -51,15 +53,22 @@ extension ModelContext {
                 registry[used] = registration
             }
             aliases[proposed.primaryKey] = used
-            insertOrder.removeAll { $0 == proposed }
         }
+        let inserted = Set(request.inserted.map(\.persistentIdentifier))
+        insertOrder.removeAll { inserted.contains($0) }
         for snapshot in request.updated {
             registry[snapshot.persistentIdentifier]?.baseline = .saved(snapshot.values)
         }
-        for snapshot in request.deleted {
-            let id = snapshot.persistentIdentifier
-            registry[id] = nil
-            deleteOrder.removeAll { $0 == id }
+        // Struct models are values: once saved there is nothing to track, and keeping them would make every
+        // later save compare them all. Their identifiers still resolve through `aliases`.
+        for snapshot in request.inserted + request.updated {
+            let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+            if let registration = registry[id], !(type(of: registration.model) is AnyObject.Type) {
+                registry[id] = nil
+            }
         }
+        let deleted = Set(request.deleted.map(\.persistentIdentifier))
+        for id in deleted { registry[id] = nil }
+        deleteOrder.removeAll { deleted.contains($0) }
     }
 }

@@ -49,10 +49,13 @@ public final class ModelContext {
         EditingState(id: editingIdentifier, author: author)
     }
 
-    /// The registered identifier a model's (possibly stale or unresolved) identifier refers to.
+    /// The identifier a model's (possibly stale or unresolved) identifier refers to: itself if registered,
+    /// the identifier the store gave it if this context proposed it, or `nil` if the context never saw it.
     func resolve(_ id: PersistentIdentifier) -> PersistentIdentifier? {
         if registry[id] != nil { return id }
-        if let alias = aliases[id.primaryKey], registry[alias] != nil { return alias }
+        if let alias = aliases[id.primaryKey], !id.isResolved || alias.entityName == id.entityName {
+            return alias
+        }
         return nil
     }
 
@@ -67,9 +70,14 @@ public final class ModelContext {
         let id = model.persistentModelID
         if let known = resolve(id) {
             model.persistentModelID = known
-            registry[known]?.model = model
-            registry[known]?.isDeleted = false
-            deleteOrder.removeAll { $0 == known }
+            if registry[known] == nil {
+                // Saved earlier and no longer tracked (a struct value): its values become an update.
+                registry[known] = Registration(model: model, baseline: .unknown)
+            } else {
+                registry[known]?.model = model
+                registry[known]?.isDeleted = false
+                deleteOrder.removeAll { $0 == known }
+            }
             return
         }
         if id.isResolved {
@@ -87,11 +95,12 @@ public final class ModelContext {
 
     /// Marks a model for deletion at the next save. Deleting a model that was never saved just forgets it.
     public func delete<Model: PersistentModel>(_ model: Model) {
-        guard let id = resolve(model.persistentModelID) else {
-            guard model.persistentModelID.isResolved else { return }
-            registry[model.persistentModelID] = Registration(
-                model: model, baseline: .unknown, isDeleted: true)
-            deleteOrder.append(model.persistentModelID)
+        let given = model.persistentModelID
+        guard let id = resolve(given) ?? (given.isResolved ? given : nil) else { return }
+        guard registry[id] != nil else {
+            // Saved but not tracked here (fetched elsewhere, or a struct value): delete by identifier.
+            registry[id] = Registration(model: model, baseline: .unknown, isDeleted: true)
+            deleteOrder.append(id)
             return
         }
         if case .none? = registry[id]?.baseline {
@@ -148,7 +157,7 @@ extension ModelContext {
 
     /// The saved models with unsaved attribute changes, in identifier order.
     public var changedModelsArray: [any PersistentModel] {
-        registry.keys.sorted().compactMap { id in registry[id].flatMap { isUpdated($0) ? $0.model : nil } }
+        registry.filter { isUpdated($0.value) }.sorted { $0.key < $1.key }.map(\.value.model)
     }
 
     /// The models marked for deletion since the last save, in deletion order.
