@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
         .executable(name: "sample-trips", targets: ["sample-trips"]),
         .executable(name: "sensor-log", targets: ["sensor-log"]),
+        .executable(name: "trip-sync", targets: ["trip-sync"]),
     ],
     targets: [
         .target(name: "DataStoreCore"),
@@ -36,6 +37,19 @@ let package = Package(
         .executableTarget(
             name: "sensor-log", dependencies: ["DataStoreCore", "TimeSeriesStorage"],
             path: "Examples/sensor-log"),
+
+        .executableTarget(
+            name: "trip-sync",
+            dependencies: ["DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips"],
+            path: "Examples/trip-sync"),
+
+        // A fourth backend, written as the worked example of Docs/WritingABackend.md.
+        .target(
+            name: "FilePerModelStorage", dependencies: ["DataStoreCore"],
+            path: "Examples/CustomStore/Sources/FilePerModelStorage"),
+        .testTarget(
+            name: "FilePerModelStorageTests", dependencies: ["FilePerModelStorage", "DataStoreConformance"],
+            path: "Examples/CustomStore/Tests/FilePerModelStorageTests"),
 
         .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore"]),
         .testTarget(

@@ -25,4 +25,7 @@ public struct HistoryDelete<Model: PersistentModel>: TypedHistoryChange {
     public var updatedAttributeNames: [String] { [] }
     /// The preserved values by attribute name.
     public var tombstoneValues: [String: SnapshotValue]? { tombstone.values }
+
+    /// Always `nil` for a delete.
+    public var recordedValues: [String: SnapshotValue]? { nil }
 }

@@ -6,12 +6,15 @@ public struct HistoryInsert<Model: PersistentModel>: TypedHistoryChange {
     public var changeIdentifier: Int64
     /// The identifier of the transaction that holds the change.
     public var transactionIdentifier: Int64
+    /// The values the change wrote, when the store records them; `nil` otherwise.
+    public var recordedValues: [String: SnapshotValue]?
 
     /// Creates an insert view.
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
-        transactionIdentifier: Int64
+        transactionIdentifier: Int64, recordedValues: [String: SnapshotValue]? = nil
     ) {
+        self.recordedValues = recordedValues
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier
         self.transactionIdentifier = transactionIdentifier

@@ -9,6 +9,8 @@ public struct HistoryUpdate<Model: PersistentModel>: TypedHistoryChange, @unchec
     public var changeIdentifier: Int64
     /// The identifier of the transaction that holds the change.
     public var transactionIdentifier: Int64
+    /// The values the change wrote, when the store records them; `nil` otherwise.
+    public var recordedValues: [String: SnapshotValue]?
     /// The names of exactly the attributes whose value changed, sorted.
     public var updatedAttributeNames: [String]
 
@@ -16,8 +18,9 @@ public struct HistoryUpdate<Model: PersistentModel>: TypedHistoryChange, @unchec
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
         transactionIdentifier: Int64,
-        updatedAttributeNames: [String]
+        updatedAttributeNames: [String], recordedValues: [String: SnapshotValue]? = nil
     ) {
+        self.recordedValues = recordedValues
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier
         self.transactionIdentifier = transactionIdentifier

@@ -48,18 +48,19 @@ public enum ModelHistoryChange: HistoryChange {
         -> ModelHistoryChange
     {
         let id = change.changedPersistentIdentifier
+        let values = recordedValues(of: change)
         switch change.kind {
         case .insert:
             return .insert(
                 HistoryInsert<Model>(
                     changedPersistentIdentifier: id, changeIdentifier: change.changeIdentifier,
-                    transactionIdentifier: change.transactionIdentifier))
+                    transactionIdentifier: change.transactionIdentifier, recordedValues: values))
         case .update:
             return .update(
                 HistoryUpdate<Model>(
                     changedPersistentIdentifier: id, changeIdentifier: change.changeIdentifier,
                     transactionIdentifier: change.transactionIdentifier,
-                    updatedAttributeNames: change.updatedAttributes))
+                    updatedAttributeNames: change.updatedAttributes, recordedValues: values))
         case .delete:
             return .delete(
                 HistoryDelete<Model>(
@@ -74,11 +75,16 @@ public enum ModelHistoryChange: HistoryChange {
         let payload = UntypedHistoryChange(
             changedPersistentIdentifier: change.changedPersistentIdentifier,
             changeIdentifier: change.changeIdentifier, transactionIdentifier: change.transactionIdentifier,
-            updatedAttributeNames: change.updatedAttributes, tombstoneValues: change.tombstone)
+            updatedAttributeNames: change.updatedAttributes, tombstoneValues: change.tombstone,
+            recordedValues: change.kind == .delete ? nil : recordedValues(of: change))
         switch change.kind {
         case .insert: return .insert(payload)
         case .update: return .update(payload)
         case .delete: return .delete(payload)
         }
+    }
+
+    private static func recordedValues(of change: some HistoryChange) -> [String: SnapshotValue]? {
+        (change as? any ValueRecordingHistoryChange)?.values
     }
 }

@@ -14,4 +14,7 @@ public protocol TypedHistoryChange: Sendable {
     var updatedAttributeNames: [String] { get }
     /// For a delete, the preserved values by attribute name; otherwise `nil`.
     var tombstoneValues: [String: SnapshotValue]? { get }
+    /// The values an insert or update wrote, when the store records them (see
+    /// ``ValueRecordingHistoryChange``); `nil` otherwise.
+    var recordedValues: [String: SnapshotValue]? { get }
 }

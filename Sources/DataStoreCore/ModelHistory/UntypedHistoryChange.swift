@@ -7,6 +7,8 @@ public struct UntypedHistoryChange: TypedHistoryChange {
     public var changeIdentifier: Int64
     /// The identifier of the transaction that holds the change.
     public var transactionIdentifier: Int64
+    /// The values the change wrote, when the store records them; `nil` otherwise.
+    public var recordedValues: [String: SnapshotValue]?
     /// For an update, the names of the changed attributes; otherwise empty.
     public var updatedAttributeNames: [String]
     /// For a delete, the preserved values by attribute name; otherwise `nil`.
@@ -16,8 +18,10 @@ public struct UntypedHistoryChange: TypedHistoryChange {
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
         transactionIdentifier: Int64,
-        updatedAttributeNames: [String] = [], tombstoneValues: [String: SnapshotValue]? = nil
+        updatedAttributeNames: [String] = [], tombstoneValues: [String: SnapshotValue]? = nil,
+        recordedValues: [String: SnapshotValue]? = nil
     ) {
+        self.recordedValues = recordedValues
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier
         self.transactionIdentifier = transactionIdentifier

@@ -1,7 +1,7 @@
 public import DataStoreCore
 
 /// One change in a ``JSONFileDataStore`` transaction, with its attribute-level diff.
-public struct JSONFileHistoryChange: HistoryChange, Hashable {
+public struct JSONFileHistoryChange: ValueRecordingHistoryChange, Hashable {
     /// The changed model.
     public var changedPersistentIdentifier: PersistentIdentifier
     /// The store-wide change identifier, growing in commit order.

@@ -1,7 +1,7 @@
 public import DataStoreCore
 
 /// One sample in a ``TimeSeriesDataStore`` transaction: always an insert.
-public struct TimeSeriesHistoryChange: HistoryChange, Hashable {
+public struct TimeSeriesHistoryChange: ValueRecordingHistoryChange, Hashable {
     /// The sample's identifier.
     public var changedPersistentIdentifier: PersistentIdentifier
     /// The store-wide change identifier, growing in commit order.
