@@ -31,17 +31,17 @@ let package = Package(
         .executableTarget(
             name: "sample-trips",
             dependencies: ["DataStoreCore", "JSONFileStorage", "SampleTrips"],
-            path: "Examples/sample-trips"
+            path: "Examples/sample-trips", exclude: ["README.md"]
         ),
 
         .executableTarget(
             name: "sensor-log", dependencies: ["DataStoreCore", "TimeSeriesStorage"],
-            path: "Examples/sensor-log"),
+            path: "Examples/sensor-log", exclude: ["README.md"]),
 
         .executableTarget(
             name: "trip-sync",
             dependencies: ["DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips"],
-            path: "Examples/trip-sync"),
+            path: "Examples/trip-sync", exclude: ["README.md"]),
 
         // A fourth backend, written as the worked example of Docs/WritingABackend.md.
         .target(
