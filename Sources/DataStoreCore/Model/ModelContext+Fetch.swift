@@ -73,10 +73,12 @@ extension ModelContext {
     /// Visits every model the descriptor matches, in batches, as SwiftData's `enumerate` does.
     ///
     /// - Parameters:
+    ///   - descriptor: Which models to visit, in what order.
     ///   - batchSize: How many models to materialize at once; class instances of a batch that stay unchanged
     ///     are released before the next batch.
     ///   - allowEscapingMutations: Unless `true`, enumerating a context with unsaved changes throws, and so
     ///     does a batch whose block left changes behind.
+    ///   - block: Called with each model in turn.
     /// - Throws: ``DataStoreError/unsavedChangesDuringEnumeration(changeCount:)``.
     public func enumerate<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,

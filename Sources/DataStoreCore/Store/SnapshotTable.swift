@@ -42,7 +42,7 @@ public struct SnapshotTable: Sendable {
 
     /// Validates a save request against the current rows and returns the changes it makes.
     ///
-    /// Nothing changes until you pass the plan to ``apply(_:)``.
+    /// Nothing changes until you pass the plan to `apply(_:)`.
     public func plan(_ request: DataStoreSaveChangesRequest) throws(DataStoreError) -> SavePlan {
         var planner = Planner(table: self)
         return try planner.plan(request)
