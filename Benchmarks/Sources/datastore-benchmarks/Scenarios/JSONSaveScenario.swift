@@ -1,0 +1,132 @@
+import DataStoreCore
+import Foundation
+import JSONFileStorage
+
+/// Scenarios 2 and 3: the cost of a durable save against rewriting the whole file (the WWDC24 sample's
+/// design) and against a raw write + fsync of the same size; and concurrent writers.
+enum JSONSaveScenario {
+    static func run(_ report: Report, _ sizes: Sizes) throws {
+        let scratch = try Scratch("save")
+        let directory = scratch.path("store")
+        do {
+            let bulk = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: directory, durability: .relaxed))
+            for first in stride(from: 0, to: sizes.jsonModels, by: 1_000) {
+                _ = try bulk.save(
+                    DataStoreSaveChangesRequest(inserted: (first..<min(first + 1_000, sizes.jsonModels)).map { note($0, store: "bench") }))
+            }
+        }
+        let store = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: directory))
+        out("json save: \(sizes.jsonModels) models")
+
+        // 2. Ten changed models, durable, against encoding all snapshots into a new file with fsync and rename.
+        var models = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Note>())).snapshots
+        var round = 0
+        func tenChanged() -> [DataStoreSnapshot] {
+            round += 1
+            return (0..<10).map { note($0 * 97, store: "bench", body: "round \(round)") }
+        }
+        let rewriteFile = scratch.path("rewrite.json").path
+        func rewriteEverything(_ changed: [DataStoreSnapshot]) throws {
+            let byID = Dictionary(uniqueKeysWithValues: changed.map { ($0.persistentIdentifier, $0) })
+            models = models.map { byID[$0.persistentIdentifier] ?? $0 }
+            let data = try JSONEncoder().encode(models)
+            let temporary = rewriteFile + ".tmp"
+            _ = FileManager.default.createFile(atPath: temporary, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+            _ = rename(temporary, rewriteFile)
+        }
+        // Same results: after the same change, the rewritten file and the store hold the same models.
+        let probe = tenChanged()
+        _ = try store.save(DataStoreSaveChangesRequest(updated: probe))
+        try rewriteEverything(probe)
+        let decoded = try JSONDecoder().decode([DataStoreSnapshot].self, from: Data(contentsOf: URL(fileURLWithPath: rewriteFile)))
+        let stored = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Note>())).snapshots
+        try verify(Set(decoded) == Set(stored), "json_save", "the rewritten file and the store differ")
+
+        let (save, rewrite) = try Measure.pair(
+            repetitions: sizes.repetitions, candidate: { _ = try store.save(DataStoreSaveChangesRequest(updated: tenChanged())) },
+            baseline: { try rewriteEverything(tenChanged()) })
+        report.ratio(
+            "json_save_speedup_vs_rewrite", candidate: save, baseline: rewrite, atLeast: 100,
+            candidateLabel: "save of 10 changes", baselineLabel: "rewrite of \(sizes.jsonModels) models")
+
+        // 3. Single-writer durable saves against a raw write + fsync of the same record size.
+        let before = store.statistics.journalBytesWritten
+        _ = try store.save(DataStoreSaveChangesRequest(inserted: [note(sizes.jsonModels + 1, store: "bench")]))
+        let recordSize = Int(store.statistics.journalBytesWritten - before)
+        var next = sizes.jsonModels + 2
+        let raw = try FileHandle(forWritingTo: {
+            let url = scratch.path("raw.log")
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            return url
+        }())
+        let record = Data(repeating: UInt8(ascii: "x"), count: recordSize)
+        let batch = sizes.saves
+        let (durable, rawWrites) = try Measure.pair(
+            repetitions: sizes.repetitions,
+            candidate: {
+                for _ in 0..<batch {
+                    _ = try store.save(DataStoreSaveChangesRequest(inserted: [note(next, store: "bench")]))
+                    next += 1
+                }
+            },
+            baseline: {
+                for _ in 0..<batch {
+                    try raw.write(contentsOf: record)
+                    try raw.synchronize()
+                }
+            })
+        report.ratio(
+            "json_durable_save_vs_fsync", candidate: durable, baseline: rawWrites, atLeast: 0.5,
+            candidateLabel: "\(batch) durable saves", baselineLabel: "\(batch) write+fsync of \(recordSize) bytes")
+        let singleRate = Double(batch) / durable.median
+        report.metric("json_durable_saves_per_s", singleRate, "saves/s")
+
+        // Four tasks sharing one store instance.
+        var taskRound = 0
+        let tasks = try Measure.repeated(report.quick ? 3 : 5) {
+            let base = 10_000_000 + taskRound * 100_000
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                for index in 0..<(batch / 4) {
+                    _ = try? store.save(DataStoreSaveChangesRequest(inserted: [note(base + worker * 10_000 + index, store: "bench")]))
+                }
+            }
+            taskRound += 1
+        }
+        report.metric(
+            "json_concurrent_tasks_vs_single", (Double(batch / 4 * 4) / tasks.median) / singleRate, "x",
+            detail: "4 tasks, \(batch / 4) saves each; saves/s relative to one writer")
+
+        // Four processes, each with its own instance, serialised by flock. Enough saves each that process
+        // start-up (about 20 ms) is a small part of the time.
+        let perProcess = report.quick ? 100 : 250
+        let processes = try Measure.repeated(report.quick ? 3 : 5) {
+            let children = try (0..<4).map { worker -> Process in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+                process.arguments = ["--child-saves", directory.path, "\(perProcess)", "w\(worker)-\(next)"]
+                try process.run()
+                return process
+            }
+            next += 1
+            for child in children { child.waitUntilExit() }
+        }
+        report.metric(
+            "json_concurrent_processes_vs_single", (Double(perProcess * 4) / processes.median) / singleRate, "x",
+            detail: "4 processes, \(perProcess) saves each (process start-up included); saves/s relative to one writer")
+    }
+
+    /// The child mode for the four-process measurement.
+    static func childSaves(directory: String, count: Int, label: String) throws {
+        let store = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: URL(fileURLWithPath: directory)))
+        for index in 0..<count {
+            var snapshot = note(index, store: "bench")
+            snapshot.persistentIdentifier.primaryKey = "\(label)-\(index)"
+            snapshot.values["title"] = .string("\(label)-\(index)")
+            _ = try store.save(DataStoreSaveChangesRequest(inserted: [snapshot]))
+        }
+    }
+}

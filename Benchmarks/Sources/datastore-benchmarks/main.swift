@@ -1,0 +1,55 @@
+// datastore-benchmarks: every backend measured against a naive baseline and against SQLite, in the same run.
+//
+//   swift run -c release --package-path Benchmarks datastore-benchmarks [--quick] [--filter NAME]
+//
+// Each figure is a ratio against a baseline measured in the same run, pair by pair (A B A B), as medians with
+// min and max. Every scenario first checks that the candidate and the baseline give the same answer.
+
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--child-saves", arguments.count == 4, let count = Int(arguments[2]) {
+    try JSONSaveScenario.childSaves(directory: arguments[1], count: count, label: arguments[3])
+    exit(0)
+}
+
+var quick = false
+var filter: String?
+var rest = arguments[...]
+while let argument = rest.popFirst() {
+    switch argument {
+    case "--quick": quick = true
+    case "--filter": filter = rest.popFirst()
+    case "-h", "--help":
+        out("usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, memory")
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("datastore-benchmarks: unknown argument '\(argument)'\n".utf8))
+        exit(2)
+    }
+}
+
+let sizes = quick ? Sizes.quick : Sizes.full
+let report = Report(quick: quick)
+let scenarios: [(String, (Report, Sizes) throws -> Void)] = [
+    ("history_tail", HistoryTailScenario.run), ("json_save", JSONSaveScenario.run), ("sqlite", SQLiteScenario.run),
+    ("ts", TimeSeriesScenario.run), ("open", OpenScenario.run), ("memory", MemoryScenario.run),
+]
+out("datastore-benchmarks \(quick ? "--quick" : "(full run)") on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+let clock = ContinuousClock()
+let started = clock.now
+do {
+    for (name, run) in scenarios where filter.map({ name.contains($0) }) ?? true {
+        out("\n== \(name)")
+        try run(report, sizes)
+    }
+} catch {
+    FileHandle.standardError.write(Data("datastore-benchmarks: \(error)\n".utf8))
+    exit(1)
+}
+report.printTable()
+out("\nfinished in \(clock.now - started)")
+if report.rows.isEmpty {
+    FileHandle.standardError.write(Data("datastore-benchmarks: no scenario matched\n".utf8))
+    exit(1)
+}
