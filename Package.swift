@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "JSONFileStorage", targets: ["JSONFileStorage"]),
         .library(name: "TimeSeriesStorage", targets: ["TimeSeriesStorage"]),
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
+        .executable(name: "datastore", targets: ["datastore"]),
         .executable(name: "sample-trips", targets: ["sample-trips"]),
         .executable(name: "sensor-log", targets: ["sensor-log"]),
         .executable(name: "trip-sync", targets: ["trip-sync"]),
@@ -25,6 +26,12 @@ let package = Package(
         .target(name: "TimeSeriesStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
         // The conformance suite backend authors run from their tests; independent of any test framework.
         .target(name: "DataStoreConformance", dependencies: ["DataStoreCore"]),
+
+        // The `datastore` command-line tool: its logic in a library, so it can be tested.
+        .target(
+            name: "DataStoreTool",
+            dependencies: ["DataStoreCore", "StoreFileSupport", "JSONFileStorage", "TimeSeriesStorage"]),
+        .executableTarget(name: "datastore", dependencies: ["DataStoreTool"]),
 
         // The seeds' models and history functions, shared by the flagship example and the tests.
         .target(name: "SampleTrips", dependencies: ["DataStoreCore"], path: "Examples/SampleTrips"),
@@ -78,6 +85,13 @@ let package = Package(
             dependencies: [
                 "DataStoreCore", "TimeSeriesStorage", "StoreFileSupport", "DataStoreConformance",
                 "StoreTestSupport",
+                "datastore-test-process",
+            ]),
+        .testTarget(
+            name: "DataStoreToolTests",
+            dependencies: [
+                "DataStoreTool", "DataStoreCore", "JSONFileStorage", "StoreTestSupport", "datastore",
+                "sample-trips",
                 "datastore-test-process",
             ]),
         // Containers over several stores, with every backend.

@@ -12,10 +12,11 @@ public final class ChildProcess: Sendable {
     private let process: Process
     private let collector = OutputCollector()
 
-    /// Starts the `datastore-test-process` helper with `arguments`.
-    public init(_ arguments: [String]) throws {
+    /// Starts one of the package's executables (by default the `datastore-test-process` helper) with
+    /// `arguments`.
+    public init(_ arguments: [String], executable: String = "datastore-test-process") throws {
         let process = Process()
-        process.executableURL = try ChildProcess.helperURL()
+        process.executableURL = try ChildProcess.executableURL(executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -39,6 +40,11 @@ public final class ChildProcess: Sendable {
 
     /// The process identifier.
     public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Sends SIGINT, as Ctrl-C does.
+    public func interrupt() {
+        kill(process.processIdentifier, SIGINT)
+    }
 
     /// Sends SIGKILL: no cleanup, no flushing, the harshest crash a process can have.
     public func kill9() {
@@ -80,9 +86,8 @@ public final class ChildProcess: Sendable {
         return true
     }
 
-    /// The built helper: beside the test bundle in the build directory.
-    public static func helperURL() throws -> URL {
-        let name = "datastore-test-process"
+    /// A built executable of the package: beside the test bundle in the build directory.
+    public static func executableURL(_ name: String) throws -> URL {
         var candidates: [URL] = []
         if let executable = Bundle.main.executableURL {
             candidates.append(executable.deletingLastPathComponent())
@@ -97,12 +102,13 @@ public final class ChildProcess: Sendable {
                 url = url.deletingLastPathComponent()
             }
         }
-        throw HelperNotFound(searched: candidates.map(\.path))
+        throw ExecutableNotFound(name: name, searched: candidates.map(\.path))
     }
 
-    struct HelperNotFound: Error, CustomStringConvertible {
+    struct ExecutableNotFound: Error, CustomStringConvertible {
+        var name: String
         var searched: [String]
-        var description: String { "datastore-test-process was not found near \(searched)" }
+        var description: String { "\(name) was not found near \(searched)" }
     }
 }
 

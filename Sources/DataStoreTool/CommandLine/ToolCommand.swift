@@ -1,0 +1,96 @@
+/// The tool's commands, their options and their help.
+enum ToolCommand: String, CaseIterable {
+    case info, history, tail, verify, compact
+
+    var flags: Set<String> {
+        switch self {
+        case .history: ["json", "jsonl"]
+        case .compact: ["wait"]
+        default: []
+        }
+    }
+
+    var options: Set<String> {
+        switch self {
+        case .history: ["after", "after-file", "author", "since", "limit"]
+        case .tail: ["after", "after-file"]
+        case .compact: ["history-before"]
+        default: []
+        }
+    }
+
+    var synopsis: String {
+        switch self {
+        case .info: "datastore info PATH"
+        case .history:
+            "datastore history PATH [--after TOKEN | --after-file FILE] [--author NAME] [--since DATE] [--limit N] [--json | --jsonl]"
+        case .tail: "datastore tail PATH [--after TOKEN | --after-file FILE]"
+        case .verify: "datastore verify PATH"
+        case .compact: "datastore compact PATH [--history-before TOKEN] [--wait]"
+        }
+    }
+
+    var help: String {
+        switch self {
+        case .info:
+            """
+            \(synopsis)
+
+            Prints the backend (detected from the files), format version, store identifier, epoch, models per
+            entity, history transactions, the oldest and newest tokens, and the size on disk. Never writes.
+            """
+        case .history:
+            """
+            \(synopsis)
+
+            Prints transactions with their changes: time, author, process, kind, entity, identifier, updated
+            attributes and tombstone values.
+
+              --after TOKEN      only transactions after TOKEN: a token's JSON, as your app saved it (a store
+                                 token or a container's composite token)
+              --after-file FILE  the same, with the token read from FILE
+              --author NAME      only transactions by this author
+              --since DATE       only transactions committed at or after DATE (ISO 8601, e.g. 2026-11-20T09:00:00Z)
+              --limit N          at most N transactions
+              --json             one JSON document
+              --jsonl            one JSON object per transaction, per line
+            """
+        case .tail:
+            """
+            \(synopsis)
+
+            Follows the store live and prints each new transaction as any process commits it, until Ctrl-C
+            (then it exits 0 and releases everything it opened). Starts after TOKEN, or at the newest
+            transaction.
+            """
+        case .verify:
+            """
+            \(synopsis)
+
+            Checks every record's framing and checksum, the index or snapshot, and that sequence numbers are
+            continuous. Exits 0 with a one-line summary if the store is sound; otherwise exits 1 and reports
+            the first problem with its file and byte offset. Never writes.
+            """
+        case .compact:
+            """
+            \(synopsis)
+
+            Reclaims space, crash-safely (temporary file, fsync, rename). With --history-before TOKEN, first
+            deletes the history before TOKEN. Refuses while another process holds the write lock, unless
+            --wait is given.
+            """
+        }
+    }
+
+    static var overview: String {
+        """
+        datastore: inspect, verify, tail and compact DataStoreHistory stores on disk.
+
+        usage:
+        \(allCases.map { "  " + $0.synopsis }.joined(separator: "\n"))
+
+        PATH is a store directory (a JSON file store or a time-series store; the kind is detected).
+        Run 'datastore COMMAND --help' for a command's options.
+        """
+    }
+}

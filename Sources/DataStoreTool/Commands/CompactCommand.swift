@@ -1,0 +1,32 @@
+import DataStoreCore
+import Foundation
+import JSONFileStorage
+import TimeSeriesStorage
+
+/// `datastore compact PATH [--history-before TOKEN] [--wait]`.
+enum CompactCommand {
+    static func run(_ directory: URL, _ arguments: ParsedArguments, output: (String) -> Void) throws {
+        let before = try InfoCommand.sizeOnDisk(directory)
+        let wait = arguments.flags.contains("wait")
+        switch try OpenedStore.open(directory, writable: true) {
+        case .jsonFile(let store):
+            if let text = arguments.options["history-before"] {
+                let token = try TokenParsing.storeToken(
+                    JSONFileHistoryToken.self, from: text, store: store.identifier)
+                try store.compact(waitingForLock: wait)  // refuses at once if another process holds the lock
+                try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token < token }))
+            } else {
+                try store.compact(waitingForLock: wait)
+            }
+        case .timeSeries(let store):
+            if let text = arguments.options["history-before"] {
+                let token = try TokenParsing.storeToken(
+                    TimeSeriesHistoryToken.self, from: text, store: store.identifier)
+                try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token < token }))
+            }
+            try store.applyRetention()
+        }
+        let after = try InfoCommand.sizeOnDisk(directory)
+        output("compacted: \(before) bytes before, \(after) bytes after")
+    }
+}

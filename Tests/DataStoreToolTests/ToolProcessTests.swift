@@ -1,0 +1,144 @@
+import DataStoreCore
+import Foundation
+import JSONFileStorage
+import StoreTestSupport
+import Testing
+
+/// The built `datastore` executable, run as a subprocess on real stores.
+@Suite struct ToolProcessTests {
+    /// A store left by `sample-trips --store D`, in a temporary directory.
+    final class SampleStore {
+        let root: URL
+        var trips: URL { root.appendingPathComponent("trips") }
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "datastore-tool-\(UUID().uuidString)")
+            let example = try ChildProcess(["--store", root.path], executable: "sample-trips")
+            guard example.waitForExit(timeout: .seconds(60)) == 0 else {
+                throw Failure(message: "sample-trips failed: \(example.output)")
+            }
+        }
+
+        deinit { try? FileManager.default.removeItem(at: root) }
+    }
+
+    struct Failure: Error { var message: String }
+
+    func datastore(_ arguments: [String]) throws -> (status: Int32?, output: [String]) {
+        let tool = try ChildProcess(arguments, executable: "datastore")
+        let status = tool.waitForExit(timeout: .seconds(60))
+        return (status, tool.output)
+    }
+
+    @Test func historyAsJSONListsExactlyTheWidgetsTransactions() throws {
+        let sample = try SampleStore()
+        let (status, output) = try datastore(["history", sample.trips.path, "--author", "widget", "--json"])
+        #expect(status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(output.joined(separator: "\n").utf8))
+        let listed = try #require(json as? [[String: Any]])
+        let store = try JSONFileDataStore(.init(name: "trips", directory: sample.trips, isReadOnly: true))
+        let expected = try store.fetchHistory(.init()).filter { $0.author == "widget" }
+        #expect(listed.map { $0["sequence"] as? Int } == expected.map { Int($0.token.sequence) })
+        #expect(listed.allSatisfy { $0["author"] as? String == "widget" })
+        let kinds = listed.flatMap {
+            ($0["changes"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        }
+        #expect(kinds == ["update", "delete"])
+    }
+
+    @Test func infoReportsTheCounts() throws {
+        let sample = try SampleStore()
+        let (status, output) = try datastore(["info", sample.trips.path])
+        #expect(status == 0)
+        func value(_ label: String) -> String? {
+            output.first { $0.hasPrefix(label + " ") }.map {
+                $0.dropFirst(label.count).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let store = try JSONFileDataStore(.init(name: "trips", directory: sample.trips, isReadOnly: true))
+        #expect(value("backend") == "jsonfile")
+        #expect(value("store") == "trips")
+        #expect(value("models: Trip") == "3")
+        #expect(value("models: LivingAccommodation") == "2")
+        #expect(value("history transactions") == String(try store.fetchHistory(.init()).count))
+        #expect(value("epoch") == (try store.currentToken().epoch.uuidString))
+    }
+
+    @Test func tailPrintsAnotherProcessesCommitAndExitsZeroOnInterrupt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datastore-tail-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try JSONFileDataStore(.init(name: "entries", schema: Entry.schema, directory: directory))
+        let tail = try ChildProcess(["tail", directory.path], executable: "datastore")
+        #expect(tail.waitForLines(2, timeout: .seconds(30)))  // the banner and the header
+        let writer = try ChildProcess(["write-loop", "jsonfile", directory.path, "other", "1"])
+        #expect(writer.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(tail.waitForLines(5, timeout: .seconds(20)))  // three entries of transaction 1
+        #expect(tail.output.dropFirst(2).allSatisfy { $0.contains("  1  other  ") && $0.contains("insert") })
+        tail.interrupt()
+        #expect(tail.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
+    @Test func verifyPassesASoundStoreAndNamesTheFileAndOffsetOfAFlippedByte() throws {
+        let sample = try SampleStore()
+        let sound = try datastore(["verify", sample.trips.path])
+        #expect(sound.status == 0)
+        #expect(sound.output.first?.hasPrefix("OK: jsonfile store 'trips'") == true)
+
+        // A copy with one byte flipped inside the second record.
+        let copy = sample.root.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: sample.trips, to: copy)
+        let journal = copy.appendingPathComponent("journal.jsonl")
+        var bytes = try Data(contentsOf: journal)
+        let secondRecord = try #require(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        bytes[secondRecord + 60] ^= 0x01
+        try bytes.write(to: journal)
+        let before = try Data(contentsOf: journal)
+        let broken = try datastore(["verify", copy.path])
+        #expect(broken.status == 1)
+        #expect(broken.output.first?.contains("journal.jsonl at byte offset \(secondRecord)") == true)
+        #expect(try Data(contentsOf: journal) == before)  // verify never writes
+    }
+
+    @Test func compactAfterDeleteHistoryShrinksTheFilesAndEverythingStillReadsBack() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datastore-compact-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try JSONFileDataStore(.init(name: "entries", schema: Entry.schema, directory: directory))
+        var tokens: [JSONFileHistoryToken] = []
+        for round in 0..<100 {
+            let result = try store.save(
+                DataStoreSaveChangesRequest(
+                    inserted: Entry.batch(store: "entries", writer: "w", round: round)))
+            tokens.append(try #require(result.token))
+        }
+        let sizeBefore = try directorySize(directory)
+        let cut = String(decoding: try JSONEncoder().encode(tokens[79]), as: UTF8.self)
+        let (status, output) = try datastore(["compact", directory.path, "--history-before", cut])
+        #expect(status == 0, "\(output)")
+        #expect(try directorySize(directory) < sizeBefore)
+        #expect(try datastore(["verify", directory.path]).status == 0)
+        let reopened = try JSONFileDataStore(
+            .init(name: "entries", schema: Entry.schema, directory: directory, isReadOnly: true))
+        #expect(try reopened.fetchHistory(.init()).map(\.token) == Array(tokens[79...]))
+        #expect(try reopened.modelCount() == 300)
+    }
+
+    @Test func unknownCommandsWrongPathsAndMalformedTokensExitTwo() throws {
+        #expect(try datastore(["frobnicate"]).status == 2)
+        #expect(try datastore(["info", "/nonexistent/store"]).status == 2)
+        #expect(try datastore(["info"]).status == 2)
+        let sample = try SampleStore()
+        #expect(try datastore(["history", sample.trips.path, "--after", #"{"v":1"#]).status == 2)
+        #expect(try datastore(["history", "--help"]).status == 0)
+    }
+
+    func directorySize(_ url: URL) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).reduce(0) { total, name in
+            total
+                + ((try FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path)[
+                    .size] as? Int) ?? 0)
+        }
+    }
+}
