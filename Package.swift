@@ -74,6 +74,7 @@ let package = Package(
                 "DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips", "StoreTestSupport",
             ],
             path: "Tests/StoreProcessHelper"),
+        .testTarget(name: "StoreFileSupportTests", dependencies: ["DataStoreCore", "StoreFileSupport"]),
         .testTarget(
             name: "JSONFileStorageTests",
             dependencies: [

@@ -12,6 +12,7 @@ enum JournalIO {
     }
 
     static func encode(_ record: JournalRecord) throws(DataStoreError) -> Data {
+        if case .transaction(let body) = record { return RecordFraming.frame(TransactionCodec.encode(body)) }
         do {
             return RecordFraming.frame(try encoder().encode(record))
         } catch {
@@ -21,7 +22,7 @@ enum JournalIO {
 
     static func decode(_ record: RecordFraming.Record, path: String) throws(DataStoreError) -> JournalRecord {
         do {
-            return try JSONDecoder().decode(JournalRecord.self, from: record.payload)
+            return try TransactionCodec.decode(record.payload)
         } catch {
             throw .corruptStoreFile(
                 path: path, offset: record.offset, reason: "the record does not decode: \(error)")

@@ -115,8 +115,14 @@ struct SegmentFiles: Sendable {
         .Commit]
     {
         try records.map { record in
-            guard case .transaction(let commit) = try Self.decode(SegmentRecord.self, record, path: path)
-            else {
+            let commit: SegmentRecord.Commit?
+            do {
+                commit = try CommitCodec.decode(record.payload)
+            } catch {
+                throw DataStoreError.corruptStoreFile(
+                    path: path, offset: record.offset, reason: "the record does not decode: \(error)")
+            }
+            guard let commit else {
                 throw DataStoreError.corruptStoreFile(
                     path: path, offset: record.offset, reason: "a second header inside a segment")
             }
@@ -135,7 +141,7 @@ struct SegmentFiles: Sendable {
     func append(_ commit: SegmentRecord.Commit, to file: String, at offset: Int64, synchronize: Bool) throws
         -> Int64
     {
-        let line = try Self.frame(SegmentRecord.transaction(commit))
+        let line = RecordFraming.frame(CommitCodec.encode(commit))
         let handle = try StoreFile(path: segment(file), mode: .readWrite(create: false))
         do {
             try handle.write(line, at: offset)

@@ -122,7 +122,7 @@ extension TimeSeriesDataStore: HistoryProviding {
                 .init(
                     format: SegmentFiles.formatVersion, store: identifier, epoch: epoch, partition: partition)
             ))
-        for commit in commits { contents.append(try SegmentFiles.frame(SegmentRecord.transaction(commit))) }
+        for commit in commits { contents.append(RecordFraming.frame(CommitCodec.encode(commit))) }
         try AtomicFileWriter.replace(files.segment(file), with: contents)
         return Int64(contents.count)
     }

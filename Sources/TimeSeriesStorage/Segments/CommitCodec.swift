@@ -1,0 +1,79 @@
+import DataStoreCore
+import Foundation
+import StoreFileSupport
+
+/// Commit records through the shared fast JSON codec: the ingest and range-query hot path. The bytes are what
+/// `JSONEncoder` with sorted keys writes for ``SegmentRecord/transaction(_:)`` (the tests compare them), so
+/// either can read what the other wrote.
+enum CommitCodec {
+    static func encode(_ commit: SegmentRecord.Commit) -> Data {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("body")
+        writer.beginObject()
+        if let author = commit.author {
+            writer.key("author")
+            writer.string(author)
+        }
+        writer.key("bundle")
+        writer.string(commit.bundle)
+        writer.key("earliest")
+        writer.double(commit.earliest.timeIntervalSinceReferenceDate)
+        writer.key("firstChange")
+        writer.integer(commit.firstChange)
+        writer.key("latest")
+        writer.double(commit.latest.timeIntervalSinceReferenceDate)
+        writer.key("process")
+        writer.string(commit.process)
+        writer.key("samples")
+        writer.beginArray()
+        for sample in commit.samples {
+            writer.beginObject()
+            writer.key("entity")
+            writer.string(sample.entity)
+            writer.key("key")
+            writer.string(sample.key)
+            writer.key("values")
+            writer.values(sample.values)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("sequence")
+        writer.integer(commit.sequence)
+        writer.key("timestamp")
+        writer.double(commit.timestamp.timeIntervalSinceReferenceDate)
+        writer.endObject()
+        writer.key("type")
+        writer.string("transaction")
+        writer.endObject()
+        return Data(writer.bytes)
+    }
+
+    /// The commit in a record's bytes; `nil` for a header record. Throws for anything malformed.
+    static func decode(_ payload: Data) throws -> SegmentRecord.Commit? {
+        let root = try JSONParser.parse(payload)
+        guard root["type"]?.stringValue == "transaction" else {
+            if root["type"]?.stringValue == "header" { return nil }
+            throw JSONParser.Failure(offset: 0, reason: "an unknown record type")
+        }
+        guard let body = root["body"], let sequence = body["sequence"]?.integerValue,
+            let timestamp = body["timestamp"]?.doubleValue, let bundle = body["bundle"]?.stringValue,
+            let process = body["process"]?.stringValue, let firstChange = body["firstChange"]?.integerValue,
+            let earliest = body["earliest"]?.doubleValue, let latest = body["latest"]?.doubleValue,
+            let samplesJSON = body["samples"]?.arrayValue
+        else { throw JSONParser.Failure(offset: 0, reason: "a transaction record lacks a field") }
+        var samples: [SegmentRecord.Sample] = []
+        samples.reserveCapacity(samplesJSON.count)
+        for sample in samplesJSON {
+            guard let entity = sample["entity"]?.stringValue, let key = sample["key"]?.stringValue,
+                let values = sample["values"]?.snapshotValues
+            else { throw JSONParser.Failure(offset: 0, reason: "a sample lacks a field") }
+            samples.append(SegmentRecord.Sample(entity: entity, key: key, values: values))
+        }
+        return SegmentRecord.Commit(
+            sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp), author: body["author"]?.stringValue,
+            bundle: bundle, process: process, firstChange: firstChange,
+            earliest: Date(timeIntervalSinceReferenceDate: earliest), latest: Date(timeIntervalSinceReferenceDate: latest),
+            samples: samples)
+    }
+}

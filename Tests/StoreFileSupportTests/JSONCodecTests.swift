@@ -1,0 +1,85 @@
+import DataStoreCore
+import Foundation
+import StoreFileSupport
+import Testing
+
+/// The hand-written codec must agree with Foundation's, byte for byte where it writes and value for value
+/// where it reads, because files written by either must read back with either.
+@Suite struct JSONCodecTests {
+    static let strings = [
+        "", "plain", "quote \" backslash \\ slash /", "line\nbreak\ttab\rreturn", "\u{0001}\u{001F}\u{0008}\u{000C}",
+        "naïve café ☕️ 𝄞 日本", "emoji 👩🏽‍💻",
+    ]
+
+    static var values: [SnapshotValue] {
+        var values: [SnapshotValue] = Self.strings.map(SnapshotValue.string)
+        values += [
+            .integer(0), .integer(-42), .integer(Int64.max), .integer(Int64.min), .double(0.1), .double(-1e-9),
+            .double(1e300), .double(5), .double(.nan), .double(.infinity), .double(-.infinity), .bool(true), .bool(false),
+            .date(Date(timeIntervalSinceReferenceDate: 816_914_917.4696283)), .date(Date(timeIntervalSinceReferenceDate: -3.25)),
+            .data(Data([0, 1, 2, 250, 255])), .data(Data()), .uuid(UUID()), .null,
+            .identifier(PersistentIdentifier(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k/1")),
+            .identifier(PersistentIdentifier(storeIdentifier: nil, entityName: "Trip", primaryKey: "k")),
+            .array([.integer(1), .null, .array([.string("nested")])]), .array([]),
+        ]
+        return values
+    }
+
+    func foundationBytes(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    func writerBytes(_ value: SnapshotValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(value)
+        return writer.bytes
+    }
+
+    func same(_ a: SnapshotValue, _ b: SnapshotValue) -> Bool {
+        if case .double(let x) = a, case .double(let y) = b, x.isNaN, y.isNaN { return true }
+        return a == b
+    }
+
+    @Test(arguments: values)
+    func theWriterReadsBackWithJSONDecoderAndTheParser(value: SnapshotValue) throws {
+        let bytes = writerBytes(value)
+        let viaFoundation = try JSONDecoder().decode(SnapshotValue.self, from: Data(bytes))
+        #expect(same(viaFoundation, value))
+        let viaParser = try #require(try JSONParser.parse(bytes).snapshotValue)
+        #expect(same(viaParser, value))
+    }
+
+    @Test(arguments: values)
+    func theParserReadsWhatJSONEncoderWrites(value: SnapshotValue) throws {
+        let parsed = try #require(try JSONParser.parse(try foundationBytes(value)).snapshotValue)
+        #expect(same(parsed, value))
+    }
+
+    @Test func theWriterWritesWhatJSONEncoderWritesForRecords() throws {
+        let values: [String: SnapshotValue] = [
+            "title": .string("a \"title\""), "rank": .integer(7), "when": .date(Date(timeIntervalSinceReferenceDate: 12.5)),
+            "ratio": .double(0.25), "ok": .bool(true), "none": .null,
+        ]
+        var writer = JSONWriter()
+        writer.values(values)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: try foundationBytes(values), as: UTF8.self))
+    }
+
+    @Test func escapedInputParses() throws {
+        let json = #"{"a":"\u00e9\ud834\udd1e\/\n","b":[1,-2.5e3,true,false,null],"c":{}}"#
+        let value = try JSONParser.parse(Array(json.utf8))
+        #expect(value["a"]?.stringValue == "é𝄞/\n")
+        #expect(value["b"] == .array([.integer(1), .double(-2500), .bool(true), .bool(false), .null]))
+        #expect(value["c"] == .object([:]))
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", #"{"a":1,}"#, "01", "1.", "-", #""\x""#, #""\ud834""#, "tru", #"{"a" 1}"#, "[1] 2", "\"a\u{0001}\"",
+        "1e", "nul",
+    ])
+    func malformedInputIsRejected(json: String) {
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(json.utf8)) }
+    }
+}
