@@ -12,10 +12,12 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // glibc's allocation counters (malloc.h), for the memory scenario.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .executableTarget(
             name: "datastore-benchmarks",
             dependencies: [
-                "CSQLite",
+                "CSQLite", "CMalloc",
                 .product(name: "DataStoreCore", package: "DataStoreHistory"),
                 .product(name: "InMemoryStorage", package: "DataStoreHistory"),
                 .product(name: "JSONFileStorage", package: "DataStoreHistory"),

@@ -7,17 +7,24 @@ import Testing
 /// The journal's fast codec and Foundation's Codable write the same bytes and read each other's records.
 @Suite struct TransactionCodecTests {
     static let record = JournalRecord.TransactionRecord(
-        sequence: 42, timestamp: Date(timeIntervalSinceReferenceDate: 816_914_917.4696283), author: "widget \"w\"",
+        sequence: 42, timestamp: Date(timeIntervalSinceReferenceDate: 816_914_917.4696283),
+        author: "widget \"w\"",
         bundle: "sample-trips", process: "18206", firstChange: 7,
         changes: [
             PlannedChange(
-                kind: .insert, identifier: .init(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k1"),
-                values: ["name": .string("Lisbon\n"), "days": .integer(5), "start": .date(Date(timeIntervalSinceReferenceDate: 1.5))]),
+                kind: .insert,
+                identifier: .init(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k1"),
+                values: [
+                    "name": .string("Lisbon\n"), "days": .integer(5),
+                    "start": .date(Date(timeIntervalSinceReferenceDate: 1.5)),
+                ]),
             PlannedChange(
-                kind: .update, identifier: .init(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k2"),
+                kind: .update,
+                identifier: .init(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k2"),
                 values: ["ok": .bool(true)], updatedAttributes: ["ok"]),
             PlannedChange(
-                kind: .delete, identifier: .init(storeIdentifier: "trips", entityName: "Stay", primaryKey: "k3"),
+                kind: .delete,
+                identifier: .init(storeIdentifier: "trips", entityName: "Stay", primaryKey: "k3"),
                 tombstone: ["placeName": .string("Tent Dune")]),
         ])
 
@@ -27,20 +34,35 @@ import Testing
         return try encoder.encode(record)
     }
 
-    @Test(arguments: [Self.record, { var anonymous = Self.record; anonymous.author = nil; return anonymous }()])
+    @Test(arguments: [
+        Self.record,
+        {
+            var anonymous = Self.record
+            anonymous.author = nil
+            return anonymous
+        }(),
+    ])
     func fastAndFoundationWriteTheSameBytes(record: JournalRecord.TransactionRecord) throws {
         let fast = TransactionCodec.encode(record)
-        #expect(String(decoding: fast, as: UTF8.self) == String(decoding: try foundation(.transaction(record)), as: UTF8.self))
+        #expect(
+            String(decoding: fast, as: UTF8.self)
+                == String(decoding: try foundation(.transaction(record)), as: UTF8.self))
         guard case .transaction(let decoded) = try JSONDecoder().decode(JournalRecord.self, from: fast) else {
             Issue.record("not a transaction")
             return
         }
-        #expect(decoded.changes == record.changes && decoded.sequence == record.sequence && decoded.author == record.author)
-        guard case .transaction(let parsed) = try TransactionCodec.decode(try foundation(.transaction(record))) else {
+        #expect(
+            decoded.changes == record.changes && decoded.sequence == record.sequence
+                && decoded.author == record.author)
+        guard
+            case .transaction(let parsed) = try TransactionCodec.decode(try foundation(.transaction(record)))
+        else {
             Issue.record("not a transaction")
             return
         }
-        #expect(parsed.changes == record.changes && parsed.timestamp == record.timestamp && parsed.firstChange == 7)
+        #expect(
+            parsed.changes == record.changes && parsed.timestamp == record.timestamp
+                && parsed.firstChange == 7)
     }
 
     @Test func otherRecordKindsStillDecode() throws {

@@ -7,18 +7,23 @@ import Testing
 /// where it reads, because files written by either must read back with either.
 @Suite struct JSONCodecTests {
     static let strings = [
-        "", "plain", "quote \" backslash \\ slash /", "line\nbreak\ttab\rreturn", "\u{0001}\u{001F}\u{0008}\u{000C}",
+        "", "plain", "quote \" backslash \\ slash /", "line\nbreak\ttab\rreturn",
+        "\u{0001}\u{001F}\u{0008}\u{000C}",
         "naïve café ☕️ 𝄞 日本", "emoji 👩🏽‍💻",
     ]
 
     static var values: [SnapshotValue] {
         var values: [SnapshotValue] = Self.strings.map(SnapshotValue.string)
         values += [
-            .integer(0), .integer(-42), .integer(Int64.max), .integer(Int64.min), .double(0.1), .double(-1e-9),
-            .double(1e300), .double(5), .double(.nan), .double(.infinity), .double(-.infinity), .bool(true), .bool(false),
-            .date(Date(timeIntervalSinceReferenceDate: 816_914_917.4696283)), .date(Date(timeIntervalSinceReferenceDate: -3.25)),
+            .integer(0), .integer(-42), .integer(Int64.max), .integer(Int64.min), .double(0.1),
+            .double(-1e-9),
+            .double(1e300), .double(5), .double(.nan), .double(.infinity), .double(-.infinity), .bool(true),
+            .bool(false),
+            .date(Date(timeIntervalSinceReferenceDate: 816_914_917.4696283)),
+            .date(Date(timeIntervalSinceReferenceDate: -3.25)),
             .data(Data([0, 1, 2, 250, 255])), .data(Data()), .uuid(UUID()), .null,
-            .identifier(PersistentIdentifier(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k/1")),
+            .identifier(
+                PersistentIdentifier(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k/1")),
             .identifier(PersistentIdentifier(storeIdentifier: nil, entityName: "Trip", primaryKey: "k")),
             .array([.integer(1), .null, .array([.string("nested")])]), .array([]),
         ]
@@ -59,12 +64,15 @@ import Testing
 
     @Test func theWriterWritesWhatJSONEncoderWritesForRecords() throws {
         let values: [String: SnapshotValue] = [
-            "title": .string("a \"title\""), "rank": .integer(7), "when": .date(Date(timeIntervalSinceReferenceDate: 12.5)),
+            "title": .string("a \"title\""), "rank": .integer(7),
+            "when": .date(Date(timeIntervalSinceReferenceDate: 12.5)),
             "ratio": .double(0.25), "ok": .bool(true), "none": .null,
         ]
         var writer = JSONWriter()
         writer.values(values)
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: try foundationBytes(values), as: UTF8.self))
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self)
+                == String(decoding: try foundationBytes(values), as: UTF8.self))
     }
 
     @Test func escapedInputParses() throws {
@@ -76,7 +84,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "{", "[1,]", #"{"a":1,}"#, "01", "1.", "-", #""\x""#, #""\ud834""#, "tru", #"{"a" 1}"#, "[1] 2", "\"a\u{0001}\"",
+        "", "{", "[1,]", #"{"a":1,}"#, "01", "1.", "-", #""\x""#, #""\ud834""#, "tru", #"{"a" 1}"#, "[1] 2",
+        "\"a\u{0001}\"",
         "1e", "nul",
     ])
     func malformedInputIsRejected(json: String) {

@@ -8,12 +8,19 @@ import Testing
 @Suite struct CommitCodecTests {
     @Test func fastAndFoundationAgree() throws {
         let commit = SegmentRecord.Commit(
-            sequence: 9, timestamp: Date(timeIntervalSinceReferenceDate: 816_000_000.25), author: nil, bundle: "sensor-log",
+            sequence: 9, timestamp: Date(timeIntervalSinceReferenceDate: 816_000_000.25), author: nil,
+            bundle: "sensor-log",
             process: "77", firstChange: 100, earliest: Date(timeIntervalSinceReferenceDate: 10),
             latest: Date(timeIntervalSinceReferenceDate: 20.5),
             samples: [
-                .init(entity: "Reading", key: "r1", values: ["celsius": .double(21.5), "timestamp": .date(Date(timeIntervalSinceReferenceDate: 10))]),
-                .init(entity: "Reading", key: "r/2", values: ["celsius": .double(-0.0), "sensor": .string("é")]),
+                .init(
+                    entity: "Reading", key: "r1",
+                    values: [
+                        "celsius": .double(21.5),
+                        "timestamp": .date(Date(timeIntervalSinceReferenceDate: 10)),
+                    ]),
+                .init(
+                    entity: "Reading", key: "r/2", values: ["celsius": .double(-0.0), "sensor": .string("é")]),
             ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -21,7 +21,9 @@ while let argument = rest.popFirst() {
     case "--quick": quick = true
     case "--filter": filter = rest.popFirst()
     case "-h", "--help":
-        out("usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, memory")
+        out(
+            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, memory"
+        )
         exit(0)
     default:
         FileHandle.standardError.write(Data("datastore-benchmarks: unknown argument '\(argument)'\n".utf8))
@@ -32,10 +34,13 @@ while let argument = rest.popFirst() {
 let sizes = quick ? Sizes.quick : Sizes.full
 let report = Report(quick: quick)
 let scenarios: [(String, (Report, Sizes) throws -> Void)] = [
-    ("history_tail", HistoryTailScenario.run), ("json_save", JSONSaveScenario.run), ("sqlite", SQLiteScenario.run),
+    ("history_tail", HistoryTailScenario.run), ("json_save", JSONSaveScenario.run),
+    ("sqlite", SQLiteScenario.run),
     ("ts", TimeSeriesScenario.run), ("open", OpenScenario.run), ("memory", MemoryScenario.run),
 ]
-out("datastore-benchmarks \(quick ? "--quick" : "(full run)") on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+out(
+    "datastore-benchmarks \(quick ? "--quick" : "(full run)") on \(ProcessInfo.processInfo.activeProcessorCount) cores"
+)
 let clock = ContinuousClock()
 let started = clock.now
 do {

@@ -10,6 +10,8 @@ public final class ModelContainer: Sendable {
     public let configurations: [ModelConfiguration]
     let stores: [any StoreConnection]
     let storeIndexByEntity: [String: Int]
+    /// Each entity's store identifier, looked up on every insert and save.
+    let storeIdentifierByEntity: [String: String]
     let modelTypes: ModelTypeRegistry
 
     /// Opens the stores and routes each model type to one.
@@ -57,6 +59,8 @@ public final class ModelContainer: Sendable {
             let entities = schema.entities.filter { routes[$0.name] == index }
             return try configurations[index].connect(Schema(entities: entities))
         }
+        let identifiers = stores.map(\.identifier)
+        self.storeIdentifierByEntity = routes.mapValues { identifiers[$0] }
         if let duplicate = Self.firstDuplicate(stores.map(\.identifier)) {
             throw DataStoreError.invalidConfiguration(reason: "two stores have the identifier '\(duplicate)'")
         }

@@ -14,7 +14,9 @@ extension ModelContext {
             throws
         {
             guard let registration = registry[id] else { return }
-            let store = try container.connection(forEntity: id.entityName).identifier
+            guard let store = container.storeIdentifierByEntity[id.entityName] else {
+                throw DataStoreError.modelTypeNotInContainer(entity: id.entityName)
+            }
             let snapshot = DataStoreSnapshot(
                 persistentIdentifier: id, values: registration.model.snapshotValues)
             parts[store, default: DataStoreSaveChangesRequest(editingState: editingState)][keyPath: path]
@@ -41,6 +43,9 @@ extension ModelContext {
             let proposed = snapshot.persistentIdentifier
             guard var registration = registry.removeValue(forKey: proposed) else { continue }
             let used = remapped[proposed] ?? proposed
+            aliases[proposed.primaryKey] = used
+            // A saved struct is a value: nothing to track (see below), so skip re-registering it.
+            guard type(of: registration.model) is AnyObject.Type else { continue }
             registration.model.persistentModelID = used
             registration.baseline = .saved(snapshot.values)
             if used != proposed, case .saved = registry[used]?.baseline {
@@ -52,7 +57,6 @@ extension ModelContext {
             } else {
                 registry[used] = registration
             }
-            aliases[proposed.primaryKey] = used
         }
         let inserted = Set(request.inserted.map(\.persistentIdentifier))
         insertOrder.removeAll { inserted.contains($0) }
@@ -60,9 +64,10 @@ extension ModelContext {
             registry[snapshot.persistentIdentifier]?.baseline = .saved(snapshot.values)
         }
         // Struct models are values: once saved there is nothing to track, and keeping them would make every
-        // later save compare them all. Their identifiers still resolve through `aliases`.
-        for snapshot in request.inserted + request.updated {
-            let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+        // later save compare them all. Their identifiers still resolve through `aliases`. (Inserted structs
+        // were not re-registered above.)
+        for snapshot in request.updated {
+            let id = snapshot.persistentIdentifier
             if let registration = registry[id], !(type(of: registration.model) is AnyObject.Type) {
                 registry[id] = nil
             }

@@ -84,7 +84,7 @@ public final class ModelContext {
             registry[id] = Registration(model: model, baseline: .unknown)
             return
         }
-        let store = try? container.connection(forEntity: Model.entityName).identifier
+        let store = container.storeIdentifierByEntity[Model.entityName]
         let assigned = PersistentIdentifier(
             storeIdentifier: store ?? "", entityName: Model.entityName, primaryKey: id.primaryKey)
         model.persistentModelID = assigned

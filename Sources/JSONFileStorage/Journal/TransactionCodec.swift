@@ -74,15 +74,20 @@ enum TransactionCodec {
             else { throw JSONParser.Failure(offset: 0, reason: "a change lacks a field") }
             var tombstone: [String: SnapshotValue]?
             if let json = change["tombstone"] {
-                guard let values = json.snapshotValues else { throw JSONParser.Failure(offset: 0, reason: "a bad tombstone") }
+                guard let values = json.snapshotValues else {
+                    throw JSONParser.Failure(offset: 0, reason: "a bad tombstone")
+                }
                 tombstone = values
             }
             changes.append(
-                PlannedChange(kind: kind, identifier: identifier, values: values, updatedAttributes: updated, tombstone: tombstone))
+                PlannedChange(
+                    kind: kind, identifier: identifier, values: values, updatedAttributes: updated,
+                    tombstone: tombstone))
         }
         return .transaction(
             JournalRecord.TransactionRecord(
-                sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp), author: body["author"]?.stringValue,
+                sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
+                author: body["author"]?.stringValue,
                 bundle: bundle, process: process, firstChange: firstChange, changes: changes))
     }
 }

@@ -27,7 +27,9 @@ public struct JSONParser {
         var parser = JSONParser(bytes: Array(data))
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
-        guard parser.position == parser.bytes.count else { throw parser.failure("unexpected bytes after the value") }
+        guard parser.position == parser.bytes.count else {
+            throw parser.failure("unexpected bytes after the value")
+        }
         return value
     }
 
@@ -56,9 +58,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         default: return try number()
         }
     }
@@ -80,10 +88,14 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw failure("expected a key") }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw failure("expected a key")
+            }
             let key = try string()
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':'") }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw failure("expected ':'")
+            }
             position += 1
             members[key] = try value(depth: depth + 1)
             skipWhitespace()
@@ -206,21 +218,33 @@ public struct JSONParser {
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
         } else {
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             isInteger = false
             position += 1
             let digits = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
             guard position > digits else { throw failure("expected digits after '.'") }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+        if position < bytes.count,
+            bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
+        {
             isInteger = false
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            if position < bytes.count,
+                bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+            {
+                position += 1
+            }
             let digits = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
             guard position > digits else { throw failure("expected exponent digits") }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)

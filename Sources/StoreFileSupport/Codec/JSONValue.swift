@@ -54,7 +54,9 @@ public enum JSONValue: Equatable, Sendable {
     /// The snapshot value this JSON spells in the one-key form, or `nil` if it spells none.
     public var snapshotValue: SnapshotValue? {
         if case .null = self { return .null }
-        guard case .object(let members) = self, members.count == 1, let (name, inner) = members.first else { return nil }
+        guard case .object(let members) = self, members.count == 1, let (name, inner) = members.first else {
+            return nil
+        }
         switch name {
         case "string": return inner.stringValue.map(SnapshotValue.string)
         case "integer": return inner.integerValue.map(SnapshotValue.integer)
@@ -88,7 +90,8 @@ public enum JSONValue: Equatable, Sendable {
     /// The persistent identifier this JSON spells, or `nil`.
     public var identifierValue: PersistentIdentifier? {
         guard let entity = self["entity"]?.stringValue, let key = self["key"]?.stringValue else { return nil }
-        return PersistentIdentifier(storeIdentifier: self["store"]?.stringValue, entityName: entity, primaryKey: key)
+        return PersistentIdentifier(
+            storeIdentifier: self["store"]?.stringValue, entityName: entity, primaryKey: key)
     }
 
     /// Attribute values by name, or `nil` if any member is not a snapshot value.

@@ -110,7 +110,8 @@ public struct JSONWriter {
             case 0..<0x20:
                 let digits = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), digits[Int(byte >> 4)],
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    digits[Int(byte >> 4)],
                     digits[Int(byte & 0xF)],
                 ])
             default: bytes.append(byte)

@@ -71,9 +71,11 @@ enum CommitCodec {
             samples.append(SegmentRecord.Sample(entity: entity, key: key, values: values))
         }
         return SegmentRecord.Commit(
-            sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp), author: body["author"]?.stringValue,
+            sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
+            author: body["author"]?.stringValue,
             bundle: bundle, process: process, firstChange: firstChange,
-            earliest: Date(timeIntervalSinceReferenceDate: earliest), latest: Date(timeIntervalSinceReferenceDate: latest),
+            earliest: Date(timeIntervalSinceReferenceDate: earliest),
+            latest: Date(timeIntervalSinceReferenceDate: latest),
             samples: samples)
     }
 }

@@ -228,6 +228,9 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     /// Checks every sample against the schema and request rules, before anything is written.
     func validate(_ inserted: [DataStoreSnapshot]) throws(DataStoreError) -> [SegmentRecord.Sample] {
         var seen = Set<PersistentIdentifier>()
+        seen.reserveCapacity(inserted.count)
+        // Each entity's attribute names, looked up once per save rather than once per sample.
+        var attributeNames: [String: Set<String>] = [:]
         return try inserted.map { snapshot throws(DataStoreError) in
             let id = snapshot.persistentIdentifier
             guard id.storeIdentifier == identifier else {
@@ -237,13 +240,17 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             guard seen.insert(id).inserted else {
                 throw .invalidSave(store: identifier, reason: "model \(id) appears more than once")
             }
-            if let schemaEntity = configuration.schema.map({ $0.entity(named: id.entityName) }) {
-                guard let entity = schemaEntity else {
-                    throw .unknownEntity(store: identifier, entity: id.entityName)
+            if let schema = configuration.schema {
+                if attributeNames[id.entityName] == nil {
+                    guard let entity = schema.entity(named: id.entityName) else {
+                        throw .unknownEntity(store: identifier, entity: id.entityName)
+                    }
+                    attributeNames[id.entityName] = Set(entity.attributes.map(\.name))
                 }
-                if let unknown = snapshot.values.keys.sorted().first(where: {
-                    entity.attribute(named: $0) == nil
-                }) {
+                let known = attributeNames[id.entityName] ?? []
+                if !snapshot.values.keys.allSatisfy(known.contains),
+                    let unknown = snapshot.values.keys.sorted().first(where: { !known.contains($0) })
+                {
                     throw .invalidSave(
                         store: identifier, reason: "\(id.entityName) has no attribute '\(unknown)'")
                 }

@@ -27,7 +27,8 @@ enum Measure {
     /// Times `candidate` and `baseline` alternately, A B A B, so that drift on a shared machine affects both
     /// alike. `prepare` runs untimed before each timed run (for example to reset state).
     static func pair(
-        repetitions: Int, prepare: () throws -> Void = {}, candidate: () throws -> Void, baseline: () throws -> Void
+        repetitions: Int, prepare: () throws -> Void = {}, candidate: () throws -> Void,
+        baseline: () throws -> Void
     ) rethrows -> (candidate: Timing, baseline: Timing) {
         var a: [Double] = []
         var b: [Double] = []
@@ -43,7 +44,8 @@ enum Measure {
     /// Like ``pair(repetitions:prepare:candidate:baseline:)``, but both sides of each repetition get the same
     /// input, made fresh (untimed) for every repetition: candidate and baseline then do identical work.
     static func pair<Input>(
-        repetitions: Int, input: () throws -> Input, candidate: (Input) throws -> Void, baseline: (Input) throws -> Void
+        repetitions: Int, input: () throws -> Input, candidate: (Input) throws -> Void,
+        baseline: (Input) throws -> Void
     ) rethrows -> (candidate: Timing, baseline: Timing) {
         var a: [Double] = []
         var b: [Double] = []
@@ -56,7 +58,8 @@ enum Measure {
     }
 
     /// Times `body` alone.
-    static func repeated(_ repetitions: Int, prepare: () throws -> Void = {}, _ body: () throws -> Void) rethrows
+    static func repeated(_ repetitions: Int, prepare: () throws -> Void = {}, _ body: () throws -> Void)
+        rethrows
         -> Timing
     {
         var samples: [Double] = []

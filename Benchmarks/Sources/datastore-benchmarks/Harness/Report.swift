@@ -19,7 +19,10 @@ final class Report {
     }
 
     /// Records one figure. `target` describes the goal; `met` says whether it was reached (nil: no target).
-    func metric(_ name: String, _ value: Double, _ unit: String, target: String = "", met: Bool? = nil, detail: String = "") {
+    func metric(
+        _ name: String, _ value: Double, _ unit: String, target: String = "", met: Bool? = nil,
+        detail: String = ""
+    ) {
         let row = Row(metric: name, value: value, unit: unit, target: target, met: met, detail: detail)
         rows.append(row)
         out("METRIC \(name) \(Self.format(value)) \(unit)")
@@ -34,7 +37,8 @@ final class Report {
         let value = baseline.median / candidate.median
         metric(
             name, value, "x", target: ">= \(Self.format(target))x", met: value >= target,
-            detail: "\(candidateLabel): median \(Self.time(candidate.median)) (min \(Self.time(candidate.min)), max \(Self.time(candidate.max))); "
+            detail:
+                "\(candidateLabel): median \(Self.time(candidate.median)) (min \(Self.time(candidate.min)), max \(Self.time(candidate.max))); "
                 + "\(baselineLabel): median \(Self.time(baseline.median)) (min \(Self.time(baseline.min)), max \(Self.time(baseline.max))); "
                 + "\(candidate.samples.count) interleaved runs each")
     }
@@ -44,7 +48,9 @@ final class Report {
         out("| --- | ---: | --- | --- | --- |")
         for row in rows {
             let met = row.met.map { $0 ? "yes" : "no" } ?? "-"
-            out("| \(row.metric) | \(Self.format(row.value)) | \(row.unit) | \(row.target.isEmpty ? "-" : row.target) | \(met) |")
+            out(
+                "| \(row.metric) | \(Self.format(row.value)) | \(row.unit) | \(row.target.isEmpty ? "-" : row.target) | \(met) |"
+            )
         }
     }
 

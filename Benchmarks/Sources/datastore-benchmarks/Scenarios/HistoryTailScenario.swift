@@ -12,7 +12,9 @@ enum HistoryTailScenario {
         out("history tail: \(count) transactions per backend")
 
         let memory = try InMemoryDataStore(.init(name: "bench", schema: Note.schema))
-        for index in 0..<count { _ = try memory.save(DataStoreSaveChangesRequest(inserted: [note(index, store: "bench")])) }
+        for index in 0..<count {
+            _ = try memory.save(DataStoreSaveChangesRequest(inserted: [note(index, store: "bench")]))
+        }
         let memoryAll = try memory.fetchHistory(HistoryDescriptor())
         let memoryToken = memoryAll[memoryAll.count - 101].token
         try compare(
@@ -23,7 +25,9 @@ enum HistoryTailScenario {
         let scratch = try Scratch("tail")
         let json = try JSONFileDataStore(
             .init(name: "bench", schema: Note.schema, directory: scratch.path("json"), durability: .relaxed))
-        for index in 0..<count { _ = try json.save(DataStoreSaveChangesRequest(inserted: [note(index, store: "bench")])) }
+        for index in 0..<count {
+            _ = try json.save(DataStoreSaveChangesRequest(inserted: [note(index, store: "bench")]))
+        }
         let jsonAll = try json.fetchHistory(HistoryDescriptor())
         let jsonToken = jsonAll[jsonAll.count - 101].token
         try compare(
@@ -33,11 +37,15 @@ enum HistoryTailScenario {
 
         // Segments of five minutes of samples: a tail read decodes one or two small segments.
         let series = try TimeSeriesDataStore(
-            .init(name: "bench", schema: Note.schema, directory: scratch.path("ts"), segmentSpan: 300, isDurable: false))
+            .init(
+                name: "bench", schema: Note.schema, directory: scratch.path("ts"), segmentSpan: 300,
+                isDurable: false))
         let start = Date().addingTimeInterval(-Double(count) - 60)
         for index in 0..<count {
             _ = try series.save(
-                DataStoreSaveChangesRequest(inserted: [note(index, store: "bench", at: start.addingTimeInterval(Double(index)))]))
+                DataStoreSaveChangesRequest(inserted: [
+                    note(index, store: "bench", at: start.addingTimeInterval(Double(index)))
+                ]))
         }
         let seriesAll = try series.fetchHistory(HistoryDescriptor())
         let seriesToken = seriesAll[seriesAll.count - 101].token
@@ -48,14 +56,19 @@ enum HistoryTailScenario {
     }
 
     static func compare<Transaction: HistoryTransaction>(
-        _ report: Report, _ backend: String, all: [Transaction], target: Double, predicate: Predicate<Transaction>,
+        _ report: Report, _ backend: String, all: [Transaction], target: Double,
+        predicate: Predicate<Transaction>,
         fetch: (HistoryDescriptor<Transaction>) throws -> [Transaction]
     ) throws where Transaction.Token: StoreHistoryToken {
         let descriptor = HistoryDescriptor(predicate: predicate)
         let sought = try fetch(descriptor)
         let scanned = try all.filter { try predicate.evaluate($0) }
-        try verify(sought.map(\.token) == scanned.map(\.token), "history_tail_\(backend)", "\(sought.count) vs \(scanned.count) transactions")
-        try verify(sought.count == 100, "history_tail_\(backend)", "\(sought.count) transactions after the token, not 100")
+        try verify(
+            sought.map(\.token) == scanned.map(\.token), "history_tail_\(backend)",
+            "\(sought.count) vs \(scanned.count) transactions")
+        try verify(
+            sought.count == 100, "history_tail_\(backend)",
+            "\(sought.count) transactions after the token, not 100")
         var result: [Transaction] = []
         let (candidate, baseline) = try Measure.pair(
             repetitions: report.quick ? 5 : 7, candidate: { result = try fetch(descriptor) },

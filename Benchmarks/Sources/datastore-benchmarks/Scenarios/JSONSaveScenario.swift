@@ -9,10 +9,14 @@ enum JSONSaveScenario {
         let scratch = try Scratch("save")
         let directory = scratch.path("store")
         do {
-            let bulk = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: directory, durability: .relaxed))
+            let bulk = try JSONFileDataStore(
+                .init(name: "bench", schema: Note.schema, directory: directory, durability: .relaxed))
             for first in stride(from: 0, to: sizes.jsonModels, by: 1_000) {
                 _ = try bulk.save(
-                    DataStoreSaveChangesRequest(inserted: (first..<min(first + 1_000, sizes.jsonModels)).map { note($0, store: "bench") }))
+                    DataStoreSaveChangesRequest(
+                        inserted: (first..<min(first + 1_000, sizes.jsonModels)).map {
+                            note($0, store: "bench")
+                        }))
             }
         }
         let store = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: directory))
@@ -42,12 +46,14 @@ enum JSONSaveScenario {
         let probe = tenChanged()
         _ = try store.save(DataStoreSaveChangesRequest(updated: probe))
         try rewriteEverything(probe)
-        let decoded = try JSONDecoder().decode([DataStoreSnapshot].self, from: Data(contentsOf: URL(fileURLWithPath: rewriteFile)))
+        let decoded = try JSONDecoder().decode(
+            [DataStoreSnapshot].self, from: Data(contentsOf: URL(fileURLWithPath: rewriteFile)))
         let stored = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Note>())).snapshots
         try verify(Set(decoded) == Set(stored), "json_save", "the rewritten file and the store differ")
 
         let (save, rewrite) = try Measure.pair(
-            repetitions: sizes.repetitions, candidate: { _ = try store.save(DataStoreSaveChangesRequest(updated: tenChanged())) },
+            repetitions: sizes.repetitions,
+            candidate: { _ = try store.save(DataStoreSaveChangesRequest(updated: tenChanged())) },
             baseline: { try rewriteEverything(tenChanged()) })
         report.ratio(
             "json_save_speedup_vs_rewrite", candidate: save, baseline: rewrite, atLeast: 100,
@@ -55,14 +61,16 @@ enum JSONSaveScenario {
 
         // 3. Single-writer durable saves against a raw write + fsync of the same record size.
         let before = store.statistics.journalBytesWritten
-        _ = try store.save(DataStoreSaveChangesRequest(inserted: [note(sizes.jsonModels + 1, store: "bench")]))
+        _ = try store.save(
+            DataStoreSaveChangesRequest(inserted: [note(sizes.jsonModels + 1, store: "bench")]))
         let recordSize = Int(store.statistics.journalBytesWritten - before)
         var next = sizes.jsonModels + 2
-        let raw = try FileHandle(forWritingTo: {
-            let url = scratch.path("raw.log")
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-            return url
-        }())
+        let raw = try FileHandle(
+            forWritingTo: {
+                let url = scratch.path("raw.log")
+                _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+                return url
+            }())
         let record = Data(repeating: UInt8(ascii: "x"), count: recordSize)
         let batch = sizes.saves
         let (durable, rawWrites) = try Measure.pair(
@@ -81,7 +89,8 @@ enum JSONSaveScenario {
             })
         report.ratio(
             "json_durable_save_vs_fsync", candidate: durable, baseline: rawWrites, atLeast: 0.5,
-            candidateLabel: "\(batch) durable saves", baselineLabel: "\(batch) write+fsync of \(recordSize) bytes")
+            candidateLabel: "\(batch) durable saves",
+            baselineLabel: "\(batch) write+fsync of \(recordSize) bytes")
         let singleRate = Double(batch) / durable.median
         report.metric("json_durable_saves_per_s", singleRate, "saves/s")
 
@@ -91,7 +100,10 @@ enum JSONSaveScenario {
             let base = 10_000_000 + taskRound * 100_000
             DispatchQueue.concurrentPerform(iterations: 4) { worker in
                 for index in 0..<(batch / 4) {
-                    _ = try? store.save(DataStoreSaveChangesRequest(inserted: [note(base + worker * 10_000 + index, store: "bench")]))
+                    _ = try? store.save(
+                        DataStoreSaveChangesRequest(inserted: [
+                            note(base + worker * 10_000 + index, store: "bench")
+                        ]))
                 }
             }
             taskRound += 1
@@ -115,13 +127,17 @@ enum JSONSaveScenario {
             for child in children { child.waitUntilExit() }
         }
         report.metric(
-            "json_concurrent_processes_vs_single", (Double(perProcess * 4) / processes.median) / singleRate, "x",
-            detail: "4 processes, \(perProcess) saves each (process start-up included); saves/s relative to one writer")
+            "json_concurrent_processes_vs_single", (Double(perProcess * 4) / processes.median) / singleRate,
+            "x",
+            detail:
+                "4 processes, \(perProcess) saves each (process start-up included); saves/s relative to one writer"
+        )
     }
 
     /// The child mode for the four-process measurement.
     static func childSaves(directory: String, count: Int, label: String) throws {
-        let store = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: URL(fileURLWithPath: directory)))
+        let store = try JSONFileDataStore(
+            .init(name: "bench", schema: Note.schema, directory: URL(fileURLWithPath: directory)))
         for index in 0..<count {
             var snapshot = note(index, store: "bench")
             snapshot.persistentIdentifier.primaryKey = "\(label)-\(index)"

@@ -20,7 +20,8 @@ enum OpenScenario {
         let directory = scratch.path("store")
         var changes = 0
         do {
-            let store = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: directory, durability: .relaxed))
+            let store = try JSONFileDataStore(
+                .init(name: "bench", schema: Note.schema, directory: directory, durability: .relaxed))
             for first in stride(from: 0, to: sizes.openModels, by: 1_000) {
                 let batch = (first..<min(first + 1_000, sizes.openModels)).map { note($0, store: "bench") }
                 _ = try store.save(DataStoreSaveChangesRequest(inserted: batch))
@@ -29,13 +30,17 @@ enum OpenScenario {
             var round = 0
             while changes < sizes.openChanges {
                 round += 1
-                let batch = (0..<1_000).map { note(($0 * 7 + round) % sizes.openModels, store: "bench", body: "r\(round)") }
+                let batch = (0..<1_000).map {
+                    note(($0 * 7 + round) % sizes.openModels, store: "bench", body: "r\(round)")
+                }
                 _ = try store.save(DataStoreSaveChangesRequest(updated: batch))
                 changes += batch.count
             }
         }
         let journal = directory.appendingPathComponent("journal.jsonl")
-        out("open: \(sizes.openModels) models, \(changes) history changes, journal \((try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int) ?? 0) bytes")
+        out(
+            "open: \(sizes.openModels) models, \(changes) history changes, journal \((try? FileManager.default.attributesOfItem(atPath: journal.path)[.size] as? Int) ?? 0) bytes"
+        )
 
         func decodeWithJSONDecoder() throws -> Int {
             let data = try Data(contentsOf: journal)
@@ -49,19 +54,27 @@ enum OpenScenario {
             return decoded
         }
         var opened: JSONFileDataStore?
-        try verify(try decodeWithJSONDecoder() == changes, "json_open", "the baseline decoded a different number of changes")
+        try verify(
+            try decodeWithJSONDecoder() == changes, "json_open",
+            "the baseline decoded a different number of changes")
         opened = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: directory))
         let replayed = try opened?.fetchHistory(HistoryDescriptor()).reduce(0) { $0 + $1.changes.count }
-        try verify(replayed == changes, "json_open", "the store replayed \(replayed ?? -1) changes, not \(changes)")
+        try verify(
+            replayed == changes, "json_open", "the store replayed \(replayed ?? -1) changes, not \(changes)")
         try verify(try opened?.modelCount() == sizes.openModels, "json_open", "model count after reopening")
         opened = nil
         let (open, decode) = try Measure.pair(
             repetitions: report.quick ? 3 : 5,
-            candidate: { opened = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: directory)); opened = nil },
+            candidate: {
+                opened = try JSONFileDataStore(
+                    .init(name: "bench", schema: Note.schema, directory: directory))
+                opened = nil
+            },
             baseline: { _ = try decodeWithJSONDecoder() })
         report.metric("json_open_changes_per_s", Double(changes) / open.median, "changes/s")
         report.ratio(
-            "json_open_vs_jsondecoder", candidate: open, baseline: decode, atLeast: 1.0, candidateLabel: "open (verify + replay)",
+            "json_open_vs_jsondecoder", candidate: open, baseline: decode, atLeast: 1.0,
+            candidateLabel: "open (verify + replay)",
             baselineLabel: "JSONDecoder over the same records")
     }
 }

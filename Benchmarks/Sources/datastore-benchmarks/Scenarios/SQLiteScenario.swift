@@ -68,7 +68,8 @@ enum SQLiteScenario {
         out("sqlite: \(models) models, \(sequence) transactions in each")
 
         // 4a. Durable saves of one 10-change transaction. Reopen the JSON store with full durability.
-        let durable = try JSONFileDataStore(.init(name: "bench", schema: Note.schema, directory: scratch.path("json")))
+        let durable = try JSONFileDataStore(
+            .init(name: "bench", schema: Note.schema, directory: scratch.path("json")))
         func tenChanged() -> [DataStoreSnapshot] {
             round += 1
             return (0..<10).map { note(($0 * 131 + round) % models, store: "bench", body: "r\(round)") }
@@ -76,17 +77,21 @@ enum SQLiteScenario {
         // Both stores receive the same twenty transactions in every repetition.
         let (jsonSave, sqliteTransaction) = try Measure.pair(
             repetitions: sizes.repetitions, input: { (0..<20).map { _ in tenChanged() } },
-            candidate: { batches in for batch in batches { _ = try durable.save(DataStoreSaveChangesRequest(updated: batch)) } },
+            candidate: { batches in
+                for batch in batches { _ = try durable.save(DataStoreSaveChangesRequest(updated: batch)) }
+            },
             baseline: { batches in for batch in batches { try sqliteSave(batch, kind: "update") } })
         report.ratio(
             "json_vs_sqlite_durable_saves", candidate: jsonSave, baseline: sqliteTransaction, atLeast: 1.0,
-            candidateLabel: "20 durable 10-change saves", baselineLabel: "20 SQLite transactions (WAL, synchronous=FULL)")
+            candidateLabel: "20 durable 10-change saves",
+            baselineLabel: "20 SQLite transactions (WAL, synchronous=FULL)")
 
         // 4b. The 100 transactions after a token near the end.
         let all = try durable.fetchHistory(HistoryDescriptor())
         let token = all[all.count - 101].token
         let after = token.sequence
-        let descriptor = HistoryDescriptor<JSONFileHistoryTransaction>(predicate: #Predicate { $0.token > token })
+        let descriptor = HistoryDescriptor<JSONFileHistoryTransaction>(
+            predicate: #Predicate { $0.token > token })
         let query = try sqlite.prepare(
             """
             SELECT t.seq, t.timestamp, t.author, c.position, c.key, c.kind, c.updated
@@ -113,7 +118,8 @@ enum SQLiteScenario {
         }
         try verify(jsonRows == (try sqliteTail()), "history_tail_vs_sqlite", "the two stores' tails differ")
         let (jsonTail, sqliteTailTiming) = try Measure.pair(
-            repetitions: sizes.repetitions, candidate: { for _ in 0..<100 { _ = try durable.fetchHistory(descriptor) } },
+            repetitions: sizes.repetitions,
+            candidate: { for _ in 0..<100 { _ = try durable.fetchHistory(descriptor) } },
             baseline: { for _ in 0..<100 { _ = try sqliteTail() } })
         report.ratio(
             "history_tail_vs_sqlite", candidate: jsonTail, baseline: sqliteTailTiming, atLeast: 1.0,

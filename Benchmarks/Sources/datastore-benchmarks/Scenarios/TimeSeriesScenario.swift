@@ -12,7 +12,8 @@ enum TimeSeriesScenario {
         let scratch = try Scratch("ts")
 
         // 5. Batches of 1,000 samples per save, durable per save, against writing the same bytes with fsync.
-        let ingest = try TimeSeriesDataStore(.init(name: "bench", schema: Note.schema, directory: scratch.path("ingest")))
+        let ingest = try TimeSeriesDataStore(
+            .init(name: "bench", schema: Note.schema, directory: scratch.path("ingest")))
         let start = Date().addingTimeInterval(-3_000)
         var next = 0
         let before = ingest.statistics.bytesWritten
@@ -28,7 +29,9 @@ enum TimeSeriesScenario {
         let (store, write) = try Measure.pair(
             repetitions: sizes.repetitions,
             prepare: {
-                prepared = (0..<batches).map { index in samples((next + index * 1_000)..<(next + (index + 1) * 1_000), from: start) }
+                prepared = (0..<batches).map { index in
+                    samples((next + index * 1_000)..<(next + (index + 1) * 1_000), from: start)
+                }
             },
             candidate: {
                 for batch in prepared { _ = try ingest.save(DataStoreSaveChangesRequest(inserted: batch)) }
@@ -42,21 +45,27 @@ enum TimeSeriesScenario {
             })
         report.ratio(
             "ts_ingest_vs_raw_write", candidate: store, baseline: write, atLeast: 0.25,
-            candidateLabel: "\(batches) durable saves of 1,000 samples", baselineLabel: "\(batches) write+fsync of \(batchBytes) bytes")
+            candidateLabel: "\(batches) durable saves of 1,000 samples",
+            baselineLabel: "\(batches) write+fsync of \(batchBytes) bytes")
         let rate = Double(batches * 1_000) / store.median
         report.metric("ts_ingest_samples_per_s", rate, "samples/s", target: ">= 500000", met: rate >= 500_000)
 
         // 6. A 1% time range over many samples, against fetching everything and filtering.
         let total = sizes.tsSamples
         let range = try TimeSeriesDataStore(
-            .init(name: "bench", schema: Note.schema, directory: scratch.path("range"), segmentSpan: 600, isDurable: false))
+            .init(
+                name: "bench", schema: Note.schema, directory: scratch.path("range"), segmentSpan: 600,
+                isDurable: false))
         let rangeStart = Date().addingTimeInterval(-Double(total) / 10 - 60)
         for first in stride(from: 0, to: total, by: 10_000) {
-            _ = try range.save(DataStoreSaveChangesRequest(inserted: samples(first..<min(first + 10_000, total), from: rangeStart)))
+            _ = try range.save(
+                DataStoreSaveChangesRequest(
+                    inserted: samples(first..<min(first + 10_000, total), from: rangeStart)))
         }
         let from = rangeStart.addingTimeInterval(Double(total) / 10 * 0.40)
         let to = from.addingTimeInterval(Double(total) / 10 * 0.01)
-        let bounded = FetchDescriptor<Note>(predicate: #Predicate { $0.timestamp >= from && $0.timestamp < to })
+        let bounded = FetchDescriptor<Note>(
+            predicate: #Predicate { $0.timestamp >= from && $0.timestamp < to })
         func bruteForce() throws -> [DataStoreSnapshot] {
             try range.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Note>())).snapshots.filter {
                 guard case .date(let time) = $0[attribute: "timestamp"] else { return false }
@@ -65,10 +74,13 @@ enum TimeSeriesScenario {
         }
         let sought = try range.fetch(DataStoreFetchRequest(descriptor: bounded)).snapshots
         try verify(Set(sought) == Set(try bruteForce()), "ts_range", "the range query and the filter differ")
-        try verify(sought.count == total / 100, "ts_range", "\(sought.count) samples in a 1% range, not \(total / 100)")
+        try verify(
+            sought.count == total / 100, "ts_range",
+            "\(sought.count) samples in a 1% range, not \(total / 100)")
         let (seek, scan) = try Measure.pair(
             repetitions: report.quick ? 3 : 5,
-            candidate: { _ = try range.fetch(DataStoreFetchRequest(descriptor: bounded)) }, baseline: { _ = try bruteForce() })
+            candidate: { _ = try range.fetch(DataStoreFetchRequest(descriptor: bounded)) },
+            baseline: { _ = try bruteForce() })
         report.ratio(
             "ts_range_speedup", candidate: seek, baseline: scan, atLeast: 50, candidateLabel: "1% range",
             baselineLabel: "all \(total) samples, filtered")

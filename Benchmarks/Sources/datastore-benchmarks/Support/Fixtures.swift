@@ -7,7 +7,8 @@ import TimeSeriesStorage
 /// The benchmarks' model: a small note with a unique title.
 struct Note: PersistentModel, Hashable {
     static let schemaAttributes: [ModelAttribute<Note>] = [
-        .attribute("title", \.title, options: [.unique, .preserveValueOnDeletion]), .attribute("body", \.body),
+        .attribute("title", \.title, options: [.unique, .preserveValueOnDeletion]),
+        .attribute("body", \.body),
         .attribute("rank", \.rank), .attribute("timestamp", \.timestamp),
     ]
     static let schema = Schema([Note.self])
@@ -22,7 +23,8 @@ struct Note: PersistentModel, Hashable {
 /// A snapshot of note `index` in `store`, with a short key so the key itself is not what is measured.
 func note(_ index: Int, store: String, body: String = "hello", at date: Date = Date()) -> DataStoreSnapshot {
     DataStoreSnapshot(
-        persistentIdentifier: PersistentIdentifier(storeIdentifier: store, entityName: "Note", primaryKey: "n\(index)"),
+        persistentIdentifier: PersistentIdentifier(
+            storeIdentifier: store, entityName: "Note", primaryKey: "n\(index)"),
         values: [
             "title": .string("note \(index)"), "body": .string(body), "rank": .integer(Int64(index % 100)),
             "timestamp": .date(date),
@@ -33,7 +35,8 @@ func note(_ index: Int, store: String, body: String = "hello", at date: Date = D
 final class Scratch {
     let url: URL
     init(_ name: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("datastore-bench-\(name)-\(UUID().uuidString)")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datastore-bench-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     func path(_ name: String) -> URL { url.appendingPathComponent(name) }
@@ -53,7 +56,8 @@ struct Sizes {
     var repetitions: Int
 
     static let full = Sizes(
-        historyTransactions: 1_000_000, jsonModels: 100_000, saves: 200, tsSamples: 1_000_000, openModels: 100_000,
+        historyTransactions: 1_000_000, jsonModels: 100_000, saves: 200, tsSamples: 1_000_000,
+        openModels: 100_000,
         openChanges: 1_000_000, memoryChanges: 1_000_000, modelLayerModels: 10_000, repetitions: 7)
     static let quick = Sizes(
         historyTransactions: 50_000, jsonModels: 10_000, saves: 50, tsSamples: 100_000, openModels: 10_000,

@@ -10,7 +10,9 @@ final class SQLiteDatabase {
     private var handle: OpaquePointer?
 
     init(path: String) throws {
-        guard sqlite3_open(path, &handle) == SQLITE_OK else { throw Failure(description: "cannot open \(path)") }
+        guard sqlite3_open(path, &handle) == SQLITE_OK else {
+            throw Failure(description: "cannot open \(path)")
+        }
         try execute("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=FULL")
     }
@@ -48,12 +50,17 @@ final class SQLiteDatabase {
             switch sqlite3_step(pointer) {
             case SQLITE_ROW: return true
             case SQLITE_DONE: return false
-            default: throw Failure(description: "step failed: \(String(cString: sqlite3_errmsg(sqlite3_db_handle(pointer))))")
+            default:
+                throw Failure(
+                    description: "step failed: \(String(cString: sqlite3_errmsg(sqlite3_db_handle(pointer))))"
+                )
             }
         }
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
         func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
-        func text(_ column: Int32) -> String { sqlite3_column_text(pointer, column).map { String(cString: $0) } ?? "" }
+        func text(_ column: Int32) -> String {
+            sqlite3_column_text(pointer, column).map { String(cString: $0) } ?? ""
+        }
     }
 
     func prepare(_ sql: String) throws -> Statement {
