@@ -11,11 +11,6 @@ extension JSONFileDataStore: HistoryObserving {
     public func historyUpdates(after token: JSONFileHistoryToken?) -> AsyncThrowingStream<
         JSONFileHistoryTransaction, any Error
     > {
-        HistoryFeed.stream(
-            watching: files.path, after: token,
-            fetch: { [self] after in
-                try fetchHistory(HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }))
-            },
-            tokenOf: { $0.token })
+        HistoryFeed.stream(of: self, watching: files.path, after: token)
     }
 }

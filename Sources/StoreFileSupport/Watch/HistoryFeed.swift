@@ -1,3 +1,4 @@
+public import DataStoreCore
 import Foundation
 import Synchronization
 
@@ -56,6 +57,22 @@ extension HistoryFeed {
             if let last = new.last { cursor.token = tokenOf(last) }
             return new
         }
+    }
+}
+
+extension HistoryFeed {
+    /// A store's `historyUpdates(after:)`: its transactions after `token`, then each new one, fetched with
+    /// "after the last delivered token" whenever `directory` changes. Both file stores use this.
+    public static func stream<Store: HistoryProviding>(
+        of store: Store, watching directory: String, after token: Store.HistoryType.Token?
+    ) -> AsyncThrowingStream<Store.HistoryType, any Error> {
+        stream(
+            watching: directory, after: token,
+            fetch: { after in
+                try store.fetchHistory(
+                    HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }))
+            },
+            tokenOf: { $0.token })
     }
 }
 

@@ -169,11 +169,6 @@ extension TimeSeriesDataStore: HistoryObserving {
     public func historyUpdates(after token: TimeSeriesHistoryToken?) -> AsyncThrowingStream<
         TimeSeriesHistoryTransaction, any Error
     > {
-        HistoryFeed.stream(
-            watching: files.segments, after: token,
-            fetch: { [self] after in
-                try fetchHistory(HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }))
-            },
-            tokenOf: { $0.token })
+        HistoryFeed.stream(of: self, watching: files.segments, after: token)
     }
 }

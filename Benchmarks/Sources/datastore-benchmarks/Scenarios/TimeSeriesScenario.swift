@@ -14,7 +14,9 @@ enum TimeSeriesScenario {
         // 5. Batches of 1,000 samples per save, durable per save, against writing the same bytes with fsync.
         let ingest = try TimeSeriesDataStore(
             .init(name: "bench", schema: Note.schema, directory: scratch.path("ingest")))
-        let start = Date().addingTimeInterval(-3_000)
+        let batches = report.quick ? 10 : 20
+        // Ten samples per second of sample time, ending before now: every sample is in the past.
+        let start = Date().addingTimeInterval(-Double((1 + sizes.repetitions * batches) * 1_000) / 10 - 60)
         var next = 0
         let before = ingest.statistics.bytesWritten
         _ = try ingest.save(DataStoreSaveChangesRequest(inserted: samples(0..<1_000, from: start)))
@@ -24,7 +26,6 @@ enum TimeSeriesScenario {
         _ = FileManager.default.createFile(atPath: raw.path, contents: nil)
         let rawHandle = try FileHandle(forWritingTo: raw)
         let payload = Data(repeating: UInt8(ascii: "x"), count: batchBytes)
-        let batches = report.quick ? 10 : 20
         var prepared: [[DataStoreSnapshot]] = []
         let (store, write) = try Measure.pair(
             repetitions: sizes.repetitions,
