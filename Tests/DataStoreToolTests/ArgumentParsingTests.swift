@@ -1,3 +1,4 @@
+import JSONFileStorage
 import Testing
 
 @testable import DataStoreTool
@@ -42,7 +43,7 @@ import Testing
 
     @Test func aMalformedTokenIsAUsageError() {
         #expect {
-            try TokenParsing.storeToken(ProbeToken.self, from: #"{"v":1"#, store: "trips")
+            try TokenParsing.storeToken(JSONFileHistoryToken.self, from: #"{"v":1"#, store: "trips")
         } throws: { error in
             (error as? UsageError)?.message.hasPrefix("malformed token") == true
         }

@@ -87,13 +87,11 @@ public final class JSONFileDataStore: DataStore, Sendable {
         self.state = Mutex(initial)
     }
 
-    /// Runs `body` holding the store's file lock. A read-only store whose lock file does not exist runs it
-    /// unlocked rather than create the file.
+    /// Runs `body` holding the store's file lock (see `FileLock.withLock(_:path:readOnly:_:)`).
     static func withFileLock<T>(
         _ kind: FileLock.Kind, files: StoreDirectory, readOnly: Bool, _ body: () throws -> T
     ) throws -> T {
-        if readOnly && !StoreFile.exists(files.lock) { return try body() }
-        return try FileLock(path: files.lock, readOnly: readOnly).withLock(kind, body)
+        try FileLock.withLock(kind, path: files.lock, readOnly: readOnly, body)
     }
 
     func withFileLock<T>(_ kind: FileLock.Kind, _ body: () throws -> T) throws -> T {

@@ -31,6 +31,15 @@ public final class FileLock {
         file = try StoreFile(path: path, mode: readOnly ? .readOnly : .readWrite(create: true))
     }
 
+    /// Runs `body` holding the lock at `path`. A read-only caller whose lock file does not exist runs `body`
+    /// unlocked rather than create the file (a read-only store never writes, not even an empty lock file).
+    public static func withLock<T>(_ kind: Kind, path: String, readOnly: Bool, _ body: () throws -> T) throws
+        -> T
+    {
+        if readOnly && !StoreFile.exists(path) { return try body() }
+        return try FileLock(path: path, readOnly: readOnly).withLock(kind, body)
+    }
+
     /// Runs `body` holding the lock, waiting for it as long as it takes.
     public func withLock<T>(_ kind: Kind, _ body: () throws -> T) throws -> T {
         try acquire(kind, wait: true)

@@ -107,13 +107,13 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         self.state = Mutex(loaded)
     }
 
+    /// Runs `body` holding the store's file lock (see `FileLock.withLock(_:path:readOnly:_:)`).
     static func withFileLock<T>(
         _ kind: FileLock.Kind, files: SegmentFiles, readOnly: Bool, _ body: () throws -> T
     )
         throws -> T
     {
-        if readOnly && !StoreFile.exists(files.lock) { return try body() }
-        return try FileLock(path: files.lock, readOnly: readOnly).withLock(kind, body)
+        try FileLock.withLock(kind, path: files.lock, readOnly: readOnly, body)
     }
 
     /// Reads the index and the active segment; checks that every closed segment's file exists.
