@@ -65,7 +65,7 @@ let package = Package(
         // The suite itself: broken stores it must catch.
         .testTarget(
             name: "DataStoreConformanceTests",
-            dependencies: ["DataStoreCore", "DataStoreConformance", "InMemoryStorage"]),
+            dependencies: ["DataStoreCore", "DataStoreConformance", "InMemoryStorage", "JSONFileStorage"]),
         // The multi-process tests' helper process and their shared harness.
         .target(name: "StoreTestSupport", dependencies: ["DataStoreCore"], path: "Tests/StoreTestSupport"),
         .executableTarget(

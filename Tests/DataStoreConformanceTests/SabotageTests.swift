@@ -2,6 +2,7 @@ import DataStoreConformance
 import DataStoreCore
 import Foundation
 import InMemoryStorage
+import JSONFileStorage
 import Testing
 
 /// The suite can fail: each broken store is caught by the check meant to catch it, and the correct store
@@ -25,6 +26,22 @@ import Testing
             #expect(failure.check == check)
             #expect(failure.requirement == check.requirement)
             #expect(!failure.observed.isEmpty && !failure.expected.isEmpty)
+        }
+    }
+
+    /// Recorded values: checked on the JSON file store, which records them, against a wrapper that claims
+    /// every value on updates.
+    @Test func recordedValuesAreCheckedExactly() async throws {
+        try await DataStoreConformance.run(.recordedValuesExact) {
+            try JSONFileDataStore(.init(name: $0.storeName, schema: $0.schema, directory: $0.directory))
+        }
+        do {
+            try await DataStoreConformance.run(.recordedValuesExact) {
+                try SabotagedValueStore(.init(name: $0.storeName, schema: $0.schema, directory: $0.directory))
+            }
+            Issue.record("recordedValuesExact did not catch values recorded for unchanged attributes")
+        } catch let failure as ConformanceFailure {
+            #expect(failure.check == .recordedValuesExact)
         }
     }
 

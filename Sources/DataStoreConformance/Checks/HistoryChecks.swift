@@ -174,4 +174,22 @@ enum HistoryChecks {
             "change identifiers growing in commit order",
             observed: "\(changeIDs)")
     }
+
+    /// Applies only when the store's changes conform to `ValueRecordingHistoryChange`; a store whose changes
+    /// record nothing passes trivially.
+    static func recordedValuesExact<S>(_ h: Harness<S>) throws {
+        let a = h.item("a", value: 1, note: "first", tag: "t")
+        try h.save(inserted: [a])
+        var expected: [[String: SnapshotValue]] = [a.values]
+        if !h.isInsertOnly {
+            try h.save(updated: [h.changed(a, ["value": .integer(2), "note": .string("second")])])
+            try h.save(deleted: [h.changed(a, ["value": .integer(2), "note": .string("second")])])
+            expected += [["value": .integer(2), "note": .string("second")], [:]]
+        }
+        let recorded = try h.history().flatMap(\.changes).compactMap {
+            ($0 as? any ValueRecordingHistoryChange)?.values
+        }
+        guard !recorded.isEmpty else { return }
+        try h.expect.equal(recorded, expected, "the values recorded by the insert, the update and the delete")
+    }
 }

@@ -28,6 +28,7 @@ extension ConformanceCase {
         case .bundleAndProcessRecorded: try HistoryChecks.bundleAndProcessRecorded(h)
         case .storeIdentifierRecorded: try HistoryChecks.storeIdentifierRecorded(h)
         case .timestampsNondecreasing: try HistoryChecks.timestampsNondecreasing(h)
+        case .recordedValuesExact: try HistoryChecks.recordedValuesExact(h)
         case .identifiersUniqueAndIncreasing: try HistoryChecks.identifiersUniqueAndIncreasing(h)
         case .tokensStrictlyIncrease: try TokenChecks.tokensStrictlyIncrease(h)
         case .tokensRoundTripThroughCodable: try TokenChecks.tokensRoundTripThroughCodable(h)

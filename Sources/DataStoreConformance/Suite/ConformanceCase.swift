@@ -60,6 +60,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case storeIdentifierRecorded
     /// Timestamps never decrease and are close to the wall clock.
     case timestampsNondecreasing
+    /// Stores whose changes record values record exactly what each insert and update wrote.
+    case recordedValuesExact
     /// Transaction identifiers are unique; change identifiers grow in commit order.
     case identifiersUniqueAndIncreasing
 
@@ -180,6 +182,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "DataStore: `identifier` equals the configuration's name and is recorded on transactions and identifiers."
         case .timestampsNondecreasing:
             "HistoryTransaction: `timestamp` never decreases along one store's history."
+        case .recordedValuesExact:
+            "ValueRecordingHistoryChange: an insert records every attribute, an update exactly the new values of the changed attributes, a delete none."
         case .identifiersUniqueAndIncreasing:
             "HistoryTransaction/HistoryChange: transaction identifiers are unique; change identifiers grow in commit order."
         case .tokensStrictlyIncrease, .tokenAfterSelectsLaterTransactions, .tokenAfterNewestIsEmpty:
