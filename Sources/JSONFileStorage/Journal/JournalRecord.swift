@@ -1,5 +1,6 @@
 import DataStoreCore
 import Foundation
+import StoreFileSupport
 
 /// One record of the journal or the snapshot file. The formats are documented byte by byte in
 /// `Docs/JSONFileFormat.md`; the `type` key tells them apart.
@@ -48,39 +49,23 @@ enum JournalRecord: Codable, Sendable {
         var history: [TransactionRecord]
     }
 
-    private enum Key: String, CodingKey {
-        case type, body
-    }
-
-    private enum Kind: String, Codable {
-        case header, transaction, forget, snapshot
-    }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        switch try container.decode(Kind.self, forKey: .type) {
-        case .header: self = .header(try container.decode(Header.self, forKey: .body))
-        case .transaction: self = .transaction(try container.decode(TransactionRecord.self, forKey: .body))
-        case .forget: self = .forget(try container.decode(ForgetRecord.self, forKey: .body))
-        case .snapshot: self = .snapshot(try container.decode(SnapshotRecord.self, forKey: .body))
+        let record = try TaggedRecord.Decoded(from: decoder)
+        switch record.type {
+        case "header": self = .header(try record.body(Header.self))
+        case "transaction": self = .transaction(try record.body(TransactionRecord.self))
+        case "forget": self = .forget(try record.body(ForgetRecord.self))
+        case "snapshot": self = .snapshot(try record.body(SnapshotRecord.self))
+        default: throw record.unknownType()
         }
     }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
         switch self {
-        case .header(let body):
-            try container.encode(Kind.header, forKey: .type)
-            try container.encode(body, forKey: .body)
-        case .transaction(let body):
-            try container.encode(Kind.transaction, forKey: .type)
-            try container.encode(body, forKey: .body)
-        case .forget(let body):
-            try container.encode(Kind.forget, forKey: .type)
-            try container.encode(body, forKey: .body)
-        case .snapshot(let body):
-            try container.encode(Kind.snapshot, forKey: .type)
-            try container.encode(body, forKey: .body)
+        case .header(let body): try TaggedRecord.encode(type: "header", body: body, to: encoder)
+        case .transaction(let body): try TaggedRecord.encode(type: "transaction", body: body, to: encoder)
+        case .forget(let body): try TaggedRecord.encode(type: "forget", body: body, to: encoder)
+        case .snapshot(let body): try TaggedRecord.encode(type: "snapshot", body: body, to: encoder)
         }
     }
 }

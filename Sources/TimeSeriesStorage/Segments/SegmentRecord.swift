@@ -1,5 +1,6 @@
 import DataStoreCore
 import Foundation
+import StoreFileSupport
 
 /// The records of segment files (`Docs/TimeSeries.md` documents them).
 enum SegmentRecord: Codable, Sendable {
@@ -35,26 +36,19 @@ enum SegmentRecord: Codable, Sendable {
         var samples: [Sample]
     }
 
-    private enum Key: String, CodingKey { case type, body }
-    private enum Kind: String, Codable { case header, transaction }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        switch try container.decode(Kind.self, forKey: .type) {
-        case .header: self = .header(try container.decode(Header.self, forKey: .body))
-        case .transaction: self = .transaction(try container.decode(Commit.self, forKey: .body))
+        let record = try TaggedRecord.Decoded(from: decoder)
+        switch record.type {
+        case "header": self = .header(try record.body(Header.self))
+        case "transaction": self = .transaction(try record.body(Commit.self))
+        default: throw record.unknownType()
         }
     }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
         switch self {
-        case .header(let body):
-            try container.encode(Kind.header, forKey: .type)
-            try container.encode(body, forKey: .body)
-        case .transaction(let body):
-            try container.encode(Kind.transaction, forKey: .type)
-            try container.encode(body, forKey: .body)
+        case .header(let body): try TaggedRecord.encode(type: "header", body: body, to: encoder)
+        case .transaction(let body): try TaggedRecord.encode(type: "transaction", body: body, to: encoder)
         }
     }
 }
