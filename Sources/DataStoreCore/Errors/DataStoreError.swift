@@ -48,8 +48,12 @@ public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case storageUnavailable(path: String, reason: String)
     /// A store file was written by a newer format version than this package reads. Nothing was changed.
     case unsupportedFormatVersion(path: String, found: Int, supported: Int)
-    /// The store is busy: another process holds its write lock.
+    /// The store is busy: another process held its lock for longer than the store's busy timeout.
     case storeLocked(path: String)
+    /// A write failed and so did cutting the rejected record back off the file: this store instance no longer
+    /// knows what its file holds and refuses every call until it is reopened (as SQLite does after an I/O
+    /// error). The rejected record was made unreadable as far as the disk allowed; reopening cuts it back.
+    case storeUnusableUntilReopened(path: String, reason: String)
     /// The store cannot delete the selected history, for example a time-series store asked to delete
     /// transactions that are not the oldest ones. Nothing was deleted.
     case historyDeletionUnsupported(store: String, reason: String)
@@ -103,7 +107,9 @@ public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(path) has format version \(found); this version of the package reads up to \(supported). "
                 + "The file was left unchanged."
         case .storeLocked(let path):
-            "Another process holds the write lock on the store at \(path)."
+            "Another process holds the lock on the store at \(path); gave up waiting for it."
+        case .storeUnusableUntilReopened(let path, let reason):
+            "The store at \(path) must be reopened before it is used again: \(reason)."
         case .historyDeletionUnsupported(let store, let reason):
             "Store '\(store)' cannot delete that history: \(reason). Nothing was deleted."
         }

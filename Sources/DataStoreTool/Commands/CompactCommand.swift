@@ -8,15 +8,16 @@ enum CompactCommand {
     static func run(_ directory: URL, _ arguments: ParsedArguments, output: (String) -> Void) throws {
         let before = try InfoCommand.sizeOnDisk(directory)
         let wait = arguments.flags.contains("wait")
-        switch try OpenedStore.open(directory, writable: true) {
+        // Without --wait, a lock held by another process fails the command at once.
+        let timeout: Duration = wait ? .seconds(86_400) : .zero
+        switch try OpenedStore.open(directory, writable: true, busyTimeout: timeout) {
         case .jsonFile(let store):
             if let text = arguments.options["history-before"] {
                 let token = try TokenParsing.storeToken(
                     JSONFileHistoryToken.self, from: text, store: store.identifier)
-                try store.compact(waitingForLock: wait)  // refuses at once if another process holds the lock
                 try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token < token }))
             } else {
-                try store.compact(waitingForLock: wait)
+                try store.compact()
             }
         case .timeSeries(let store):
             if let text = arguments.options["history-before"] {

@@ -34,16 +34,22 @@ enum OpenedStore {
     }
 
     /// Opens the store in `directory`, read-only unless `writable`.
-    static func open(_ directory: URL, writable: Bool = false) throws -> OpenedStore {
+    static func open(_ directory: URL, writable: Bool = false, busyTimeout: Duration = .seconds(10)) throws
+        -> OpenedStore
+    {
         switch try Kind(directory: directory) {
         case .jsonFile:
-            let name = try JSONFileDataStore.describe(directory: directory).name
-            return .jsonFile(
-                try JSONFileDataStore(.init(name: name, directory: directory, isReadOnly: !writable)))
+            var configuration = JSONFileStoreConfiguration(
+                name: try JSONFileDataStore.describe(directory: directory).name, directory: directory,
+                isReadOnly: !writable)
+            configuration.busyTimeout = busyTimeout
+            return .jsonFile(try JSONFileDataStore(configuration))
         case .timeSeries:
-            let name = try TimeSeriesDataStore.describe(directory: directory).name
-            return .timeSeries(
-                try TimeSeriesDataStore(.init(name: name, directory: directory, isReadOnly: !writable)))
+            var configuration = TimeSeriesStoreConfiguration(
+                name: try TimeSeriesDataStore.describe(directory: directory).name, directory: directory,
+                isReadOnly: !writable)
+            configuration.busyTimeout = busyTimeout
+            return .timeSeries(try TimeSeriesDataStore(configuration))
         }
     }
 

@@ -102,19 +102,14 @@ enum JournalIO {
     }
 
     /// Appends one record at `offset` (the end of valid data) and returns its length. If the write or fsync
-    /// fails, the journal is cut back to `offset` so that no other process can see the record.
+    /// fails, the journal is cut back to `offset` so that no other process can see the record (see
+    /// `StoreFile.appendRecord(_:at:synchronize:)` for when that fails too).
     static func append(_ record: JournalRecord, files: StoreDirectory, at offset: Int64, synchronize: Bool)
         throws -> Int64
     {
         let line = try encode(record)
         let journal = try StoreFile(path: files.journal, mode: .readWrite(create: false))
-        do {
-            try journal.write(line, at: offset)
-            if synchronize { try journal.synchronize() }
-        } catch {
-            try? journal.truncate(to: offset)
-            throw error
-        }
+        try journal.appendRecord(line, at: offset, synchronize: synchronize)
         return Int64(line.count)
     }
 

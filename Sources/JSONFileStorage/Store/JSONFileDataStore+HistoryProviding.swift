@@ -11,11 +11,11 @@ extension JSONFileDataStore: HistoryProviding {
     public func fetchHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws
         -> [JSONFileHistoryTransaction]
     {
-        let (historyQuery, log) = try withCurrentState(.shared) { state in
+        let (historyQuery, log) = try read { state in
             (query(for: state.replayed), state.replayed.history)
         }
         var statistics = HistoryQueryStatistics()
-        defer { state.withLock { $0.statistics.history.add(statistics) } }
+        defer { access.inMemory { $0.statistics.history.add(statistics) } }
         return try historyQuery.run(descriptor, over: log, statistics: &statistics)
     }
 
@@ -23,8 +23,7 @@ extension JSONFileDataStore: HistoryProviding {
     /// store is compacted (snapshot and journal replaced atomically). Tokens older than the newest deleted
     /// transaction expire in every process.
     public func deleteHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws {
-        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        try withCurrentState(.exclusive) { state in
+        try write { state in
             var statistics = HistoryQueryStatistics()
             var everything = descriptor
             everything.fetchLimit = nil
@@ -45,8 +44,7 @@ extension JSONFileDataStore: HistoryProviding {
     /// Folds the journal into the snapshot file, reclaiming the space of deleted history and replayed records.
     /// Crash-safe: each file is replaced by writing a temporary file, fsyncing it and renaming it.
     public func compact() throws {
-        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        try withCurrentState(.exclusive) { state in try compact(&state) }
+        try write { state in try compact(&state) }
     }
 
     private func compact(_ state: inout State) throws {

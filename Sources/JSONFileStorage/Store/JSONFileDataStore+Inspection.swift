@@ -1,6 +1,6 @@
 import DataStoreCore
 public import Foundation
-import StoreFileSupport
+public import StoreFileSupport
 
 extension JSONFileDataStore {
     /// What a directory's journal header says, read without opening the store (and without writing).
@@ -23,8 +23,10 @@ extension JSONFileDataStore {
             throw DataStoreError.storageUnavailable(
                 path: files.path, reason: "there is no journal.jsonl here")
         }
-        let file = try StoreFile(path: files.journal, mode: .readOnly)
-        let parsed = try RecordFraming.parse(try file.readToEnd(from: 0), startingAt: 0, path: files.journal)
+        // Only the first line: the header names the store even when a later record is damaged.
+        let bytes = try StoreFile(path: files.journal, mode: .readOnly).readToEnd(from: 0)
+        let header = bytes.firstIndex(of: UInt8(ascii: "\n")).map { bytes[...$0] } ?? bytes[...]
+        let parsed = try RecordFraming.parse(Data(header), startingAt: 0, path: files.journal)
         guard let first = parsed.records.first,
             case .header(let header) = try JournalIO.decode(first, path: files.journal)
         else {
@@ -34,19 +36,32 @@ extension JSONFileDataStore {
         return FileDescription(name: header.store, format: header.format, epoch: header.epoch)
     }
 
-    /// Compacts, like ``compact()``, but throws ``DataStoreError/storeLocked(path:)`` at once instead of waiting
-    /// when another process holds the write lock and `wait` is `false`.
-    public func compact(waitingForLock wait: Bool) throws {
-        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        if wait { return try compact() }
-        try FileLock(path: files.lock, readOnly: false).withLockIfAvailable(.exclusive) {}
-        try compact()
+    /// The way out of damage that keeps the evidence: cuts the journal back to its last good record, after
+    /// copying everything from the first damaged (or incomplete) record on into `journal.jsonl.damaged-TIME`.
+    /// Waits up to `busyTimeout` for the store's lock. `datastore repair` calls this.
+    ///
+    /// Transactions in the removed bytes are lost from the store (they stay in the side file); run it only
+    /// when opening the store throws ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for the journal.
+    /// Damage to `snapshot.json` cannot be cut back and still throws.
+    ///
+    /// - Returns: What was removed, or `nil` when the journal needs no repair (nothing is written then).
+    public static func repair(directory: URL, busyTimeout: Duration = .seconds(10)) throws
+        -> StoreRepairReport?
+    {
+        let files = StoreDirectory(directory)
+        guard StoreFile.exists(files.journal) else {
+            throw DataStoreError.storageUnavailable(
+                path: files.path, reason: "there is no journal.jsonl here")
+        }
+        return try FileLock.withLock(.exclusive, path: files.lock, readOnly: false, timeout: busyTimeout) {
+            try StoreRepair.cutBack(files.journal)
+        }
     }
 }
 
 extension JSONFileDataStore {
     /// The oldest valid sequence: tokens below it are expired.
     public func oldestValidSequence() throws -> Int64 {
-        try withCurrentState(.shared) { $0.replayed.oldestValidSequence }
+        try read { $0.replayed.oldestValidSequence }
     }
 }

@@ -16,7 +16,8 @@ import Synchronization
 /// - **Several processes.** Writers serialise on an exclusive `flock` and first catch up on what others
 ///   appended, so unique upserts and updates apply to the latest state. Readers check the journal's size
 ///   (one `stat`) before each fetch and read only what is new.
-/// - **Recovery.** A torn last record is cut back by the next writer; damage anywhere else makes opening
+/// - **Recovery.** An incomplete last record (a torn write) is cut back by the next writer; any other damage,
+///   a complete record that fails its checksum included, makes opening
 ///   throw ``DataStoreError/corruptStoreFile(path:offset:reason:)`` and leaves the files untouched.
 public final class JSONFileDataStore: DataStore, Sendable {
     /// The store's configuration type.
@@ -40,15 +41,17 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// The schema the store enforces (empty when opened without one).
     public let schema: Schema
     let files: StoreDirectory
-    let state: Mutex<State>
+    let access: FileStoreAccess<State>
 
     /// Opens the store in the configuration's directory, creating it if it does not exist (unless read-only).
+    /// A writer also removes temporary files that crashed processes left behind.
     ///
     /// - Throws: ``DataStoreError/storageUnavailable(path:reason:)`` when the directory cannot be created or
     ///   written, or a read-only store does not exist; ``DataStoreError/corruptStoreFile(path:offset:reason:)``
-    ///   for damage other than a torn last record; ``DataStoreError/unsupportedFormatVersion(path:found:supported:)``
+    ///   for damage other than an incomplete last record; ``DataStoreError/unsupportedFormatVersion(path:found:supported:)``
     ///   for files of a newer format; ``DataStoreError/invalidConfiguration(reason:)`` when the directory holds
-    ///   a store of another name. In every case the files are left as they were.
+    ///   a store of another name; ``DataStoreError/storeLocked(path:)`` when another process holds the lock
+    ///   for longer than the busy timeout. In every case the files are left as they were.
     public init(_ configuration: JSONFileStoreConfiguration) throws {
         guard !configuration.name.isEmpty else {
             throw DataStoreError.invalidConfiguration(reason: "a store needs a non-empty name")
@@ -58,7 +61,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
         self.schema = configuration.schema ?? Schema(entities: [])
         let files = StoreDirectory(configuration.directory)
         self.files = files
-        if configuration.isReadOnly {
+        let readOnly = configuration.isReadOnly
+        if readOnly {
             guard StoreFile.exists(files.journal) else {
                 throw DataStoreError.storageUnavailable(
                     path: files.path, reason: "there is no store to open read-only")
@@ -70,32 +74,29 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 throw DataStoreError.storageUnavailable(
                     path: files.path, reason: "cannot create the directory: \(error)")
             }
-            try Self.withFileLock(.exclusive, files: files, readOnly: false) {
+        }
+        let loaded = try FileLock.withLock(
+            readOnly ? .shared : .exclusive, path: files.lock, readOnly: readOnly,
+            timeout: configuration.busyTimeout
+        ) {
+            if !readOnly {
+                try AtomicFileWriter.removeLeftovers(in: files.path)
                 if !StoreFile.exists(files.journal) {
                     try JournalIO.createJournal(files: files, name: configuration.name, epoch: UUID())
                 }
             }
-        }
-        let loaded = try Self.withFileLock(
-            configuration.isReadOnly ? .shared : .exclusive, files: files, readOnly: configuration.isReadOnly
-        ) {
-            try JournalIO.load(
-                files: files, configuration: configuration, repairTornTail: !configuration.isReadOnly)
+            return try JournalIO.load(files: files, configuration: configuration, repairTornTail: !readOnly)
         }
         var initial = State(replayed: loaded.state, journalIdentity: loaded.identity, journalEnd: loaded.end)
         initial.statistics.fullReloads = 1
-        self.state = Mutex(initial)
+        access = try FileStoreAccess(
+            initial, lockPath: files.lock, readOnly: readOnly, busyTimeout: configuration.busyTimeout)
     }
 
-    /// Runs `body` holding the store's file lock (see `FileLock.withLock(_:path:readOnly:_:)`).
-    static func withFileLock<T>(
-        _ kind: FileLock.Kind, files: StoreDirectory, readOnly: Bool, _ body: () throws -> T
-    ) throws -> T {
-        try FileLock.withLock(kind, path: files.lock, readOnly: readOnly, body)
-    }
-
-    func withFileLock<T>(_ kind: FileLock.Kind, _ body: () throws -> T) throws -> T {
-        try Self.withFileLock(kind, files: files, readOnly: configuration.isReadOnly, body)
+    /// Whether the journal is exactly what `state` was read from: same file, same size (one `stat`).
+    func isCurrent(_ state: State) -> Bool {
+        guard let status = StoreFile.status(atPath: files.journal) else { return false }
+        return status.identity == state.journalIdentity && status.size == state.journalEnd
     }
 
     /// Brings `state` up to date with the files: nothing if the journal is unchanged (one `stat`), the new
@@ -120,14 +121,15 @@ public final class JSONFileDataStore: DataStore, Sendable {
         state.statistics.incrementalRefreshes += 1
     }
 
-    /// Runs `body` on state that is current with the files, holding the file lock of `kind`.
-    func withCurrentState<T: Sendable>(_ kind: FileLock.Kind, _ body: (inout State) throws -> T) throws -> T {
-        try state.withLock { state in
-            try withFileLock(kind) {
-                try refresh(&state, repairTornTail: kind == .exclusive && !configuration.isReadOnly)
-                return try body(&state)
-            }
-        }
+    /// Runs `body` on state that is current with the files (see `FileStoreAccess`).
+    func read<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
+        try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repairTornTail: false) }, body)
+    }
+
+    /// Runs `body` on current state holding the exclusive file lock; a torn tail is cut back first.
+    func write<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        return try access.write(refresh: { try refresh(&$0, repairTornTail: true) }, body)
     }
 
     /// Fetches snapshots of one entity from current state; `persistentModelID ==` looks the row up directly.
@@ -135,7 +137,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
         -> DataStoreFetchResult
     {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
-        let candidates: [DataStoreSnapshot] = try withCurrentState(.shared) { state in
+        let candidates: [DataStoreSnapshot] = try read { state in
             if let id = bounds.identifier {
                 return state.replayed.table[id].map { [$0] } ?? []
             }
@@ -155,53 +157,61 @@ public final class JSONFileDataStore: DataStore, Sendable {
         JSONFileHistoryToken
     > {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        return try withCurrentState(.exclusive) { state in
-            let plan = try state.replayed.table.plan(request)
-            guard !plan.changes.isEmpty else {
+        // Plan on current state, append and fsync without holding the state (readers go on), then apply.
+        return try access.write(
+            refresh: { try refresh(&$0, repairTornTail: true) },
+            prepare: { state -> (SavePlan, JournalRecord.TransactionRecord?, Int64) in
+                let plan = try state.replayed.table.plan(request)
+                guard !plan.changes.isEmpty else { return (plan, nil, state.journalEnd) }
+                let body = JournalRecord.TransactionRecord(
+                    sequence: state.replayed.latestSequence + 1,
+                    // Never earlier than the previous transaction, whichever process wrote it.
+                    timestamp: max(Date(), state.replayed.lastTimestamp), author: request.editingState.author,
+                    bundle: request.editingState.bundleIdentifier,
+                    process: request.editingState.processIdentifier,
+                    firstChange: state.replayed.nextChangeIdentifier, changes: plan.changes)
+                return (plan, body, state.journalEnd)
+            },
+            perform: { prepared -> Int64 in
+                guard let body = prepared.1 else { return 0 }
+                return try JournalIO.append(
+                    .transaction(body), files: files, at: prepared.2,
+                    synchronize: configuration.durability == .full)
+            },
+            finish: { state, prepared, written in
+                let (plan, body, _) = prepared
+                guard let body else {
+                    return DataStoreSaveChangesResult(
+                        storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil
+                    )
+                }
+                state.replayed.apply(body)
+                state.journalEnd += written
+                state.statistics.journalBytesWritten += written
+                state.statistics.committedSaves += 1
                 return DataStoreSaveChangesResult(
-                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
-            }
-            let body = JournalRecord.TransactionRecord(
-                sequence: state.replayed.latestSequence + 1,
-                // Never earlier than the previous transaction, whichever process wrote it.
-                timestamp: max(Date(), state.replayed.lastTimestamp), author: request.editingState.author,
-                bundle: request.editingState.bundleIdentifier,
-                process: request.editingState.processIdentifier,
-                firstChange: state.replayed.nextChangeIdentifier, changes: plan.changes)
-            let written = try JournalIO.append(
-                .transaction(body), files: files, at: state.journalEnd,
-                synchronize: configuration.durability == .full)
-            state.replayed.apply(body)
-            state.journalEnd += written
-            state.statistics.journalBytesWritten += written
-            state.statistics.committedSaves += 1
-            return DataStoreSaveChangesResult(
-                storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers,
-                token: JSONFileHistoryToken(
-                    storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence))
-        }
+                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers,
+                    token: JSONFileHistoryToken(
+                        storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence))
+            })
     }
 
     /// Deletes every model and all history, and draws a new epoch, so earlier tokens stop matching in every
     /// process. The new journal replaces the old one atomically.
     public func erase() throws {
-        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        try state.withLock { state in
-            try withFileLock(.exclusive) {
-                try JournalIO.createJournal(files: files, name: identifier, epoch: UUID())
-                try AtomicFileWriter.remove(files.snapshot)
-                let loaded = try JournalIO.load(
-                    files: files, configuration: configuration, repairTornTail: true)
-                state.replayed = loaded.state
-                state.journalIdentity = loaded.identity
-                state.journalEnd = loaded.end
-            }
+        try write { state in
+            try JournalIO.createJournal(files: files, name: identifier, epoch: UUID())
+            try AtomicFileWriter.remove(files.snapshot)
+            let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: true)
+            state.replayed = loaded.state
+            state.journalIdentity = loaded.identity
+            state.journalEnd = loaded.end
         }
     }
 
     /// The token of the newest transaction (sequence 0 when there is none), after catching up.
     public func currentToken() throws -> JSONFileHistoryToken {
-        try withCurrentState(.shared) { state in
+        try read { state in
             JSONFileHistoryToken(
                 storeIdentifier: identifier, epoch: state.replayed.epoch,
                 sequence: state.replayed.latestSequence)
@@ -210,14 +220,14 @@ public final class JSONFileDataStore: DataStore, Sendable {
 
     /// The number of models held, after catching up.
     public func modelCount() throws -> Int {
-        try withCurrentState(.shared) { $0.replayed.table.count }
+        try read { $0.replayed.table.count }
     }
 
     /// The number of models of each entity, after catching up.
     public func modelCountsByEntity() throws -> [String: Int] {
-        try withCurrentState(.shared) { $0.replayed.table.countsByEntity }
+        try read { $0.replayed.table.countsByEntity }
     }
 
     /// Counters of this instance's work so far.
-    public var statistics: JSONFileStoreStatistics { state.withLock { $0.statistics } }
+    public var statistics: JSONFileStoreStatistics { access.inMemory { $0.statistics } }
 }

@@ -13,7 +13,8 @@ public struct JSONFileStoreConfiguration: DataStoreConfiguration {
         case full
         /// `save` returns after the record is written to the operating system, without fsync. A process crash
         /// loses nothing; a power loss or kernel crash may lose the most recent saves (never a partial one:
-        /// a torn record is cut back on the next open).
+        /// a torn record is cut back on the next open). A power loss can also leave a damaged record that is
+        /// not the last one; opening then throws, and `datastore repair` cuts the journal back.
         case relaxed
     }
 
@@ -27,6 +28,9 @@ public struct JSONFileStoreConfiguration: DataStoreConfiguration {
     public var durability: Durability
     /// Open without ever writing: not the journal, not the lock file, not a recovery truncation.
     public var isReadOnly: Bool
+    /// How long a call waits for another process's lock on the store before it throws
+    /// ``DataStoreError/storeLocked(path:)``. Ten seconds by default; zero fails at once.
+    public var busyTimeout: Duration = .seconds(10)
 
     /// Creates a configuration.
     public init(

@@ -24,7 +24,7 @@ public enum AtomicFileWriter {
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, path) == 0 else {
+        guard !FaultInjection.shouldFail(.rename, path: path), rename(temporary, path) == 0 else {
             let failure = systemError("rename", path: path)
             unlink(temporary)
             throw failure
@@ -43,5 +43,26 @@ public enum AtomicFileWriter {
     public static func remove(_ path: String) throws(DataStoreError) {
         guard unlink(path) == 0 || errno == ENOENT else { throw systemError("unlink", path: path) }
         try synchronizeDirectory(containing: path)
+    }
+
+    /// Removes the temporary files that `replace(_:with:)` calls of crashed processes left in `directory`
+    /// (`NAME.tmp-PID` whose process no longer runs). Call holding the store's exclusive lock: every writer
+    /// of a temporary file holds it, so none can be in progress in a live process that does not.
+    public static func removeLeftovers(in directory: String) throws(DataStoreError) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            throw .storageUnavailable(path: directory, reason: "cannot list the directory")
+        }
+        var removed = false
+        for name in names {
+            guard let marker = name.range(of: ".tmp-", options: .backwards),
+                let owner = Int32(name[marker.upperBound...]), owner > 0
+            else { continue }
+            // `kill(pid, 0)` fails with ESRCH only when no such process exists.
+            guard owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            let path = directory + "/" + name
+            guard unlink(path) == 0 || errno == ENOENT else { throw systemError("unlink", path: path) }
+            removed = true
+        }
+        if removed { try synchronizeDirectory(containing: directory + "/.") }
     }
 }

@@ -10,9 +10,14 @@ public import DataStoreCore
 
 /// An advisory lock on a separate lock file, with `flock`: exclusive for writers, shared for readers.
 ///
-/// The kernel releases the lock when its holder exits, even by `kill -9`, so a lock file left behind by a
-/// killed process is harmless: the next opener simply takes the lock. The file's contents are never written.
-public final class FileLock {
+/// A store opens its lock file once and keeps the descriptor for its lifetime: reopening it for every call
+/// would re-create a removed store directory's lock file and raise a close-after-write event in the
+/// directory on every read. The kernel releases the lock when its holder exits, even by `kill -9`, so a lock
+/// file left behind by a killed process is harmless. The file's contents are never written.
+///
+/// `flock` locks belong to the open file, not to a thread: callers in one process must serialise their use
+/// of one `FileLock` themselves (the stores do, with their writer mutex). That is also why it is `Sendable`.
+public final class FileLock: @unchecked Sendable {
     /// Exclusive for one writer, or shared among readers.
     public enum Kind: Sendable {
         /// One holder at a time; excludes shared holders.
@@ -31,35 +36,42 @@ public final class FileLock {
         file = try StoreFile(path: path, mode: readOnly ? .readOnly : .readWrite(create: true))
     }
 
-    /// Runs `body` holding the lock at `path`. A read-only caller whose lock file does not exist runs `body`
-    /// unlocked rather than create the file (a read-only store never writes, not even an empty lock file).
-    public static func withLock<T>(_ kind: Kind, path: String, readOnly: Bool, _ body: () throws -> T) throws
-        -> T
-    {
+    /// Runs `body` holding the lock at `path`, opened for this call only: for opening a store, before it
+    /// keeps a lock open. A read-only caller whose lock file does not exist runs `body` unlocked rather than
+    /// create the file (a read-only store never writes, not even an empty lock file).
+    public static func withLock<T>(
+        _ kind: Kind, path: String, readOnly: Bool, timeout: Duration, _ body: () throws -> T
+    ) throws -> T {
         if readOnly && !StoreFile.exists(path) { return try body() }
-        return try FileLock(path: path, readOnly: readOnly).withLock(kind, body)
+        return try FileLock(path: path, readOnly: readOnly).withLock(kind, timeout: timeout, body)
     }
 
-    /// Runs `body` holding the lock, waiting for it as long as it takes.
-    public func withLock<T>(_ kind: Kind, _ body: () throws -> T) throws -> T {
-        try acquire(kind, wait: true)
+    /// Runs `body` holding the lock, waiting for it at most `timeout`.
+    ///
+    /// - Throws: ``DataStoreError/storeLocked(path:)`` when another process held the lock for all of
+    ///   `timeout` (a zero timeout fails at once if the lock is taken).
+    public func withLock<T>(_ kind: Kind, timeout: Duration, _ body: () throws -> T) throws -> T {
+        try acquire(kind, timeout: timeout)
         defer { release() }
         return try body()
     }
 
-    /// Runs `body` holding the lock, or throws ``DataStoreError/storeLocked(path:)`` at once if another
-    /// process holds it.
-    public func withLockIfAvailable<T>(_ kind: Kind, _ body: () throws -> T) throws -> T {
-        try acquire(kind, wait: false)
-        defer { release() }
-        return try body()
-    }
-
-    private func acquire(_ kind: Kind, wait: Bool) throws(DataStoreError) {
-        let operation = (kind == .exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB)
-        guard retryingOnInterrupt({ flock(file.descriptor, operation) }) == 0 else {
-            if errno == EWOULDBLOCK { throw .storeLocked(path: path) }
-            throw systemError("flock", path: path)
+    private func acquire(_ kind: Kind, timeout: Duration) throws(DataStoreError) {
+        let operation = (kind == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        // Back off from 1 ms to 50 ms between attempts: short waits stay short, long ones cost little CPU.
+        var pause: Duration = .milliseconds(1)
+        while true {
+            if retryingOnInterrupt({ flock(file.descriptor, operation) }) == 0 { return }
+            guard errno == EWOULDBLOCK else { throw systemError("flock", path: path) }
+            let now = clock.now
+            guard now < deadline else { throw .storeLocked(path: path) }
+            let wait = min(pause, now.duration(to: deadline))
+            let microseconds =
+                wait.components.seconds * 1_000_000 + wait.components.attoseconds / 1_000_000_000_000
+            usleep(useconds_t(max(1, microseconds)))
+            pause = min(pause * 2, .milliseconds(50))
         }
     }
 

@@ -91,6 +91,7 @@ public final class StoreFile {
 
     /// Writes all of `data` at `offset` (normally the end of the valid data).
     public func write(_ data: Data, at offset: Int64) throws(DataStoreError) {
+        if FaultInjection.shouldFail(.write, path: path) { throw systemError("pwrite", path: path) }
         var done = 0
         while done < data.count {
             let count = data.withUnsafeBytes { buffer in
@@ -106,6 +107,7 @@ public final class StoreFile {
     /// Flushes the file's data to the device, with the metadata needed to read it back (its size): what a
     /// durable append needs. `fdatasync` on Linux, as SQLite uses; `fsync` elsewhere.
     public func synchronize() throws(DataStoreError) {
+        if FaultInjection.shouldFail(.synchronize, path: path) { throw systemError("fsync", path: path) }
         #if os(Linux)
             guard retryingOnInterrupt({ fdatasync(descriptor) }) == 0 else {
                 throw systemError("fdatasync", path: path)
@@ -119,8 +121,41 @@ public final class StoreFile {
 
     /// Cuts the file to `length` bytes.
     public func truncate(to length: Int64) throws(DataStoreError) {
+        if FaultInjection.shouldFail(.truncate, path: path) { throw systemError("ftruncate", path: path) }
         guard retryingOnInterrupt({ ftruncate(descriptor, off_t(length)) }) == 0 else {
             throw systemError("ftruncate", path: path)
+        }
+    }
+
+    /// Appends one framed record (a line ending in `\n`) at `offset`, the end of the valid data, and makes it
+    /// durable when `synchronize` is set.
+    ///
+    /// If the write or the fsync fails, the file is cut back to `offset`, so that no other process ever reads
+    /// a record whose save was rejected, and the error is rethrown: the store stays usable. If the cut-back
+    /// fails too, the record's terminating newline is overwritten, which turns it into a torn tail that
+    /// readers ignore and the next writer cuts back, and
+    /// ``DataStoreError/storeUnusableUntilReopened(path:reason:)`` is thrown: the caller must refuse every
+    /// later call until it is reopened, since it no longer knows what the file holds.
+    public func appendRecord(_ line: Data, at offset: Int64, synchronize durable: Bool) throws(DataStoreError)
+    {
+        do {
+            try write(line, at: offset)
+            if durable { try synchronize() }
+        } catch {
+            do {
+                try truncate(to: offset)
+            } catch let cutBack {
+                if let size = try? status().size, size > offset {
+                    let newline = min(size, offset + Int64(line.count)) - 1
+                    try? write(Data(" ".utf8), at: newline)
+                    try? synchronize()
+                }
+                throw .storeUnusableUntilReopened(
+                    path: path,
+                    reason: "\(error.description) and cutting the rejected record back failed: "
+                        + cutBack.description)
+            }
+            throw error
         }
     }
 }

@@ -49,39 +49,43 @@ public enum RecordFraming {
 
     /// Splits `bytes`, which start at file offset `start`, into framed records.
     ///
-    /// An incomplete or damaged *last* line is a torn tail, to be cut back. A damaged line followed by
-    /// further lines is corruption: it throws ``DataStoreError/corruptStoreFile(path:offset:reason:)`` with
-    /// the damaged line's offset, and the caller leaves the file as it is.
+    /// Only an *incomplete* last line (no terminating newline: what a crash in the middle of a write leaves)
+    /// is a torn tail, to be cut back. A complete line whose framing or checksum is wrong is damage wherever
+    /// it is, the last line included: it throws ``DataStoreError/corruptStoreFile(path:offset:reason:)`` with
+    /// the line's offset, and the caller leaves the file as it is.
     public static func parse(_ bytes: Data, startingAt start: Int64, path: String) throws(DataStoreError)
         -> ParseResult
     {
-        var records: [Record] = []
-        var lineStart = bytes.startIndex
-        var validEnd = lineStart
-        while lineStart < bytes.endIndex {
-            guard let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
-                return ParseResult(
-                    records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex),
-                    hasTornTail: true)
-            }
-            let line = bytes[lineStart...newline]
-            let offset = start + Int64(lineStart - bytes.startIndex)
-            if let payload = payload(ofLine: line) {
-                records.append(Record(offset: offset, payload: payload))
-                validEnd = newline + 1
-            } else if newline + 1 == bytes.endIndex {
-                return ParseResult(
-                    records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex),
-                    hasTornTail: true)
-            } else {
-                throw .corruptStoreFile(
-                    path: path, offset: offset,
-                    reason: "a record's framing or checksum does not match its bytes")
-            }
-            lineStart = newline + 1
+        let scanned = scan(bytes, startingAt: start)
+        if let damage = scanned.damage {
+            throw .corruptStoreFile(
+                path: path, offset: damage,
+                reason: "a complete record's framing or checksum does not match its bytes")
         }
         return ParseResult(
-            records: records, endOfValidData: start + Int64(validEnd - bytes.startIndex), hasTornTail: false)
+            records: scanned.records, endOfValidData: scanned.endOfValidData, hasTornTail: scanned.hasTornTail
+        )
+    }
+
+    /// The records before the first damaged line, the offset of that line if there is one, and whether the
+    /// bytes end in an incomplete line.
+    static func scan(_ bytes: Data, startingAt start: Int64) -> (
+        records: [Record], endOfValidData: Int64, damage: Int64?, hasTornTail: Bool
+    ) {
+        var records: [Record] = []
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            let offset = start + Int64(lineStart - bytes.startIndex)
+            guard let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
+                return (records, offset, nil, true)
+            }
+            guard let payload = payload(ofLine: bytes[lineStart...newline]) else {
+                return (records, offset, offset, false)
+            }
+            records.append(Record(offset: offset, payload: payload))
+            lineStart = newline + 1
+        }
+        return (records, start + Int64(bytes.count), nil, false)
     }
 
     /// The record bytes of one line (ending in `\n`), or `nil` if its framing or checksum is wrong.

@@ -71,9 +71,30 @@ struct SegmentFiles: Sendable {
         return decoded
     }
 
+    /// Checks, with one `stat`, that a closed segment exists and has the size `index.json` recorded. A
+    /// segment that straddles the oldest valid sequence may have been rewritten without its deleted commits
+    /// just before a crash, so only its existence is checked; its contents are checked when it is read.
+    func checkClosed(_ segment: SegmentIndex.Segment, oldestValid: Int64) throws {
+        let path = self.segment(segment.file)
+        guard let status = StoreFile.status(atPath: path) else {
+            throw DataStoreError.corruptStoreFile(
+                path: path, offset: 0,
+                reason: "the segment listed in index.json is missing (removed by hand?)")
+        }
+        if segment.firstSequence > oldestValid && status.size != segment.byteSize {
+            throw DataStoreError.corruptStoreFile(
+                path: path, offset: min(status.size, segment.byteSize),
+                reason:
+                    "the closed segment holds \(status.size) bytes but index.json recorded \(segment.byteSize) "
+                    + "(sequences \(segment.firstSequence)...\(segment.lastSequence)): it was cut short or changed"
+            )
+        }
+    }
+
     /// Reads a closed segment's commits. Any damage, even at the end, is corruption: closed segments are
-    /// never written again.
-    func readClosed(_ segment: SegmentIndex.Segment) throws -> [SegmentRecord.Commit] {
+    /// never written again. So is a segment whose commits are not exactly the sequences `index.json` lists
+    /// for it (those at or below `oldestValid` may be gone: they are deleted history).
+    func readClosed(_ segment: SegmentIndex.Segment, oldestValid: Int64) throws -> [SegmentRecord.Commit] {
         let path = self.segment(segment.file)
         guard StoreFile.exists(path) else {
             throw DataStoreError.corruptStoreFile(
@@ -87,7 +108,19 @@ struct SegmentFiles: Sendable {
                 path: path, offset: parsed.endOfValidData,
                 reason: "a closed segment ends in a partial record (truncated?)")
         }
-        return try commits(in: parsed.records.dropFirst(), path: path)
+        let commits = try commits(in: parsed.records.dropFirst(), path: path)
+        let retained = commits.filter { $0.sequence > oldestValid }.map(\.sequence)
+        let first = max(segment.firstSequence, oldestValid + 1)
+        let expected = first <= segment.lastSequence ? Array(first...segment.lastSequence) : []
+        guard retained == expected else {
+            throw DataStoreError.corruptStoreFile(
+                path: path, offset: parsed.endOfValidData,
+                reason:
+                    "the closed segment holds sequences \(retained.first.map(String.init) ?? "none")..."
+                    + "\(retained.last.map(String.init) ?? "none") (\(retained.count) commits), but index.json lists "
+                    + "\(first)...\(segment.lastSequence)")
+        }
+        return commits
     }
 
     /// Reads the active segment from `offset`: its commits, and the end of valid data. A torn tail is cut
@@ -137,19 +170,14 @@ struct SegmentFiles: Sendable {
         return Int64(line.count)
     }
 
-    /// Appends one commit at `offset` and returns its length; on failure the segment is cut back to `offset`.
+    /// Appends one commit at `offset` and returns its length; on failure the segment is cut back to `offset`
+    /// (see `StoreFile.appendRecord(_:at:synchronize:)` for when that fails too).
     func append(_ commit: SegmentRecord.Commit, to file: String, at offset: Int64, synchronize: Bool) throws
         -> Int64
     {
         let line = RecordFraming.frame(CommitCodec.encode(commit))
         let handle = try StoreFile(path: segment(file), mode: .readWrite(create: false))
-        do {
-            try handle.write(line, at: offset)
-            if synchronize { try handle.synchronize() }
-        } catch {
-            try? handle.truncate(to: offset)
-            throw error
-        }
+        try handle.appendRecord(line, at: offset, synchronize: synchronize)
         return Int64(line.count)
     }
 }

@@ -20,7 +20,7 @@ extension TimeSeriesDataStore: HistoryProviding {
         -> [TimeSeriesHistoryTransaction]
     {
         let bounds = HistoryPredicateBounds(descriptor.predicate)
-        let (historyQuery, log) = try withCurrentState(.shared) { state in
+        let (historyQuery, log) = try read { state in
             let historyQuery = query(for: state)
             try historyQuery.validate(bounds)
             let (lower, upper) = historyQuery.sequenceBounds(bounds)
@@ -29,7 +29,7 @@ extension TimeSeriesDataStore: HistoryProviding {
             return (historyQuery, try commits(of: sources, in: &state).map { transaction($0, epoch: epoch) })
         }
         var statistics = HistoryQueryStatistics()
-        defer { state.withLock { $0.statistics.history.add(statistics) } }
+        defer { access.inMemory { $0.statistics.history.add(statistics) } }
         return try historyQuery.run(descriptor, over: log, statistics: &statistics)
     }
 
@@ -40,8 +40,7 @@ extension TimeSeriesDataStore: HistoryProviding {
     /// - Throws: ``DataStoreError/historyDeletionUnsupported(store:reason:)`` when the selection is not a
     ///   prefix; nothing is deleted then.
     public func deleteHistory(_ descriptor: HistoryDescriptor<TimeSeriesHistoryTransaction>) throws {
-        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        try withCurrentState(.exclusive) { state in
+        try write { state in
             let epoch = state.index.epoch
             let retained = try commits(of: segments(in: state) { _, _, _, _ in true }, in: &state)
                 .map { transaction($0, epoch: epoch) }
@@ -92,7 +91,7 @@ extension TimeSeriesDataStore: HistoryProviding {
     /// Rewrites the one segment that holds commits on both sides of the cut, keeping those after it.
     private func reclaimStraddlingSegment(through cut: Int64, in state: inout State) throws {
         if var active = state.active, let first = active.commits.first?.sequence, first <= cut {
-            active.commits.removeAll { $0.sequence <= cut }
+            active.removeCommits(through: cut)
             active.end = try rewrite(
                 active.file, partition: active.partition, commits: active.commits, epoch: state.index.epoch)
             state.active = active
@@ -101,7 +100,9 @@ extension TimeSeriesDataStore: HistoryProviding {
             return
         }
         let segment = state.index.segments[position]
-        let kept = try files.readClosed(segment).filter { $0.sequence > cut }
+        let kept = try files.readClosed(segment, oldestValid: state.index.oldestValid).filter {
+            $0.sequence > cut
+        }
         let size = try rewrite(
             segment.file, partition: segment.partition, commits: kept, epoch: state.index.epoch)
         var reclaimed = ActiveSegment(
@@ -130,8 +131,7 @@ extension TimeSeriesDataStore: HistoryProviding {
     /// Applies the retention policy now: removes the oldest segments whose newest sample is older than the
     /// maximum age, and the oldest closed segments while the total size exceeds the maximum.
     public func applyRetention() throws {
-        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        try withCurrentState(.exclusive) { state in try applyRetention(in: &state) }
+        try write { state in try applyRetention(in: &state) }
     }
 
     /// Retention removes a prefix of segments only, so history never has a hole.

@@ -1,6 +1,6 @@
 import DataStoreCore
 public import Foundation
-import StoreFileSupport
+public import StoreFileSupport
 
 extension TimeSeriesDataStore {
     /// What a directory's `index.json` says, read without opening the store (and without writing).
@@ -35,6 +35,27 @@ extension TimeSeriesDataStore {
 
     /// The oldest valid sequence: tokens below it are expired.
     public func oldestValidSequence() throws -> Int64 {
-        try withCurrentState(.shared) { $0.index.oldestValid }
+        try read { $0.index.oldestValid }
+    }
+}
+extension TimeSeriesDataStore {
+    /// The way out of damage that keeps the evidence: cuts the segment being written back to its last good
+    /// record, after copying everything from the first damaged (or incomplete) record on into
+    /// `SEGMENT.damaged-TIME`. Waits up to `busyTimeout` for the store's lock. `datastore repair` calls this.
+    ///
+    /// Samples in the removed bytes are lost from the store (they stay in the side file). A damaged *closed*
+    /// segment or index cannot be cut back without a hole in history: opening still throws
+    /// ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for it, and it needs a backup.
+    ///
+    /// - Returns: What was removed, or `nil` when the active segment needs no repair (nothing is written).
+    public static func repair(directory: URL, busyTimeout: Duration = .seconds(10)) throws
+        -> StoreRepairReport?
+    {
+        let files = SegmentFiles(directory)
+        return try FileLock.withLock(.exclusive, path: files.lock, readOnly: false, timeout: busyTimeout) {
+            let index = try files.readIndex(storeName: try describe(directory: directory).name)
+            guard let active = index.active else { return nil }
+            return try StoreRepair.cutBack(files.segment(active.file))
+        }
     }
 }

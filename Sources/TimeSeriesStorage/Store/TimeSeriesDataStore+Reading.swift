@@ -16,7 +16,8 @@ extension TimeSeriesDataStore {
         for source in sources {
             state.statistics.segmentsOpened += 1
             switch source {
-            case .closed(let segment): result += try files.readClosed(segment)
+            case .closed(let segment):
+                result += try files.readClosed(segment, oldestValid: state.index.oldestValid)
             case .active(let active): result += active.commits
             }
         }
@@ -58,7 +59,7 @@ extension TimeSeriesDataStore {
                 upper = min(upper, date)
             }
         }
-        let candidates: [DataStoreSnapshot] = try withCurrentState(.shared) { state in
+        let candidates: [DataStoreSnapshot] = try read { state in
             let sources = segments(in: state) { earliest, latest, _, _ in latest >= lower && earliest <= upper
             }
             var snapshots: [DataStoreSnapshot] = []

@@ -19,8 +19,8 @@ import Synchronization
 ///   segments go, and the oldest valid token moves forward with them.
 /// - **Several processes.** Writers serialise on an exclusive `flock` and catch up first (so a second writer
 ///   is serialised safely, not refused); readers see new commits on their next call.
-/// - **Crashes.** The same rules and record framing as the JSON file store: a torn tail of the segment being
-///   written is cut back; damage anywhere else throws ``DataStoreError/corruptStoreFile(path:offset:reason:)``.
+/// - **Crashes.** The same rules and record framing as the JSON file store: an incomplete last record of the
+///   segment being written is cut back; any other damage (a closed segment that lost whole records too) throws ``DataStoreError/corruptStoreFile(path:offset:reason:)``.
 ///
 /// See `Docs/TimeSeries.md`.
 public final class TimeSeriesDataStore: DataStore, Sendable {
@@ -65,7 +65,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     /// The schema the store enforces (empty when opened without one).
     public let schema: Schema
     let files: SegmentFiles
-    let state: Mutex<State>
+    let access: FileStoreAccess<State>
 
     /// Opens the store in the configuration's directory, creating it if needed (unless read-only).
     ///
@@ -93,38 +93,33 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
                 throw DataStoreError.storageUnavailable(
                     path: files.root, reason: "cannot create the directory: \(error)")
             }
-            try Self.withFileLock(.exclusive, files: files, readOnly: false) {
+        }
+        let readOnly = configuration.isReadOnly
+        let loaded = try FileLock.withLock(
+            readOnly ? .shared : .exclusive, path: files.lock, readOnly: readOnly,
+            timeout: configuration.busyTimeout
+        ) {
+            if !readOnly {
+                try AtomicFileWriter.removeLeftovers(in: files.root)
+                try AtomicFileWriter.removeLeftovers(in: files.segments)
                 if !StoreFile.exists(files.index) {
                     try files.writeIndex(.empty(store: configuration.name, epoch: UUID()))
                 }
             }
+            return try Self.load(files: files, configuration: configuration, repair: !readOnly)
         }
-        let loaded = try Self.withFileLock(
-            configuration.isReadOnly ? .shared : .exclusive, files: files, readOnly: configuration.isReadOnly
-        ) {
-            try Self.load(files: files, configuration: configuration, repair: !configuration.isReadOnly)
-        }
-        self.state = Mutex(loaded)
+        access = try FileStoreAccess(
+            loaded, lockPath: files.lock, readOnly: readOnly, busyTimeout: configuration.busyTimeout)
     }
 
-    /// Runs `body` holding the store's file lock (see `FileLock.withLock(_:path:readOnly:_:)`).
-    static func withFileLock<T>(
-        _ kind: FileLock.Kind, files: SegmentFiles, readOnly: Bool, _ body: () throws -> T
-    )
-        throws -> T
-    {
-        try FileLock.withLock(kind, path: files.lock, readOnly: readOnly, body)
-    }
-
-    /// Reads the index and the active segment; checks that every closed segment's file exists.
+    /// Reads the index and the active segment; checks that every closed segment's file exists and has the
+    /// size the index recorded (a segment that lost whole records is damage, not a shorter history).
     static func load(files: SegmentFiles, configuration: TimeSeriesStoreConfiguration, repair: Bool) throws
         -> State
     {
         let index = try files.readIndex(storeName: configuration.name)
-        for segment in index.segments where !StoreFile.exists(files.segment(segment.file)) {
-            throw DataStoreError.corruptStoreFile(
-                path: files.segment(segment.file), offset: 0,
-                reason: "the segment listed in index.json is missing (removed by hand?)")
+        for segment in index.segments {
+            try files.checkClosed(segment, oldestValid: index.oldestValid)
         }
         var active: ActiveSegment?
         if let named = index.active {
@@ -135,6 +130,13 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             throw DataStoreError.storageUnavailable(path: files.index, reason: "the index has disappeared")
         }
         return State(index: index, indexIdentity: identity, active: active)
+    }
+
+    /// Whether the index and the active segment are what `state` was read from (two `stat`s).
+    func isCurrent(_ state: State) -> Bool {
+        guard StoreFile.status(atPath: files.index)?.identity == state.indexIdentity else { return false }
+        guard let active = state.active else { return true }
+        return StoreFile.status(atPath: files.segment(active.file))?.size == active.end
     }
 
     /// Brings `state` up to date: a full reload if the index was replaced (a segment opened or closed,
@@ -156,18 +158,21 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             size != active.end
         else { return }
         let (commits, end) = try files.readActive(active.file, from: active.end, repair: repair)
-        active.commits += commits
+        state.active = nil  // so that `active` is the only reference and grows in place
+        active.append(contentsOf: commits)
         active.end = end
         state.active = active
     }
 
-    func withCurrentState<T: Sendable>(_ kind: FileLock.Kind, _ body: (inout State) throws -> T) throws -> T {
-        try state.withLock { state in
-            try Self.withFileLock(kind, files: files, readOnly: configuration.isReadOnly) {
-                try refresh(&state, repair: kind == .exclusive && !configuration.isReadOnly)
-                return try body(&state)
-            }
-        }
+    /// Runs `body` on state that is current with the files (see `FileStoreAccess`).
+    func read<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
+        try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) }, body)
+    }
+
+    /// Runs `body` on current state holding the exclusive file lock; a torn tail is cut back first.
+    func write<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        return try access.write(refresh: { try refresh(&$0, repair: true) }, body)
     }
 
     // MARK: - Saving
@@ -194,7 +199,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         guard !samples.isEmpty else {
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: nil)
         }
-        return try withCurrentState(.exclusive) { state in
+        return try write { state in
             try checkTimes(of: samples, against: state)
             guard let window = configuration.commitWindow else {
                 let token = try commit(samples, editingState: request.editingState, in: &state)
@@ -218,7 +223,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     @discardableResult
     public func flush() throws -> TimeSeriesHistoryToken? {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        return try withCurrentState(.exclusive) { state in
+        return try write { state in
             guard let pending = state.pending else { return nil }
             state.pending = nil
             return try commit(pending.samples, editingState: pending.editingState, in: &state)
@@ -312,7 +317,8 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         }
         let written = try files.append(
             commit, to: active.file, at: active.end, synchronize: configuration.isDurable)
-        active.commits.append(commit)
+        state.active = nil  // so that `active` is the only reference and grows in place
+        active.append(contentsOf: CollectionOfOne(commit))
         active.end += written
         state.active = active
         state.statistics.bytesWritten += written
@@ -360,8 +366,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
 
     /// Deletes every sample and all history, and draws a new epoch.
     public func erase() throws {
-        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        try withCurrentState(.exclusive) { state in
+        try write { state in
             let doomed = state.index.segments.map(\.file) + (state.active.map { [$0.file] } ?? [])
             try writeIndex(.empty(store: identifier, epoch: UUID()), in: &state)
             for file in doomed { try AtomicFileWriter.remove(files.segment(file)) }
@@ -371,18 +376,18 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     }
 
     /// Counters of this instance's work so far.
-    public var statistics: TimeSeriesStoreStatistics { state.withLock { $0.statistics } }
+    public var statistics: TimeSeriesStoreStatistics { access.inMemory { $0.statistics } }
 
     /// The segment files currently holding data, oldest first.
     public func segmentFiles() throws -> [String] {
-        try withCurrentState(.shared) { state in
+        try read { state in
             state.index.segments.map(\.file) + (state.active.map { [$0.file] } ?? [])
         }
     }
 
     /// The token of the newest transaction (sequence 0 when there is none), after catching up.
     public func currentToken() throws -> TimeSeriesHistoryToken {
-        try withCurrentState(.shared) { state in
+        try read { state in
             TimeSeriesHistoryToken(
                 storeIdentifier: identifier, epoch: state.index.epoch, sequence: state.latestSequence)
         }

@@ -48,6 +48,9 @@ public struct TimeSeriesStoreConfiguration: DataStoreConfiguration {
     public var isDurable: Bool
     /// Open without ever writing.
     public var isReadOnly: Bool
+    /// How long a call waits for another process's lock on the store before it throws
+    /// ``DataStoreError/storeLocked(path:)``. Ten seconds by default; zero fails at once.
+    public var busyTimeout: Duration = .seconds(10)
 
     /// Creates a configuration.
     public init(

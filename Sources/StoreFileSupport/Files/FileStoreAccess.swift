@@ -1,0 +1,145 @@
+package import DataStoreCore
+import Synchronization
+
+/// The locking scaffold both file stores share: how a store instance's threads and other processes take
+/// turns with one directory of files.
+///
+/// - **In this process**, one writer at a time: a writer mutex is held from taking the file lock until
+///   the write is applied in memory. The state itself sits behind a second mutex that is held only for
+///   short, in-memory steps, never while waiting for the file lock or for an fsync.
+/// - **Across processes**, the `flock` lock file, opened once and kept open, waited for at most the busy
+///   timeout (then ``DataStoreError/storeLocked(path:)``).
+/// - **Readers that find nothing new** (one `stat`, by the store's `isCurrent`) answer from memory without
+///   waiting for a writer. So do readers while this instance's own write is in flight: it holds the
+///   exclusive file lock, so nothing else can have changed, and its save is not acknowledged yet.
+/// - **A failed cut-back** (``DataStoreError/storeUnusableUntilReopened(path:reason:)``) makes every later
+///   call throw that error, until the store is reopened.
+package final class FileStoreAccess<State: Sendable>: Sendable {
+    struct Guarded: Sendable {
+        var state: State
+        var writeInFlight = false
+        var unusable: DataStoreError?
+    }
+
+    private let guarded: Mutex<Guarded>
+    private let writers = Mutex(())
+    private let lockPath: String
+    private let lock: Mutex<FileLock?>
+    private let readOnly: Bool
+    /// How long to wait for another process's lock before throwing ``DataStoreError/storeLocked(path:)``.
+    package let busyTimeout: Duration
+
+    /// Wraps `state`; opens (and, unless `readOnly`, creates) the lock file at `lockPath`.
+    package init(_ state: State, lockPath: String, readOnly: Bool, busyTimeout: Duration)
+        throws(DataStoreError)
+    {
+        guarded = Mutex(Guarded(state: state))
+        self.lockPath = lockPath
+        self.readOnly = readOnly
+        self.busyTimeout = busyTimeout
+        lock = Mutex(try Self.openLock(lockPath, readOnly: readOnly))
+    }
+
+    /// A read-only store never creates the lock file; without one there is no writer to exclude.
+    private static func openLock(_ path: String, readOnly: Bool) throws(DataStoreError) -> FileLock? {
+        if readOnly && !StoreFile.exists(path) { return nil }
+        return try FileLock(path: path, readOnly: readOnly)
+    }
+
+    private func withFileLock<T>(_ kind: FileLock.Kind, _ body: () throws -> T) throws -> T {
+        let current = try lock.withLock { lock throws(DataStoreError) in
+            if lock == nil { lock = try Self.openLock(lockPath, readOnly: readOnly) }
+            return lock
+        }
+        guard let current else { return try body() }
+        return try current.withLock(kind, timeout: busyTimeout, body)
+    }
+
+    private func checkUsable() throws(DataStoreError) {
+        if let unusable = guarded.withLock({ $0.unusable }) { throw unusable }
+    }
+
+    /// Runs `body` on the state as it is in memory, without refreshing or locking files: for counters.
+    package func inMemory<T: Sendable>(_ body: (inout State) -> T) -> T {
+        guarded.withLock { body(&$0.state) }
+    }
+
+    /// Runs `body` on state that is current with the files.
+    ///
+    /// - Parameters:
+    ///   - isCurrent: Whether the files still hold what `state` was read from (a `stat` or two).
+    ///   - refresh: Reads what changed; called holding the shared file lock.
+    package func read<T: Sendable>(
+        isCurrent: (State) -> Bool, refresh: (inout State) throws -> Void, _ body: (inout State) throws -> T
+    ) throws -> T {
+        try checkUsable()
+        let fast: Result<T, any Error>? = guarded.withLock { guarded in
+            guard guarded.writeInFlight || isCurrent(guarded.state) else { return nil }
+            return Result { try body(&guarded.state) }
+        }
+        if let fast { return try fast.get() }
+        return try writers.withLock { _ in
+            try checkUsable()
+            return try withFileLock(.shared) {
+                try guarded.withLock { guarded in
+                    try refresh(&guarded.state)
+                    return try body(&guarded.state)
+                }
+            }
+        }
+    }
+
+    /// Runs a write in three steps, holding the exclusive file lock throughout: `prepare` on current state,
+    /// `perform` (the file I/O, such as an append and its fsync) with the state mutex released so that
+    /// readers go on, then `finish` to apply the outcome in memory.
+    package func write<Prepared: Sendable, Outcome: Sendable, T: Sendable>(
+        refresh: (inout State) throws -> Void, prepare: (inout State) throws -> Prepared,
+        perform: (Prepared) throws -> Outcome, finish: (inout State, Prepared, Outcome) throws -> T
+    ) throws -> T {
+        try checkUsable()
+        return try writers.withLock { _ in
+            try checkUsable()
+            return try withFileLock(.exclusive) {
+                let prepared = try guarded.withLock { guarded in
+                    try refresh(&guarded.state)
+                    let prepared = try prepare(&guarded.state)
+                    guarded.writeInFlight = true
+                    return prepared
+                }
+                let outcome: Outcome
+                do {
+                    outcome = try perform(prepared)
+                } catch {
+                    guarded.withLock { guarded in
+                        guarded.writeInFlight = false
+                        if case .storeUnusableUntilReopened = error as? DataStoreError {
+                            guarded.unusable = error as? DataStoreError
+                        }
+                    }
+                    throw error
+                }
+                return try guarded.withLock { guarded in
+                    guarded.writeInFlight = false
+                    do {
+                        return try finish(&guarded.state, prepared, outcome)
+                    } catch {
+                        if case .storeUnusableUntilReopened = error as? DataStoreError {
+                            guarded.unusable = error as? DataStoreError
+                        }
+                        throw error
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on current state holding the exclusive file lock and the state mutex: for writes that are
+    /// rare enough (compaction, erase, retention) to keep readers waiting.
+    package func write<T: Sendable>(refresh: (inout State) throws -> Void, _ body: (inout State) throws -> T)
+        throws -> T
+    {
+        try write(
+            refresh: refresh, prepare: { _ in () }, perform: { _ in () },
+            finish: { state, _, _ in try body(&state) })
+    }
+}

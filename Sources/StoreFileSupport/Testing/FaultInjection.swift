@@ -1,0 +1,64 @@
+import Synchronization
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Makes the file layer's system calls fail on demand, so tests can show what a store does when a disk fills
+/// up, an fsync fails or a cut-back fails. Test support only: `package`, never part of the public API.
+///
+/// A fault names an operation and a path fragment (a test's temporary directory keeps its faults from
+/// touching other tests that run in parallel); the next `count` matching calls fail with `errno`.
+package enum FaultInjection {
+    /// The operations that can be made to fail.
+    package enum Operation: Sendable, Hashable {
+        case write, synchronize, truncate, rename
+    }
+
+    struct Fault: Sendable {
+        var operation: Operation
+        var pathFragment: String
+        var errorNumber: Int32
+        var remaining: Int
+    }
+
+    static let faults = Mutex<[Fault]>([])
+
+    /// Makes the next `count` calls of `operation` on a path containing `pathFragment` fail with `errorNumber`.
+    package static func inject(
+        _ operation: Operation, pathContaining pathFragment: String, errno errorNumber: Int32 = EIO,
+        count: Int = .max
+    ) {
+        faults.withLock {
+            $0.append(
+                Fault(
+                    operation: operation, pathFragment: pathFragment, errorNumber: errorNumber,
+                    remaining: count))
+        }
+    }
+
+    /// Removes every fault whose fragment is `pathFragment`.
+    package static func clear(pathContaining pathFragment: String) {
+        faults.withLock { $0.removeAll { $0.pathFragment == pathFragment } }
+    }
+
+    /// Whether a call of `operation` on `path` must fail; sets `errno` when it must.
+    static func shouldFail(_ operation: Operation, path: String) -> Bool {
+        let errorNumber: Int32? = faults.withLock { faults in
+            guard
+                let position = faults.firstIndex(where: {
+                    $0.operation == operation && $0.remaining > 0 && path.contains($0.pathFragment)
+                })
+            else { return nil }
+            faults[position].remaining -= 1
+            return faults[position].errorNumber
+        }
+        guard let errorNumber else { return false }
+        errno = errorNumber
+        return true
+    }
+}

@@ -1,0 +1,164 @@
+import DataStoreCore
+import Foundation
+import JSONFileStorage
+import Testing
+
+@testable import StoreFileSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Damage that is not a torn tail, failing writes, and leftovers of crashes: nothing acknowledged is lost,
+/// nothing rejected becomes visible, and the bytes on disk are left as evidence.
+@Suite struct DamageTests {
+    /// The offset of line `number` (0 is the header) in the journal.
+    func offsetOfLine(_ number: Int, in bytes: Data) -> Int {
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        return lines[0..<number].reduce(0) { $0 + $1.count + 1 }
+    }
+
+    @Test func aFlippedByteInTheLastCompleteRecordIsDamageNotATornTail() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        for index in 0..<5 { try saveMemo("m\(index)", body: "body \(index)", to: store) }
+        var bytes = try Data(contentsOf: directory.journal)
+        let lastLine = offsetOfLine(5, in: bytes)
+        bytes[lastLine + 40] ^= 0x20  // the line is still whole and ends in a newline
+        try bytes.write(to: directory.journal)
+        let before = try fingerprint(directory.url)
+
+        for readOnly in [true, false] {
+            #expect {
+                try openMemoStore(directory.url, readOnly: readOnly)
+            } throws: { error in
+                guard case DataStoreError.corruptStoreFile(let path, let offset, _) = error else {
+                    return false
+                }
+                return path.hasSuffix("journal.jsonl") && offset == Int64(lastLine)
+            }
+        }
+        #expect(try fingerprint(directory.url) == before)
+    }
+
+    @Test func repairCutsBackToTheLastGoodRecordAndKeepsTheRemovedBytes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        for index in 0..<5 { try saveMemo("m\(index)", to: store) }
+        var bytes = try Data(contentsOf: directory.journal)
+        let damaged = offsetOfLine(4, in: bytes)
+        bytes[damaged + 30] ^= 0x01
+        try bytes.write(to: directory.journal)
+
+        let report = try #require(try JSONFileDataStore.repair(directory: directory.url))
+        #expect(report.offset == Int64(damaged))
+        #expect(report.removedByteCount == Int64(bytes.count - damaged))
+        let sideFile = try Data(contentsOf: URL(fileURLWithPath: report.sideFile))
+        #expect(sideFile == bytes[damaged...])
+        let reopened = try openMemoStore(directory.url)
+        #expect(try reopened.fetchHistory(.init()).map(\.token.sequence) == [1, 2, 3])
+        // A healthy store needs no repair, and repair changes nothing then.
+        let healthy = try fingerprint(directory.url)
+        #expect(try JSONFileDataStore.repair(directory: directory.url) == nil)
+        #expect(try fingerprint(directory.url) == healthy)
+    }
+
+    @Test func aFailedCutBackMakesTheInstanceRefuseEverythingUntilReopened() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        for index in 0..<3 { try saveMemo("m\(index)", to: store) }
+        let fragment = directory.url.lastPathComponent
+        FaultInjection.inject(.synchronize, pathContaining: fragment, count: 1)
+        FaultInjection.inject(.truncate, pathContaining: fragment, count: 1)
+        defer { FaultInjection.clear(pathContaining: fragment) }
+
+        #expect(throws: DataStoreError.self) { try saveMemo("rejected", to: store) }
+        for attempt in [
+            { _ = try saveMemo("after", to: store) }, { _ = try store.fetchHistory(.init()) },
+            { _ = try store.modelCount() },
+        ] {
+            #expect {
+                try attempt()
+            } throws: { error in
+                if case DataStoreError.storeUnusableUntilReopened = error { return true }
+                return false
+            }
+        }
+        // Another opener never sees the rejected save, and the next writer cuts it back.
+        let reader = try openMemoStore(directory.url, readOnly: true)
+        #expect(try reader.fetchHistory(.init()).map(\.token.sequence) == [1, 2, 3])
+        let reopened = try openMemoStore(directory.url)
+        #expect(try reopened.modelCount() == 3)
+        #expect(try saveMemo("next", to: reopened)?.sequence == 4)
+        #expect(
+            try reader.fetchHistory(.init()).flatMap(\.changes).map(\.changedPersistentIdentifier.primaryKey)
+                == [
+                    "m0", "m1", "m2", "next",
+                ])
+    }
+
+    @Test(arguments: [FaultInjection.Operation.write, .synchronize])
+    func aFullDiskOrAFailedFsyncRejectsTheSaveAndKeepsTheStoreUsable(_ failing: FaultInjection.Operation)
+        throws
+    {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        for index in 0..<3 { try saveMemo("m\(index)", to: store) }
+        let fragment = directory.url.lastPathComponent
+        FaultInjection.inject(failing, pathContaining: fragment, errno: ENOSPC, count: 1)
+        defer { FaultInjection.clear(pathContaining: fragment) }
+
+        #expect {
+            try saveMemo("rejected", to: store)
+        } throws: { error in
+            guard case DataStoreError.storageUnavailable(_, let reason) = error else { return false }
+            return reason.contains("errno \(ENOSPC)")
+        }
+        let other = try openMemoStore(directory.url, readOnly: true)
+        #expect(try other.modelCount() == 3)
+        #expect(try saveMemo("accepted", to: store)?.sequence == 4)
+        #expect(try other.fetchHistory(.init()).map(\.token.sequence) == [1, 2, 3, 4])
+        #expect(
+            try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Memo>())).snapshots.count == 4)
+    }
+
+    @Test func temporaryFilesOfDeadProcessesAreRemovedByTheNextWriter() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        try saveMemo("m0", to: store)
+        let dead = try deadProcessIdentifier()
+        let leftovers = ["journal.jsonl.tmp-\(dead)", "snapshot.json.tmp-\(dead)"]
+        for name in leftovers {
+            try Data(repeating: 0x41, count: 1_000).write(to: directory.url.appendingPathComponent(name))
+        }
+        // A file in the middle of being written by a live process stays.
+        let live = "snapshot.json.tmp-\(getppid())"
+        try Data("in progress".utf8).write(to: directory.url.appendingPathComponent(live))
+
+        _ = try openMemoStore(directory.url, readOnly: true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(Set(leftovers).isSubset(of: names))  // a reader never writes
+
+        _ = try openMemoStore(directory.url)
+        let after = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(Set(leftovers).isDisjoint(with: after))
+        #expect(after.contains(live))
+    }
+}
+
+/// The identifier of a process that has exited.
+func deadProcessIdentifier() throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exit 0"]
+    try process.run()
+    process.waitUntilExit()
+    return process.processIdentifier
+}
