@@ -135,4 +135,33 @@ import Testing
         }
         #expect(HistoryFeed.liveFeedCount(watching: watched) == 0)
     }
+
+    @Test func anIdleFeedStaysAsleepWhileAnotherProcessOnlyReads() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openEntries(directory.url)
+        let watched = directory.url.standardizedFileURL.path
+        let feed = Task {
+            for try await _ in store.historyUpdates(after: try store.currentToken()) {}
+        }
+        defer { feed.cancel() }
+        for _ in 0..<100 where HistoryFeed.refreshCount(watching: watched) == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let before = HistoryFeed.refreshCount(watching: watched)
+        #expect(before == 1)  // the feed's first fetch
+
+        let reader = try ChildProcess(["read-loop", "jsonfile", directory.url.path, "200"])
+        #expect(reader.waitForExit(timeout: .seconds(60)) == 0)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(HistoryFeed.refreshCount(watching: watched) == before)
+
+        // A commit still wakes it.
+        let writer = try ChildProcess(["write-loop", "jsonfile", directory.url.path, "other", "1"])
+        #expect(writer.waitForExit(timeout: .seconds(60)) == 0)
+        for _ in 0..<200 where HistoryFeed.refreshCount(watching: watched) == before {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(HistoryFeed.refreshCount(watching: watched) > before)
+    }
 }

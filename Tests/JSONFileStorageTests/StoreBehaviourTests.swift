@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import JSONFileStorage
+import StoreFileSupport
 import Testing
 
 @Suite struct StoreBehaviourTests {
@@ -117,5 +118,41 @@ import Testing
                 atPath: url.appendingPathComponent(name).path)
             return total + ((attributes[.size] as? Int) ?? 0)
         }
+    }
+
+    @Test func aLockHeldTooLongGivesStoreLockedAndCurrentReadersDoNotWait() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = JSONFileStoreConfiguration(
+            name: "memos", schema: Schema([Memo.self]), directory: directory.url)
+        configuration.busyTimeout = .milliseconds(200)
+        let store = try JSONFileDataStore(configuration)
+        try saveMemo("a", to: store)
+        // Another process's writer holds the lock (as during its fsync) for longer than the busy timeout.
+        let other = try FileLock(path: directory.url.appendingPathComponent("lock").path, readOnly: false)
+        let lockPath = directory.url.appendingPathComponent("lock").path
+        let (saveError, count, history) = try other.withLock(.exclusive, timeout: .zero) {
+            () throws -> ((any Error)?, Int, Int) in
+            var saveError: (any Error)?
+            do { try saveMemo("b", to: store) } catch { saveError = error }
+            // Nothing changed on disk, so a reader answers from memory without waiting for the lock.
+            return (saveError, try store.modelCount(), try store.fetchHistory(.init()).count)
+        }
+        #expect(saveError as? DataStoreError == .storeLocked(path: lockPath))
+        #expect(count == 1)
+        #expect(history == 1)
+        try saveMemo("b", to: store)
+        #expect(try store.modelCount() == 2)
+    }
+
+    @Test func aRemovedStoreDirectoryStaysRemoved() throws {
+        let directory = try TemporaryDirectory()
+        let store = try openMemoStore(directory.url)
+        try saveMemo("a", to: store)
+        try FileManager.default.removeItem(at: directory.url)
+        #expect(throws: DataStoreError.self) { try store.modelCount() }
+        #expect(throws: DataStoreError.self) { try saveMemo("b", to: store) }
+        // No call re-created the lock file (or anything else) in the removed directory.
+        #expect(!FileManager.default.fileExists(atPath: directory.url.path))
     }
 }

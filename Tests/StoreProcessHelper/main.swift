@@ -56,6 +56,12 @@ func writeLoop(_ store: some EntryStore, writer: String, count: Int) throws {
     }
 }
 
+/// Reads history `count` times, then "READ <count>".
+func readLoop(_ store: some EntryStore, count: Int) throws {
+    for _ in 0..<count { _ = try store.fetchHistory(HistoryDescriptor(fetchLimit: 1)) }
+    report("READ \(count)")
+}
+
 /// Follows history from the beginning: "TX <sequence> <changes>" for each transaction, until `count`.
 func follow(_ store: some EntryStore, count: Int) async throws {
     report("READY")
@@ -85,6 +91,14 @@ do {
         let count = arguments.count > 4 ? Int(arguments[4]) ?? 0 : Int.max
         try await withEntryStore(backend: arguments[1], directory: arguments[2]) { store in
             try writeLoop(store, writer: arguments[3], count: count)
+        }
+    case "read-loop":
+        // read-loop BACKEND DIR COUNT: opens the store writable, as an app would, and only reads.
+        guard arguments.count == 4, let count = Int(arguments[3]) else {
+            fail("usage: read-loop BACKEND DIR COUNT")
+        }
+        try await withEntryStore(backend: arguments[1], directory: arguments[2]) { store in
+            try readLoop(store, count: count)
         }
     case "follow":
         // follow BACKEND DIR COUNT

@@ -11,6 +11,8 @@ extension JSONFileDataStore: HistoryObserving {
     public func historyUpdates(after token: JSONFileHistoryToken?) -> AsyncThrowingStream<
         JSONFileHistoryTransaction, any Error
     > {
-        HistoryFeed.stream(of: self, watching: files.path, after: token)
+        // Commits append to the journal or replace it; nothing else in the directory means a commit.
+        HistoryFeed.stream(
+            of: self, watching: files.path, commitFiles: { $0 == "journal.jsonl" }, after: token)
     }
 }

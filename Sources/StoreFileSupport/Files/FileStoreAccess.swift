@@ -10,14 +10,14 @@ import Synchronization
 /// - **Across processes**, the `flock` lock file, opened once and kept open, waited for at most the busy
 ///   timeout (then ``DataStoreError/storeLocked(path:)``).
 /// - **Readers that find nothing new** (one `stat`, by the store's `isCurrent`) answer from memory without
-///   waiting for a writer. So do readers while this instance's own write is in flight: it holds the
-///   exclusive file lock, so nothing else can have changed, and its save is not acknowledged yet.
+///   waiting for a writer, this instance's own included. A reader that finds new bytes waits for this
+///   instance's writer, then takes the shared file lock and reads them: so a change feed woken by a write
+///   never reads before the write is applied, and never misses it.
 /// - **A failed cut-back** (``DataStoreError/storeUnusableUntilReopened(path:reason:)``) makes every later
 ///   call throw that error, until the store is reopened.
 package final class FileStoreAccess<State: Sendable>: Sendable {
     struct Guarded: Sendable {
         var state: State
-        var writeInFlight = false
         var unusable: DataStoreError?
     }
 
@@ -74,7 +74,7 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     ) throws -> T {
         try checkUsable()
         let fast: Result<T, any Error>? = guarded.withLock { guarded in
-            guard guarded.writeInFlight || isCurrent(guarded.state) else { return nil }
+            guard isCurrent(guarded.state) else { return nil }
             return Result { try body(&guarded.state) }
         }
         if let fast { return try fast.get() }
@@ -102,16 +102,13 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
             return try withFileLock(.exclusive) {
                 let prepared = try guarded.withLock { guarded in
                     try refresh(&guarded.state)
-                    let prepared = try prepare(&guarded.state)
-                    guarded.writeInFlight = true
-                    return prepared
+                    return try prepare(&guarded.state)
                 }
                 let outcome: Outcome
                 do {
                     outcome = try perform(prepared)
                 } catch {
                     guarded.withLock { guarded in
-                        guarded.writeInFlight = false
                         if case .storeUnusableUntilReopened = error as? DataStoreError {
                             guarded.unusable = error as? DataStoreError
                         }
@@ -119,7 +116,6 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
                     throw error
                 }
                 return try guarded.withLock { guarded in
-                    guarded.writeInFlight = false
                     do {
                         return try finish(&guarded.state, prepared, outcome)
                     } catch {

@@ -8,10 +8,11 @@ import Foundation
     import Darwin
 #endif
 
-/// Waits for files in a directory to change: inotify on Linux, plain polling elsewhere.
+/// Waits for a commit to a store's files: inotify on Linux, plain polling elsewhere.
 ///
-/// `wait(upTo:)` returns as soon as a file in the directory is written, created, renamed into place or
-/// removed, or when the interval passes. With inotify, a commit by any process is noticed within
+/// `wait(upTo:)` returns as soon as a file whose name `isCommitFile` accepts is written to or renamed into
+/// place, or when the interval passes. Nothing else wakes it: not a reader opening and closing files, not a
+/// lock file, not a temporary file being written. With inotify, a commit by any process is noticed within
 /// milliseconds; without it (other platforms, or when inotify is exhausted), within one interval.
 public final class ChangeWatcher {
     /// The longest `wait(upTo:)` waits without a change: the polling fallback's latency, and how quickly a
@@ -19,16 +20,20 @@ public final class ChangeWatcher {
     public static let defaultInterval: Duration = .milliseconds(250)
 
     private var descriptor: Int32 = -1
+    private let isCommitFile: (String) -> Bool
 
     /// Whether the watcher uses inotify (otherwise it polls).
     public var isEventDriven: Bool { descriptor >= 0 }
 
-    /// Starts watching `directory`. Falls back to polling if inotify is unavailable.
-    public init(directory: String) {
+    /// Starts watching `directory` for writes to, and renames onto, the files `isCommitFile` accepts (by
+    /// name). Falls back to polling if inotify is unavailable.
+    public init(directory: String, isCommitFile: @escaping (String) -> Bool) {
+        self.isCommitFile = isCommitFile
         #if os(Linux)
             let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
             guard fd >= 0 else { return }
-            let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+            // An append is IN_MODIFY; a replacement (compaction, erase, a new segment) is IN_MOVED_TO.
+            let mask = UInt32(IN_MODIFY | IN_MOVED_TO)
             guard inotify_add_watch(fd, directory, mask) >= 0 else {
                 close(fd)
                 return
@@ -41,8 +46,8 @@ public final class ChangeWatcher {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    /// Waits until something in the directory changes or `interval` passes; returns whether a change was seen
-    /// (always `true` when polling, since a change cannot be ruled out).
+    /// Waits until a commit file changes or `interval` passes; returns whether a change was seen (always
+    /// `true` when polling, since a change cannot be ruled out).
     @discardableResult
     public func wait(upTo interval: Duration = ChangeWatcher.defaultInterval) -> Bool {
         let milliseconds = Int32(
@@ -51,12 +56,40 @@ public final class ChangeWatcher {
             usleep(useconds_t(milliseconds) * 1000)
             return true
         }
-        var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&pollDescriptor, 1, milliseconds)
-        guard ready > 0 else { return false }
-        // Drain the queued events; which file changed does not matter, the store checks its own.
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while read(descriptor, &buffer, buffer.count) > 0 {}
-        return true
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: interval)
+        while true {
+            let left = clock.now.duration(to: deadline)
+            let leftMilliseconds = Int32(
+                max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&pollDescriptor, 1, leftMilliseconds) > 0 else { return false }
+            if drainEvents() { return true }
+        }
+    }
+
+    /// Reads the queued events; whether one of them names a commit file.
+    private func drainEvents() -> Bool {
+        var seen = false
+        #if os(Linux)
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else { break }
+                var offset = 0
+                let headerSize = MemoryLayout<inotify_event>.size
+                while offset + headerSize <= count {
+                    let nameLength = buffer.withUnsafeBytes {
+                        Int($0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self).len)
+                    }
+                    let nameBytes = buffer[
+                        (offset + headerSize)..<min(count, offset + headerSize + nameLength)]
+                    let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                    if !name.isEmpty && isCommitFile(name) { seen = true }
+                    offset += headerSize + nameLength
+                }
+            }
+        #endif
+        return seen
     }
 }

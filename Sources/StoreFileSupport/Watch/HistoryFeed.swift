@@ -15,7 +15,8 @@ public enum HistoryFeed {
     /// - Parameter fetchNew: Returns the transactions after those it returned before (the backlog on its first
     ///   call). Throwing ends the stream with that error.
     public static func stream<Element: Sendable>(
-        watching directory: String, fetchNew: @escaping @Sendable () throws -> [Element]
+        watching directory: String, commitFiles isCommitFile: @escaping @Sendable (String) -> Bool,
+        fetchNew: @escaping @Sendable () throws -> [Element]
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let cancelled = CancellationFlag()
@@ -25,12 +26,17 @@ public enum HistoryFeed {
             defer { LiveFeeds.shared.change(directory, by: -1) }
             // The watcher lives in this scope only: its descriptor is closed before the feed counts as ended.
             do {
-                let watcher = ChangeWatcher(directory: directory)
+                let watcher = ChangeWatcher(directory: directory, isCommitFile: isCommitFile)
+                var changed = true  // the backlog first
                 while !cancelled.isSet {
-                    for element in try fetchNew() {
-                        continuation.yield(element)
+                    if changed {
+                        LiveFeeds.shared.countRefresh(directory)
+                        for element in try fetchNew() {
+                            continuation.yield(element)
+                        }
                     }
-                    watcher.wait()
+                    // Wakes for a commit, or after one interval to notice cancellation.
+                    changed = watcher.wait()
                 }
                 continuation.finish()
             } catch {
@@ -47,12 +53,13 @@ extension HistoryFeed {
     /// A stream of the transactions after `token`, then each new one: `fetch(after:)` is called with the
     /// last delivered element's token (`token` at first) whenever the directory changes.
     public static func stream<Element: Sendable, Token: Sendable>(
-        watching directory: String, after token: Token?,
+        watching directory: String, commitFiles isCommitFile: @escaping @Sendable (String) -> Bool,
+        after token: Token?,
         fetch: @escaping @Sendable (Token?) throws -> [Element],
         tokenOf: @escaping @Sendable (Element) -> Token
     ) -> AsyncThrowingStream<Element, any Error> {
         let cursor = FeedCursor(token)
-        return stream(watching: directory) {
+        return stream(watching: directory, commitFiles: isCommitFile) {
             let new = try fetch(cursor.token)
             if let last = new.last { cursor.token = tokenOf(last) }
             return new
@@ -64,10 +71,12 @@ extension HistoryFeed {
     /// A store's `historyUpdates(after:)`: its transactions after `token`, then each new one, fetched with
     /// "after the last delivered token" whenever `directory` changes. Both file stores use this.
     public static func stream<Store: HistoryProviding>(
-        of store: Store, watching directory: String, after token: Store.HistoryType.Token?
+        of store: Store, watching directory: String,
+        commitFiles isCommitFile: @escaping @Sendable (String) -> Bool,
+        after token: Store.HistoryType.Token?
     ) -> AsyncThrowingStream<Store.HistoryType, any Error> {
         stream(
-            watching: directory, after: token,
+            watching: directory, commitFiles: isCommitFile, after: token,
             fetch: { after in
                 try store.fetchHistory(
                     HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }))
@@ -89,8 +98,14 @@ final class FeedCursor<Token: Sendable>: Sendable {
 extension HistoryFeed {
     /// How many feeds are watching `directory` right now: a feed counts from its start until its thread has
     /// closed its watch. Tests use it to check that cancelling a feed releases it.
-    public static func liveFeedCount(watching directory: String) -> Int {
+    package static func liveFeedCount(watching directory: String) -> Int {
         LiveFeeds.shared.count(directory)
+    }
+
+    /// How many times feeds watching `directory` have fetched (woken), since the process started. Tests use it
+    /// to check that an idle feed stays asleep.
+    package static func refreshCount(watching directory: String) -> Int {
+        LiveFeeds.shared.refreshes(directory)
     }
 }
 
@@ -98,6 +113,15 @@ extension HistoryFeed {
 final class LiveFeeds: Sendable {
     static let shared = LiveFeeds()
     private let counts = Mutex<[String: Int]>([:])
+    private let refreshCounts = Mutex<[String: Int]>([:])
+
+    func countRefresh(_ directory: String) {
+        refreshCounts.withLock { $0[directory, default: 0] += 1 }
+    }
+
+    func refreshes(_ directory: String) -> Int {
+        refreshCounts.withLock { $0[directory] ?? 0 }
+    }
 
     func change(_ directory: String, by delta: Int) {
         counts.withLock { $0[directory, default: 0] += delta }

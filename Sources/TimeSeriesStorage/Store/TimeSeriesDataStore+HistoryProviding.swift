@@ -169,6 +169,8 @@ extension TimeSeriesDataStore: HistoryObserving {
     public func historyUpdates(after token: TimeSeriesHistoryToken?) -> AsyncThrowingStream<
         TimeSeriesHistoryTransaction, any Error
     > {
-        HistoryFeed.stream(of: self, watching: files.segments, after: token)
+        // Commits append to a segment, or create one by renaming it into place (temporary files end in .tmp-PID).
+        HistoryFeed.stream(
+            of: self, watching: files.segments, commitFiles: { $0.hasSuffix(".jsonl") }, after: token)
     }
 }
