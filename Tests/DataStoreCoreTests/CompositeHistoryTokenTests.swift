@@ -62,3 +62,42 @@ import Testing
         }
     }
 }
+
+/// The composite token's partial order obeys the laws `<` must obey, and a zero component means absent.
+@Suite struct CompositeHistoryTokenLawTests {
+    static let epochs = [UUID(), UUID()]
+
+    static func random(_ generator: inout some RandomNumberGenerator) -> CompositeHistoryToken {
+        var components: [String: CompositeHistoryToken.Component] = [:]
+        for store in ["a", "b", "c"] where Bool.random(using: &generator) {
+            components[store] = .init(
+                epoch: epochs[Int.random(in: 0..<4, using: &generator) == 0 ? 1 : 0],
+                sequence: Int64.random(in: 0...3, using: &generator))
+        }
+        return CompositeHistoryToken(components: components)
+    }
+
+    @Test func aZeroComponentEqualsAnAbsentOne() {
+        let zero = CompositeHistoryToken(components: ["trips": .init(epoch: UUID(), sequence: 0)])
+        #expect(zero == CompositeHistoryToken())
+        #expect(zero.hashValue == CompositeHistoryToken().hashValue)
+        #expect(Set([zero, CompositeHistoryToken()]).count == 1)
+    }
+
+    @Test func theOrderIsAStrictPartialOrder() {
+        var generator = SystemRandomNumberGenerator()
+        let tokens = (0..<60).map { _ in Self.random(&generator) }
+        for a in tokens {
+            #expect(!(a < a), "irreflexive: \(a)")
+            #expect(a <= a, "<= is reflexive: \(a)")
+            for b in tokens {
+                if a < b { #expect(!(b < a), "asymmetric: \(a) \(b)") }
+                if a <= b && b <= a { #expect(a == b, "antisymmetric: \(a) \(b)") }
+                if a == b { #expect(a.hashValue == b.hashValue, "hash follows ==: \(a) \(b)") }
+                for c in tokens where a < b && b < c {
+                    #expect(a < c, "transitive: \(a) \(b) \(c)")
+                }
+            }
+        }
+    }
+}

@@ -47,7 +47,7 @@ import Testing
         second.title = "A"
         #expect(
             throws: DataStoreError.uniqueConstraintViolation(
-                store: "notes", entity: "Note", attribute: "title", value: "\(SnapshotValue.string("A"))")
+                store: "notes", entity: "Note", attribute: "title", value: "\"A\"")
         ) {
             try context.save()
         }

@@ -59,7 +59,10 @@ extension ModelContext {
         {
             if isUpdated(registration) || registration.isDeleted { return model }
             try model.apply(snapshot.values)
-            registry[known] = Registration(model: model, baseline: .saved(snapshot.values))
+            var refreshed = Registration(
+                model: model, baseline: .saved(snapshot.values), twins: registration.twins)
+            refreshed.markSaved(snapshot.values)
+            registry[known] = refreshed
             return model
         }
         let model = try Model(snapshot: snapshot)

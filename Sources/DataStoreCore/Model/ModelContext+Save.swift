@@ -17,8 +17,7 @@ extension ModelContext {
             guard let store = container.storeIdentifierByEntity[id.entityName] else {
                 throw DataStoreError.modelTypeNotInContainer(entity: id.entityName)
             }
-            let snapshot = DataStoreSnapshot(
-                persistentIdentifier: id, values: registration.model.snapshotValues)
+            let snapshot = DataStoreSnapshot(persistentIdentifier: id, values: registration.currentValues)
             parts[store, default: DataStoreSaveChangesRequest(editingState: editingState)][keyPath: path]
                 .append(snapshot)
         }
@@ -49,11 +48,10 @@ extension ModelContext {
             registration.model.persistentModelID = used
             registration.baseline = .saved(snapshot.values)
             if used != proposed, case .saved = registry[used]?.baseline {
-                // An upsert landed on a model this context already tracks: it now holds the inserted values.
-                var existing = registry[used]!.model
-                try? existing.apply(snapshot.values)
-                registry[used]?.model = existing
-                registry[used]?.baseline = .saved(snapshot.values)
+                // An upsert landed on a model this context already tracks: both instances now hold the
+                // inserted values, and edits to either are saved from here on.
+                registry[used]?.twins.append(registration.model)
+                registry[used]?.markSaved(snapshot.values)
             } else {
                 registry[used] = registration
             }
@@ -61,7 +59,7 @@ extension ModelContext {
         let inserted = Set(request.inserted.map(\.persistentIdentifier))
         insertOrder.removeAll { inserted.contains($0) }
         for snapshot in request.updated {
-            registry[snapshot.persistentIdentifier]?.baseline = .saved(snapshot.values)
+            registry[snapshot.persistentIdentifier]?.markSaved(snapshot.values)
         }
         // Struct models are values: once saved there is nothing to track, and keeping them would make every
         // later save compare them all. Their identifiers still resolve through `aliases`. (Inserted structs

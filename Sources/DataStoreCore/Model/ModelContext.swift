@@ -22,6 +22,30 @@ public final class ModelContext {
         var model: any PersistentModel
         var baseline: Baseline
         var isDeleted = false
+        /// Other class instances with the same identity: an instance inserted with a taken `.unique` value
+        /// becomes the existing model when saved (an upsert), and its later edits must still be saved.
+        var twins: [any PersistentModel] = []
+
+        /// The values to save: the saved values with each instance's own edits applied, the primary
+        /// instance's first; the primary instance's values when there is no saved baseline.
+        var currentValues: [String: SnapshotValue] {
+            guard case .saved(let saved) = baseline, !twins.isEmpty else { return model.snapshotValues }
+            var values = saved
+            for instance in [model] + twins {
+                for (name, value) in instance.snapshotValues where saved[name] != value {
+                    values[name] = value
+                }
+            }
+            return values
+        }
+
+        /// Records `values` as saved and puts every instance at them.
+        mutating func markSaved(_ values: [String: SnapshotValue]) {
+            baseline = .saved(values)
+            guard !twins.isEmpty else { return }
+            try? model.apply(values)  // The values came from this model type, so they convert.
+            for index in twins.indices { try? twins[index].apply(values) }
+        }
     }
 
     /// The container the context saves to and fetches from.
@@ -126,7 +150,7 @@ public final class ModelContext {
         switch registration.baseline {
         case .none: return false
         case .unknown: return true
-        case .saved(let values): return registration.model.snapshotValues != values
+        case .saved(let values): return registration.currentValues != values
         }
     }
 
@@ -141,7 +165,9 @@ public final class ModelContext {
             case .saved(let values):
                 var model = registration.model
                 try? model.apply(values)  // The values came from this model type, so they convert.
-                registry[id] = Registration(model: model, baseline: .saved(values))
+                var restored = Registration(model: model, baseline: .saved(values), twins: registration.twins)
+                restored.markSaved(values)
+                registry[id] = restored
             }
         }
         insertOrder = []

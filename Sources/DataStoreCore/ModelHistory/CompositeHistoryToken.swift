@@ -10,7 +10,14 @@ public import Foundation
 ///   `#Predicate { $0.token > token }` selects exactly the transactions after `token`.
 /// - A store missing from the token counts as "from that store's beginning" (sequence 0), so adding a
 ///   store to a container keeps old tokens valid.
+/// - A component at sequence 0 means the same as no component: `{trips: 0}` equals `{}`, with the same
+///   hash.
 /// - Components of different epochs are unordered with each other.
+///
+/// The order is a *partial* order (irreflexive, asymmetric, transitive): two tokens from different
+/// streams, or from different epochs of a store, can be incomparable, where neither is `<` the other. Tokens
+/// taken along one merged stream are always comparable; sorting or taking `max` of incomparable tokens is
+/// undefined, so merge them with ``merging(_:)`` instead.
 ///
 /// See `Docs/Tokens.md` for examples and the Codable form.
 public struct CompositeHistoryToken: HistoryToken, CustomStringConvertible {
@@ -65,12 +72,27 @@ public struct CompositeHistoryToken: HistoryToken, CustomStringConvertible {
         return CompositeHistoryToken(components: merged)
     }
 
+    /// The components past sequence 0: those that say anything.
+    var positions: [String: Component] { components.filter { $0.value.sequence != 0 } }
+
+    /// Whether the two tokens name the same positions (a sequence-0 component counts as absent).
+    public static func == (lhs: CompositeHistoryToken, rhs: CompositeHistoryToken) -> Bool {
+        lhs.positions == rhs.positions
+    }
+
+    /// Hashes the positions, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(positions)
+    }
+
     /// Whether `rhs` strictly dominates `lhs`: at least as far in every store and further in one.
     public static func < (lhs: CompositeHistoryToken, rhs: CompositeHistoryToken) -> Bool {
         var strictlyLess = false
-        for store in Set(lhs.components.keys).union(rhs.components.keys) {
-            let left = lhs.components[store]
-            let right = rhs.components[store]
+        let left = lhs.positions
+        let right = rhs.positions
+        for store in Set(left.keys).union(right.keys) {
+            let left = left[store]
+            let right = right[store]
             if let left, let right, left.epoch != right.epoch { return false }
             let leftSequence = left?.sequence ?? 0
             let rightSequence = right?.sequence ?? 0

@@ -2,10 +2,13 @@ public import Foundation
 
 /// One attribute value as a store persists it.
 ///
+/// Equality (and hashing) asks "is this the same stored value?": `NaN == NaN` here, so an unchanged NaN
+/// attribute is no change to save.
+///
 /// The cases cover every type an attribute may have. The Codable form is stable and documented in
 /// `Docs/Architecture.md`: a one-key JSON object that names the case, such as `{"string":"Paris"}` or
 /// `{"date":752000000.5}`, and JSON `null` for ``null``.
-public enum SnapshotValue: Hashable, Sendable {
+public enum SnapshotValue: Sendable {
     /// A string.
     case string(String)
     /// A signed 64-bit integer.

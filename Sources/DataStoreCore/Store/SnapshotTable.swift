@@ -177,7 +177,7 @@ public struct SnapshotTable: Sendable {
                 let key = uniqueKeys(of: snapshot).first { owner($0) != nil }
                 throw .uniqueConstraintViolation(
                     store: store, entity: proposed.entityName, attribute: key?.attribute ?? "?",
-                    value: "\(key.map { String(describing: $0.value) } ?? "?") (held by several models)")
+                    value: "\(key.map(\.value.userDescription) ?? "?") (held by several models)")
             }
             if let holder = holders.first, let existing = current(holder) {
                 remapped[proposed] = holder
@@ -200,7 +200,7 @@ public struct SnapshotTable: Sendable {
                 if let holder = owner(key), holder != id {
                     throw .uniqueConstraintViolation(
                         store: store, entity: id.entityName, attribute: key.attribute,
-                        value: String(describing: key.value))
+                        value: key.value.userDescription)
                 }
             }
             if let existing { release(existing) }
