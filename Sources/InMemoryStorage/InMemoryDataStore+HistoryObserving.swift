@@ -39,5 +39,5 @@ extension InMemoryDataStore: HistoryObserving {
     }
 
     /// The number of live `historyUpdates` sequences, to check that cancelling releases them.
-    public var observerCount: Int { state.withLock { $0.observers.count } }
+    package var observerCount: Int { state.withLock { $0.observers.count } }
 }

@@ -1,5 +1,5 @@
 extension ModelContext {
-    /// Fetches the container's merged history; see ``ModelContainer/fetchHistory(_:statistics:)``.
+    /// Fetches the container's merged history; see ``ModelContainer/fetchHistory(_:)``.
     ///
     /// ```swift
     /// var descriptor = HistoryDescriptor<ContainerHistoryTransaction>()

@@ -55,7 +55,7 @@ public final class ModelContext {
     /// Identifies this context in save requests.
     public let editingIdentifier = UUID()
     /// The counters of the most recent history fetch, to check that it sought instead of scanning.
-    public internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
+    package internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
 
     var registry: [PersistentIdentifier: Registration] = [:]
     var insertOrder: [PersistentIdentifier] = []

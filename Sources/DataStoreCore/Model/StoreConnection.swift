@@ -7,10 +7,13 @@ protocol StoreConnection: Sendable {
     var store: any DataStore { get }
     func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot]
     func save(_ request: DataStoreSaveChangesRequest) throws -> StoreSaveOutcome
-    /// The store's transactions after `component` (all retained ones when `nil`), as container transactions
-    /// whose tokens the caller fills in.
-    func history(after component: CompositeHistoryToken.Component?, modelTypes: ModelTypeRegistry) throws
-        -> [StoreHistoryEntry]
+    /// The store's transactions after `component` (from the oldest retained one when `nil`) and through
+    /// `upper` (to the newest when `nil`), at most `limit` of them, as container transactions whose tokens
+    /// the caller fills in.
+    func history(
+        after component: CompositeHistoryToken.Component?, through upper: CompositeHistoryToken.Component?,
+        limit: Int?, modelTypes: ModelTypeRegistry
+    ) throws -> [StoreHistoryEntry]
     func deleteHistory(transactionIdentifiers: [Int64]) throws
 }
 
@@ -46,14 +49,20 @@ where Store.HistoryType.Token == Store.Token {
             position: result.token.map { .init(epoch: $0.epoch, sequence: $0.sequence) })
     }
 
-    func history(after component: CompositeHistoryToken.Component?, modelTypes: ModelTypeRegistry) throws
-        -> [StoreHistoryEntry]
-    {
-        var descriptor = HistoryDescriptor<Store.HistoryType>()
-        if let component {
-            let token = Store.Token(
-                storeIdentifier: identifier, epoch: component.epoch, sequence: component.sequence)
-            descriptor.predicate = HistoryPredicates.after(token)
+    func history(
+        after component: CompositeHistoryToken.Component?, through upper: CompositeHistoryToken.Component?,
+        limit: Int?, modelTypes: ModelTypeRegistry
+    ) throws -> [StoreHistoryEntry] {
+        var descriptor = HistoryDescriptor<Store.HistoryType>(fetchLimit: limit)
+        let token = { (component: CompositeHistoryToken.Component) in
+            Store.Token(storeIdentifier: identifier, epoch: component.epoch, sequence: component.sequence)
+        }
+        switch (component, upper) {
+        case (let lower?, let upper?):
+            descriptor.predicate = HistoryPredicates.between(after: token(lower), through: token(upper))
+        case (let lower?, nil): descriptor.predicate = HistoryPredicates.after(token(lower))
+        case (nil, let upper?): descriptor.predicate = HistoryPredicates.through(token(upper))
+        case (nil, nil): break
         }
         return try typedStore.fetchHistory(descriptor).map { transaction in
             let changes = transaction.changes.map { change in

@@ -26,6 +26,22 @@ public enum HistoryPredicates<Transaction: HistoryTransaction> {
         }
     }
 
+    /// `$0.token > lower && $0.token <= upper`: a range of history a store can seek to and stop at.
+    public static func between(after lower: Transaction.Token, through upper: Transaction.Token)
+        -> Predicate<Transaction>
+    {
+        let keyPath = Transaction.keyPaths.token
+        return Predicate { transaction in
+            PredicateExpressions.build_Conjunction(
+                lhs: PredicateExpressions.build_Comparison(
+                    lhs: PredicateExpressions.build_KeyPath(root: transaction, keyPath: keyPath),
+                    rhs: PredicateExpressions.build_Arg(lower), op: .greaterThan),
+                rhs: PredicateExpressions.build_Comparison(
+                    lhs: PredicateExpressions.build_KeyPath(root: transaction, keyPath: keyPath),
+                    rhs: PredicateExpressions.build_Arg(upper), op: .lessThanOrEqual))
+        }
+    }
+
     /// `$0.token > token && $0.author == author`.
     public static func after(_ token: Transaction.Token, author: String) -> Predicate<Transaction> {
         let tokenKeyPath = Transaction.keyPaths.token

@@ -3,7 +3,7 @@ extension RandomAccessCollection {
     ///
     /// The collection must already be partitioned: every element for which the predicate is `false` comes
     /// before every element for which it is `true`. O(log n).
-    public func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Index
+    package func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Index
     {
         var low = startIndex
         var count = self.count
