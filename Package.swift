@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "InMemoryStorage", targets: ["InMemoryStorage"]),
         .library(name: "JSONFileStorage", targets: ["JSONFileStorage"]),
         .library(name: "TimeSeriesStorage", targets: ["TimeSeriesStorage"]),
+        // What file-backed stores share: framing, locks, atomic replace, repair, the change feed.
+        .library(name: "StoreFileSupport", targets: ["StoreFileSupport"]),
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
         .executable(name: "datastore", targets: ["datastore"]),
         .executable(name: "sample-trips", targets: ["sample-trips"]),

@@ -44,6 +44,7 @@ public enum DataStoreTool {
             case .history: try HistoryCommand.run(directory, parsed, output: output)
             case .tail: try await TailCommand.run(directory, parsed, output: output)
             case .verify: return try VerifyCommand.run(directory, output: output) ? 0 : 1
+            case .repair: try RepairCommand.run(directory, output: output)
             case .compact: try CompactCommand.run(directory, parsed, output: output)
             }
             return 0

@@ -141,4 +141,67 @@ import Testing
                     .size] as? Int) ?? 0)
         }
     }
+
+    /// A JSON file store of ten saves, with saves 3 and 5 deleted (holes in the middle of history).
+    func storeWithAHoleInHistory() throws -> (URL, [JSONFileHistoryToken]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datastore-hole-\(UUID().uuidString)")
+        let store = try JSONFileDataStore(.init(name: "entries", schema: Entry.schema, directory: directory))
+        var tokens: [JSONFileHistoryToken] = []
+        for round in 0..<10 {
+            let result = try store.save(
+                DataStoreSaveChangesRequest(
+                    editingState: EditingState(author: round == 2 || round == 4 ? "draft" : "app"),
+                    inserted: Entry.batch(store: "entries", writer: "w", round: round)))
+            tokens.append(try #require(result.token))
+        }
+        // Removes transactions 3 and 5: 1, 2, 4 stay, and tokens before 5 expire.
+        try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.author == "draft" }))
+        return (directory, tokens)
+    }
+
+    @Test func verifyAcceptsHistoryDeletedInTheMiddle() throws {
+        let (directory, _) = try storeWithAHoleInHistory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try datastore(["verify", directory.path])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func infoShowsAnOldestTokenThatIsStillUsable() throws {
+        let (directory, _) = try storeWithAHoleInHistory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, output) = try datastore(["info", directory.path])
+        #expect(status == 0)
+        let line = try #require(output.first { $0.hasPrefix("oldest usable token") }, "\(output)")
+        let json = String(line.dropFirst("oldest usable token".count)).trimmingCharacters(in: .whitespaces)
+        let token = try HistoryTokenCoding.decode(JSONFileHistoryToken.self, fromJSON: Data(json.utf8))
+        let store = try JSONFileDataStore(
+            .init(name: "entries", schema: Entry.schema, directory: directory, isReadOnly: true))
+        // Using it does not throw historyTokenExpired, and it reads what follows it.
+        #expect(
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > token })).count == 5)
+    }
+
+    @Test func repairCutsADamagedJournalBackAndKeepsTheRemovedBytes() throws {
+        let sample = try SampleStore()
+        let journal = sample.trips.appendingPathComponent("journal.jsonl")
+        var bytes = try Data(contentsOf: journal)
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let last = lines.dropLast(2).reduce(0) { $0 + $1.count + 1 }
+        bytes[last + 40] ^= 0x04  // the last complete record: damage, not a torn tail
+        try bytes.write(to: journal)
+        #expect(try datastore(["verify", sample.trips.path]).status == 1)
+
+        let repaired = try datastore(["repair", sample.trips.path])
+        #expect(repaired.status == 0, "\(repaired.output)")
+        let sideFiles = try FileManager.default.contentsOfDirectory(atPath: sample.trips.path)
+            .filter { $0.hasPrefix("journal.jsonl.damaged-") }
+        #expect(sideFiles.count == 1)
+        let kept = try Data(contentsOf: sample.trips.appendingPathComponent(try #require(sideFiles.first)))
+        #expect(kept == bytes[last...])
+        #expect(try datastore(["verify", sample.trips.path]).status == 0)
+        // A second repair finds nothing to do.
+        let again = try datastore(["repair", sample.trips.path])
+        #expect(again.status == 0 && again.output.first?.contains("nothing to repair") == true)
+    }
 }

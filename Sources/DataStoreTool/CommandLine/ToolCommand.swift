@@ -1,6 +1,6 @@
 /// The tool's commands, their options and their help.
 enum ToolCommand: String, CaseIterable {
-    case info, history, tail, verify, compact
+    case info, history, tail, verify, repair, compact
 
     var flags: Set<String> {
         switch self {
@@ -26,6 +26,7 @@ enum ToolCommand: String, CaseIterable {
             "datastore history PATH [--after TOKEN | --after-file FILE] [--author NAME] [--since DATE] [--limit N] [--json | --jsonl]"
         case .tail: "datastore tail PATH [--after TOKEN | --after-file FILE]"
         case .verify: "datastore verify PATH"
+        case .repair: "datastore repair PATH"
         case .compact: "datastore compact PATH [--history-before TOKEN] [--wait]"
         }
     }
@@ -37,7 +38,8 @@ enum ToolCommand: String, CaseIterable {
             \(synopsis)
 
             Prints the backend (detected from the files), format version, store identifier, epoch, models per
-            entity, history transactions, the oldest and newest tokens, and the size on disk. Never writes.
+            entity, history transactions, the oldest usable token (older ones are expired), the newest token,
+            and the size on disk. Never writes.
             """
         case .history:
             """
@@ -67,9 +69,20 @@ enum ToolCommand: String, CaseIterable {
             """
             \(synopsis)
 
-            Checks every record's framing and checksum, the index or snapshot, and that sequence numbers are
-            continuous. Exits 0 with a one-line summary if the store is sound; otherwise exits 1 and reports
-            the first problem with its file and byte offset. Never writes.
+            Checks every record's framing and checksum, the index or snapshot, that each closed segment holds
+            what the index lists, and that history has no hole after the oldest valid sequence. Exits 0 with a
+            one-line summary if the store is sound; otherwise exits 1 and reports the first problem with its
+            file and byte offset. Never writes.
+            """
+        case .repair:
+            """
+            \(synopsis)
+
+            For a store whose journal (or time-series active segment) is damaged: cuts the file back to its
+            last good record, after copying every byte from the first damaged record on into a side file
+            (FILE.damaged-TIME) beside it. The transactions in those bytes leave the store; the side file keeps
+            them as evidence. Does nothing, and says so, when every record is whole. A damaged snapshot, index
+            or closed segment cannot be cut back: restore it from a backup.
             """
         case .compact:
             """

@@ -1,43 +1,32 @@
 import DataStoreCore
 import Foundation
 import JSONFileStorage
+import StoreFileSupport
 import TimeSeriesStorage
 
 /// `datastore info PATH`.
 enum InfoCommand {
     static func run(_ directory: URL, output: (String) -> Void) throws {
-        let store = try OpenedStore.open(directory)
-        let history = try store.transactions(after: nil, author: nil, limit: nil)
-        var lines: [(String, String)] = [("backend", store.kind.rawValue)]
-        switch store {
-        case .jsonFile(let json):
-            let description = try JSONFileDataStore.describe(directory: directory)
-            lines += [
-                ("format version", "\(description.format)"), ("store", json.identifier),
-                ("epoch", description.epoch.uuidString),
-            ]
-            let counts = try json.modelCountsByEntity()
-            lines += counts.keys.sorted().map { ("models: \($0)", "\(counts[$0] ?? 0)") }
-            lines.append(("oldest valid sequence", "\(try json.oldestValidSequence())"))
-        case .timeSeries(let series):
-            let description = try TimeSeriesDataStore.describe(directory: directory)
-            lines += [
-                ("format version", "\(description.format)"), ("store", series.identifier),
-                ("epoch", description.epoch.uuidString),
-            ]
-            var counts: [String: Int] = [:]
-            for row in history { for change in row.changes { counts[change.entity, default: 0] += 1 } }
-            lines += counts.keys.sorted().map { ("samples: \($0)", "\(counts[$0] ?? 0)") }
-            lines += [
-                ("segments", "\(description.segments.count)"),
-                ("oldest valid sequence", "\(try series.oldestValidSequence())"),
-            ]
+        let inspection =
+            switch try OpenedStore.open(directory) {
+            case .jsonFile(let store): try store.inspect()
+            case .timeSeries(let store): try store.inspect()
+            }
+        var lines: [(String, String)] = [
+            ("backend", inspection.backend), ("format version", "\(inspection.formatVersion)"),
+            ("store", inspection.storeIdentifier), ("epoch", inspection.epoch.uuidString),
+        ]
+        lines += inspection.countsByEntity.keys.sorted().map {
+            ("\(inspection.countedThings): \($0)", "\(inspection.countsByEntity[$0] ?? 0)")
         }
+        lines += inspection.details.map { ($0.label, $0.value) }
         lines += [
-            ("history transactions", "\(history.count)"),
-            ("history changes", "\(history.reduce(0) { $0 + $1.changes.count })"),
-            ("oldest retained token", history.first?.token ?? "-"),
-            ("newest token", history.last?.token ?? "-"),
+            ("history transactions", "\(inspection.transactionCount)"),
+            ("history changes", "\(inspection.changeCount)"),
+            // The oldest token that does not throw historyTokenExpired: the first retained transaction's
+            // token may already be expired when history was deleted in the middle.
+            ("oldest usable token", inspection.oldestUsableToken),
+            ("newest token", inspection.newestToken),
             ("size on disk", "\(try sizeOnDisk(directory)) bytes"),
         ]
         let width = lines.map(\.0.count).max() ?? 0

@@ -65,3 +65,52 @@ extension JSONFileDataStore {
         try read { $0.replayed.oldestValidSequence }
     }
 }
+
+extension JSONFileDataStore {
+    /// Reads every record of the journal and snapshot and checks its framing and checksum, then that history
+    /// has no hole after the oldest valid sequence. Never writes. `datastore verify` calls this.
+    ///
+    /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for the first problem, with its file
+    ///   and offset; an incomplete last record (a torn write the next writer cuts back) counts as one.
+    public func verify() throws -> StoreVerification {
+        try readFromFiles { state in
+            var records = 0
+            for path in [files.journal, files.snapshot] where StoreFile.exists(path) {
+                let parsed = try RecordFraming.parse(
+                    try StoreFile(path: path, mode: .readOnly).readToEnd(from: 0), startingAt: 0, path: path)
+                if parsed.hasTornTail {
+                    throw DataStoreError.corruptStoreFile(
+                        path: path, offset: parsed.endOfValidData,
+                        reason: "the last record is incomplete (a torn write; the next writer cuts it back)")
+                }
+                records += parsed.records.count
+            }
+            let sequences = state.replayed.history.map(\.token.sequence)
+            try StoreVerification.checkContinuity(
+                sequences, oldestValid: state.replayed.oldestValidSequence, path: files.journal)
+            return StoreVerification(
+                backend: "jsonfile", storeIdentifier: identifier, recordCount: records, sequences: sequences)
+        }
+    }
+
+    /// What the store holds, after catching up: `datastore info` prints it.
+    public func inspect() throws -> StoreInspection {
+        let (counts, history, epoch, oldestValid, latest) = try read { state in
+            (
+                state.replayed.table.countsByEntity, state.replayed.history, state.replayed.epoch,
+                state.replayed.oldestValidSequence, state.replayed.latestSequence
+            )
+        }
+        func json(_ sequence: Int64) throws -> String {
+            let token = JSONFileHistoryToken(storeIdentifier: identifier, epoch: epoch, sequence: sequence)
+            return String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
+        }
+        return StoreInspection(
+            backend: "jsonfile", formatVersion: ReplayedState.formatVersion, storeIdentifier: identifier,
+            epoch: epoch, countedThings: "models", countsByEntity: counts,
+            details: [.init("oldest valid sequence", "\(oldestValid)")], transactionCount: history.count,
+            changeCount: history.reduce(0) { $0 + $1.changes.count },
+            oldestUsableToken: try json(oldestValid),
+            newestToken: try json(latest))
+    }
+}

@@ -59,3 +59,74 @@ extension TimeSeriesDataStore {
         }
     }
 }
+
+extension TimeSeriesDataStore {
+    /// Reads the index and every segment, checking each record's framing and checksum, that each closed
+    /// segment holds exactly the sequences the index lists, and that history has no hole after the oldest
+    /// valid sequence. Never writes. `datastore verify` calls this.
+    ///
+    /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for the first problem, with its file
+    ///   and offset; an incomplete last record of the active segment counts as one.
+    public func verify() throws -> StoreVerification {
+        try readFromFiles { state in
+            var records = 1  // the index, read whole by the refresh
+            var sequences: [Int64] = []
+            for segment in state.index.segments {
+                let commits = try files.readClosed(segment, oldestValid: state.index.oldestValid)
+                records += commits.count + 1
+                sequences += commits.map(\.sequence).filter { $0 > state.index.oldestValid }
+            }
+            if let active = state.active {
+                let path = files.segment(active.file)
+                let parsed = try RecordFraming.parse(
+                    try StoreFile(path: path, mode: .readOnly).readToEnd(from: 0), startingAt: 0, path: path)
+                if parsed.hasTornTail {
+                    throw DataStoreError.corruptStoreFile(
+                        path: path, offset: parsed.endOfValidData,
+                        reason: "the last record is incomplete (a torn write; the next writer cuts it back)")
+                }
+                records += parsed.records.count
+                sequences += active.commits.map(\.sequence).filter { $0 > state.index.oldestValid }
+            }
+            // Retention and deleteHistory remove a prefix only: no hole at all after the oldest valid sequence.
+            try StoreVerification.checkContinuity(
+                sequences, oldestValid: state.index.oldestValid, path: files.root)
+            if let first = sequences.first, first > state.index.oldestValid + 1 {
+                throw DataStoreError.corruptStoreFile(
+                    path: files.root, offset: 0,
+                    reason:
+                        "history starts at sequence \(first), but only sequences up to \(state.index.oldestValid) were deleted"
+                )
+            }
+            return StoreVerification(
+                backend: "timeseries", storeIdentifier: identifier, recordCount: records, sequences: sequences
+            )
+        }
+    }
+
+    /// What the store holds, after catching up: `datastore info` prints it. Counting samples reads every
+    /// segment.
+    public func inspect() throws -> StoreInspection {
+        let (history, epoch, oldestValid, latest, segmentCount) = try read { state in
+            (
+                try commits(of: segments(in: state) { _, _, _, _ in true }, in: &state), state.index.epoch,
+                state.index.oldestValid, state.latestSequence,
+                state.index.segments.count + (state.active == nil ? 0 : 1)
+            )
+        }
+        var counts: [String: Int] = [:]
+        for commit in history { for sample in commit.samples { counts[sample.entity, default: 0] += 1 } }
+        func json(_ sequence: Int64) throws -> String {
+            let token = TimeSeriesHistoryToken(storeIdentifier: identifier, epoch: epoch, sequence: sequence)
+            return String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
+        }
+        return StoreInspection(
+            backend: "timeseries", formatVersion: SegmentFiles.formatVersion, storeIdentifier: identifier,
+            epoch: epoch, countedThings: "samples", countsByEntity: counts,
+            details: [
+                .init("segments", "\(segmentCount)"), .init("oldest valid sequence", "\(oldestValid)"),
+            ],
+            transactionCount: history.count, changeCount: history.reduce(0) { $0 + $1.samples.count },
+            oldestUsableToken: try json(oldestValid), newestToken: try json(latest))
+    }
+}

@@ -169,6 +169,12 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) }, body)
     }
 
+    /// Runs `body` holding the shared file lock after reading what changed, even when a `stat` says nothing
+    /// did: for `verify()`, which must look at the files.
+    func readFromFiles<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
+        try access.read(isCurrent: { _ in false }, refresh: { try refresh(&$0, repair: false) }, body)
+    }
+
     /// Runs `body` on current state holding the exclusive file lock; a torn tail is cut back first.
     func write<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
