@@ -205,12 +205,24 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         guard !samples.isEmpty else {
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: nil)
         }
+        guard let window = configuration.commitWindow else {
+            // Prepare on current state, append and fsync without holding the state (readers go on), then
+            // record the commit.
+            return try access.write(
+                refresh: { try refresh(&$0, repair: true) },
+                prepare: { state in
+                    try checkTimes(of: samples, against: state)
+                    return try prepareCommit(samples, editingState: request.editingState, in: &state)
+                },
+                perform: { try append($0) },
+                finish: { state, prepared, written in
+                    DataStoreSaveChangesResult(
+                        storeIdentifier: identifier,
+                        token: try finishCommit(prepared, written: written, in: &state))
+                })
+        }
         return try write { state in
             try checkTimes(of: samples, against: state)
-            guard let window = configuration.commitWindow else {
-                let token = try commit(samples, editingState: request.editingState, in: &state)
-                return DataStoreSaveChangesResult(storeIdentifier: identifier, token: token)
-            }
             var committed: TimeSeriesHistoryToken?
             if let pending = state.pending, pending.deadline <= Date() {
                 committed = try commit(pending.samples, editingState: pending.editingState, in: &state)
@@ -310,6 +322,21 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     func commit(_ samples: [SegmentRecord.Sample], editingState: EditingState, in state: inout State) throws
         -> TimeSeriesHistoryToken
     {
+        let prepared = try prepareCommit(samples, editingState: editingState, in: &state)
+        return try finishCommit(prepared, written: try append(prepared), in: &state)
+    }
+
+    /// A commit ready to be appended: the record, and the segment file and offset it goes to.
+    struct PreparedCommit: Sendable {
+        var commit: SegmentRecord.Commit
+        var file: String
+        var offset: Int64
+    }
+
+    /// Builds the commit record and opens a new segment if its samples need one.
+    func prepareCommit(_ samples: [SegmentRecord.Sample], editingState: EditingState, in state: inout State)
+        throws -> PreparedCommit
+    {
         let times = samples.map(sampleTime)
         let commit = SegmentRecord.Commit(
             sequence: state.latestSequence + 1, timestamp: max(Date(), state.lastCommit),
@@ -318,20 +345,34 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             firstChange: state.nextChange,
             earliest: times.min() ?? .distantPast, latest: times.max() ?? .distantPast, samples: samples)
         try openSegmentIfNeeded(for: commit, in: &state)
+        guard let active = state.active else {
+            throw DataStoreError.storageUnavailable(path: files.segments, reason: "no segment to write to")
+        }
+        return PreparedCommit(commit: commit, file: active.file, offset: active.end)
+    }
+
+    /// Appends the prepared commit (and fsyncs it when durable); returns the bytes written.
+    func append(_ prepared: PreparedCommit) throws -> Int64 {
+        try files.append(
+            prepared.commit, to: prepared.file, at: prepared.offset, synchronize: configuration.isDurable)
+    }
+
+    /// Records an appended commit in memory, then applies retention.
+    func finishCommit(_ prepared: PreparedCommit, written: Int64, in state: inout State) throws
+        -> TimeSeriesHistoryToken
+    {
         guard var active = state.active else {
             throw DataStoreError.storageUnavailable(path: files.segments, reason: "no segment to write to")
         }
-        let written = try files.append(
-            commit, to: active.file, at: active.end, synchronize: configuration.isDurable)
         state.active = nil  // so that `active` is the only reference and grows in place
-        active.append(contentsOf: CollectionOfOne(commit))
+        active.append(contentsOf: CollectionOfOne(prepared.commit))
         active.end += written
         state.active = active
         state.statistics.bytesWritten += written
         state.statistics.commits += 1
         try applyRetention(in: &state)
         return TimeSeriesHistoryToken(
-            storeIdentifier: identifier, epoch: state.index.epoch, sequence: commit.sequence)
+            storeIdentifier: identifier, epoch: state.index.epoch, sequence: prepared.commit.sequence)
     }
 
     /// Closes the active segment and opens a new one when the commit's newest sample falls past the active

@@ -51,6 +51,45 @@ enum TimeSeriesScenario {
         let rate = Double(batches * 1_000) / store.median
         report.metric("ts_ingest_samples_per_s", rate, "samples/s", target: ">= 500000", met: rate >= 500_000)
 
+        // 5b. Work per save must not grow as a segment fills: 500 one-sample saves into a segment already
+        // holding 3,500 commits, against the same saves into an empty one.
+        let lateStart = Date().addingTimeInterval(-3_000)
+        let late = try TimeSeriesDataStore(
+            .init(
+                name: "bench", schema: Note.schema, directory: scratch.path("late"), segmentSpan: 86_400,
+                isDurable: false))
+        var lateNext = 0
+        func oneSampleSaves(_ store: TimeSeriesDataStore, _ count: Int, from first: Int) throws {
+            for index in first..<(first + count) {
+                _ = try store.save(
+                    DataStoreSaveChangesRequest(inserted: [
+                        note(index, store: "bench", at: lateStart.addingTimeInterval(Double(index) / 100))
+                    ]))
+            }
+        }
+        try oneSampleSaves(late, 3_500, from: 0)
+        lateNext = 3_500
+        var early: TimeSeriesDataStore?
+        var round = 0
+        let (filled, empty) = try Measure.pair(
+            repetitions: sizes.repetitions,
+            prepare: {
+                round += 1
+                early = try TimeSeriesDataStore(
+                    .init(
+                        name: "bench", schema: Note.schema, directory: scratch.path("early-\(round)"),
+                        segmentSpan: 86_400, isDurable: false))
+            },
+            candidate: {
+                try oneSampleSaves(late, 500, from: lateNext)
+                lateNext += 500
+            },
+            baseline: { if let early { try oneSampleSaves(early, 500, from: 0) } })
+        report.ratio(
+            "ts_late_saves_vs_early", candidate: filled, baseline: empty, atLeast: 0.8,
+            candidateLabel: "500 saves into a segment of 3,500+ commits",
+            baselineLabel: "500 saves into an empty one")
+
         // 6. A 1% time range over many samples, against fetching everything and filtering.
         let total = sizes.tsSamples
         let range = try TimeSeriesDataStore(
