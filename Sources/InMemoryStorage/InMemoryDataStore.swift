@@ -85,10 +85,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
             for planned in plan.changes {
                 changes.append(
                     InMemoryHistoryChange(
-                        changedPersistentIdentifier: planned.identifier,
-                        changeIdentifier: state.nextChangeIdentifier,
-                        transactionIdentifier: sequence, kind: planned.kind,
-                        updatedAttributes: planned.updatedAttributes, tombstone: planned.tombstone))
+                        planned, changeIdentifier: state.nextChangeIdentifier, transactionIdentifier: sequence
+                    ))
                 state.nextChangeIdentifier += 1
             }
             // Timestamps never decrease along history, so stores can binary-search them.

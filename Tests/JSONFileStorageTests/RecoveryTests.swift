@@ -127,3 +127,32 @@ import Testing
         return ~crc
     }
 }
+
+/// Stores written by earlier versions of the package keep opening: the file format is versioned, and the
+/// switch to the generic history types did not change it.
+@Suite struct FormatCompatibilityTests {
+    @Test func aFormatOneStoreOpensWithItsHistoryAndTokens() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("StoreFixtures/trips-format1")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.removeItem(at: directory.url)
+        try FileManager.default.copyItem(at: fixture, to: directory.url)
+        let before = try Data(contentsOf: directory.journal)
+
+        let store = try JSONFileDataStore(.init(name: "trips", directory: directory.url, isReadOnly: true))
+        let history = try store.fetchHistory(.init())
+        #expect(history.map(\.token.sequence) == [1, 2])
+        #expect(history.map(\.author) == ["app", "widget"])
+        #expect(history[1].changes.map(\.kind) == [.update, .delete])
+        #expect(history[0].changes.count == 6 && history[0].changes.allSatisfy { $0.kind == .insert })
+        #expect(try store.modelCountsByEntity() == ["Trip": 3, "LivingAccommodation": 2])
+        // A token saved by an app in the shared JSON form decodes and seeks.
+        let json =
+            #"{"v":1,"kind":"jsonfile","store":"trips","epoch":"DCEDCCBC-0A82-4A65-B2C3-B20BF2B68871","seq":1}"#
+        let token = try HistoryTokenCoding.decode(JSONFileHistoryToken.self, fromJSON: Data(json.utf8))
+        #expect(
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > token })).count == 1)
+        #expect(try Data(contentsOf: directory.journal) == before)
+    }
+}

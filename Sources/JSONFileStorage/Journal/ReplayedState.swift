@@ -72,11 +72,8 @@ struct ReplayedState: Sendable {
     func transaction(_ body: JournalRecord.TransactionRecord) -> JSONFileHistoryTransaction {
         let changes = body.changes.enumerated().map { index, change in
             JSONFileHistoryChange(
-                changedPersistentIdentifier: change.identifier,
-                changeIdentifier: body.firstChange + Int64(index),
-                transactionIdentifier: body.sequence, kind: change.kind,
-                updatedAttributes: change.updatedAttributes,
-                tombstone: change.tombstone, values: change.values)
+                change, changeIdentifier: body.firstChange + Int64(index),
+                transactionIdentifier: body.sequence)
         }
         return JSONFileHistoryTransaction(
             timestamp: body.timestamp, changes: changes,

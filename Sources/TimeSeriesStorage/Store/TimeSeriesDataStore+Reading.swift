@@ -91,7 +91,7 @@ extension TimeSeriesDataStore {
                 changedPersistentIdentifier: PersistentIdentifier(
                     storeIdentifier: identifier, entityName: sample.entity, primaryKey: sample.key),
                 changeIdentifier: commit.firstChange + Int64(index), transactionIdentifier: commit.sequence,
-                values: sample.values)
+                kind: .insert, values: sample.values)
         }
         return TimeSeriesHistoryTransaction(
             timestamp: commit.timestamp, changes: changes,

@@ -120,15 +120,11 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
             for change in plan.changes {
                 changes.append(
                     FilePerModelHistoryChange(
-                        changedPersistentIdentifier: change.identifier, changeIdentifier: nextChange,
-                        transactionIdentifier: sequence, kind: change.kind,
-                        updatedAttributes: change.updatedAttributes,
-                        tombstone: change.tombstone))
+                        change, changeIdentifier: nextChange, transactionIdentifier: sequence))
                 nextChange += 1
             }
             let transaction = FilePerModelHistoryTransaction(
                 timestamp: max(Date(), last?.timestamp ?? .distantPast), changes: changes, token: token,
-                transactionIdentifier: sequence, storeIdentifier: identifier,
                 author: request.editingState.author,
                 bundleIdentifier: request.editingState.bundleIdentifier,
                 processIdentifier: request.editingState.processIdentifier)

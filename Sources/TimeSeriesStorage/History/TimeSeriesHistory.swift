@@ -1,0 +1,14 @@
+public import DataStoreCore
+
+/// The kind of a ``TimeSeriesDataStore``'s history: tokens write `"kind":"timeseries"`.
+public enum TimeSeriesHistory: HistoryTokenKind {
+    /// `timeseries`.
+    public static let name = "timeseries"
+}
+
+/// A position in a ``TimeSeriesDataStore``'s history.
+public typealias TimeSeriesHistoryToken = GenericHistoryToken<TimeSeriesHistory>
+/// One commit of a ``TimeSeriesDataStore``: one save, or every save of a commit window.
+public typealias TimeSeriesHistoryTransaction = GenericHistoryTransaction<TimeSeriesHistory>
+/// One sample in a ``TimeSeriesDataStore`` transaction: always an insert, with the sample's values.
+public typealias TimeSeriesHistoryChange = GenericHistoryChange<TimeSeriesHistory>
