@@ -37,40 +37,49 @@ public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable 
     /// The author every matching transaction has, when the predicate requires `author == value`.
     public var author: String?
 
+    /// Whether these bounds are the whole predicate: a transaction within every bound (and by ``author``)
+    /// matches, so a store that applies them natively need not evaluate the predicate. `true` without a
+    /// predicate. Token bounds are exact once the tokens are validated: then they compare by sequence.
+    public var isExact = true
+
     /// No bounds: every transaction is a candidate.
     public init() {}
 
     /// Reads the bounds of a predicate; `nil` has none.
     public init(_ predicate: Predicate<Transaction>?) {
         guard let predicate else { return }
-        for constraint in PredicateConjuncts.constraints(of: predicate) {
-            add(constraint)
+        let analysis = PredicateConjuncts.analysis(of: predicate)
+        isExact = analysis.isWholePredicate
+        for constraint in analysis.constraints where !add(constraint) {
+            isExact = false
         }
     }
 
-    private mutating func add(_ constraint: KeyPathConstraint) {
+    /// Narrows the bounds with one constraint; returns whether the bounds express it exactly.
+    private mutating func add(_ constraint: KeyPathConstraint) -> Bool {
         let keyPaths = Transaction.keyPaths
+        guard constraint.relation != .notEqual else { return false }
         switch constraint.keyPath {
         case keyPaths.token:
-            guard let token = constraint.value as? Transaction.Token else { return }
+            guard let token = constraint.value as? Transaction.Token else { return false }
             tokens.append(token)
             Self.narrow(&lowerToken, &upperToken, token, constraint.relation)
         case keyPaths.timestamp:
-            guard let date = constraint.value as? Date else { return }
+            guard let date = constraint.value as? Date else { return false }
             Self.narrow(&lowerTimestamp, &upperTimestamp, date, constraint.relation)
         case keyPaths.transactionIdentifier:
-            guard let identifier = constraint.value as? Int64 else { return }
+            guard let identifier = constraint.value as? Int64 else { return false }
             Self.narrow(
                 &lowerTransactionIdentifier, &upperTransactionIdentifier, identifier, constraint.relation)
         case keyPaths.author where constraint.relation == .equal:
-            if let author = constraint.value as? String {
-                self.author = author
-            } else if let author = constraint.value as? String?, let author {
-                self.author = author
-            }
+            let named = (constraint.value as? String) ?? ((constraint.value as? String?) ?? nil)
+            // `author == nil`, or two different authors, is not expressible as one author bound.
+            guard let named, author == nil || author == named else { return false }
+            author = named
         default:
-            return
+            return false
         }
+        return true
     }
 
     /// Tightens a range with one comparison; a tighter existing bound wins.
@@ -104,6 +113,7 @@ public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable 
         case .equal:
             tightenLower(Bound(value: value, isInclusive: true))
             tightenUpper(Bound(value: value, isInclusive: true))
+        case .notEqual: break
         }
     }
 }

@@ -19,6 +19,8 @@ public struct KeyPathConstraint: @unchecked Sendable {
         case greaterThanOrEqual
         /// `input[keyPath] == value`
         case equal
+        /// `input[keyPath] != value`
+        case notEqual
 
         /// The relation with its operands swapped: `v < x` is `x > v`.
         var mirrored: Relation {
@@ -28,6 +30,7 @@ public struct KeyPathConstraint: @unchecked Sendable {
             case .greaterThan: .lessThan
             case .greaterThanOrEqual: .lessThanOrEqual
             case .equal: .equal
+            case .notEqual: .notEqual
             }
         }
     }

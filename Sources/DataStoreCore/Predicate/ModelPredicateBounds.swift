@@ -26,11 +26,17 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     public var identifier: PersistentIdentifier?
     /// The comparisons on attributes that every match satisfies.
     public var attributeConstraints: [AttributeConstraint] = []
+    /// Whether ``identifier`` and ``attributeConstraints`` are the whole predicate: a model that satisfies
+    /// them all (compared as ``SnapshotValue/satisfies(_:_:)`` does) matches, so a store that applies them
+    /// natively need not evaluate the predicate in Swift. `true` without a predicate.
+    public var isExact = true
 
     /// Reads the bounds of a predicate; `nil` has none.
     public init(_ predicate: Predicate<Model>?) {
         guard let predicate else { return }
-        let constraints = PredicateConjuncts.constraints(of: predicate)
+        let analysis = PredicateConjuncts.analysis(of: predicate)
+        isExact = analysis.isWholePredicate
+        let constraints = analysis.constraints
         guard !constraints.isEmpty else { return }
         // `\Model.persistentModelID` written here would go through the protocol requirement and never equal
         // the predicate's key path, so recognise it by what it reads from a probe instead.
@@ -42,12 +48,15 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
             if constraint.relation == .equal, let id = constraint.value as? PersistentIdentifier,
                 probe[keyPath: constraint.keyPath] as? PersistentIdentifier == sentinel
             {
+                if identifier != nil && identifier != id { isExact = false }
                 identifier = id
             } else if let attribute = Model.schemaAttribute(for: constraint.keyPath),
                 let value = attribute.snapshotValue(ofConstant: constraint.value)
             {
                 attributeConstraints.append(
                     AttributeConstraint(name: attribute.name, relation: constraint.relation, value: value))
+            } else {
+                isExact = false
             }
         }
     }

@@ -3,21 +3,31 @@ public import Foundation
 /// Reads the conjunctive comparisons out of a Foundation `Predicate`.
 ///
 /// It walks the predicate's expression tree through `&&` and collects every comparison between a key path
-/// on the input and a constant (`$0.token > token`, `$0.author == author`, `date <= $0.timestamp`). Anything
-/// else (`||`, `!`, function calls, optional chaining) contributes nothing, which is always safe: the
-/// constraints are necessary conditions only, and stores evaluate the whole predicate on their candidates.
+/// on the input and a constant (`$0.token > token`, `$0.author == author`, `date <= $0.timestamp`,
+/// `$0.name != "x"`). Anything else (`||`, `!`, function calls, optional chaining) contributes nothing, which
+/// is always safe: the constraints are necessary conditions. ``analysis(of:)`` also says whether they are
+/// the *whole* predicate, so that a store can run it natively and skip Swift evaluation.
 public enum PredicateConjuncts {
     /// The constraints that every input accepted by `predicate` satisfies.
     public static func constraints<Input>(of predicate: Predicate<Input>) -> [KeyPathConstraint] {
+        analysis(of: predicate).constraints
+    }
+
+    /// The constraints, and whether the predicate is exactly their conjunction.
+    public static func analysis<Input>(of predicate: Predicate<Input>) -> (
+        constraints: [KeyPathConstraint], isWholePredicate: Bool
+    ) {
         var found: [KeyPathConstraint] = []
-        (predicate.expression as? any ConjunctCollecting)?.collectConstraints(into: &found)
-        return found
+        let whole =
+            (predicate.expression as? any ConjunctCollecting)?.collectConstraints(into: &found) ?? false
+        return (found, whole)
     }
 }
 
-/// An expression that can contribute constraints; conformed to by `&&`, comparisons and `==`.
+/// An expression that can contribute constraints; conformed to by `&&`, comparisons, `==` and `!=`.
 protocol ConjunctCollecting {
-    func collectConstraints(into constraints: inout [KeyPathConstraint])
+    /// Appends the constraints the expression implies; returns whether they are all of it.
+    func collectConstraints(into constraints: inout [KeyPathConstraint]) -> Bool
 }
 
 /// A key path applied directly to the predicate's input.
@@ -46,14 +56,15 @@ extension PredicateExpressions.Value: ConstantExpression {
 }
 
 extension PredicateExpressions.Conjunction: ConjunctCollecting {
-    func collectConstraints(into constraints: inout [KeyPathConstraint]) {
-        (lhs as? any ConjunctCollecting)?.collectConstraints(into: &constraints)
-        (rhs as? any ConjunctCollecting)?.collectConstraints(into: &constraints)
+    func collectConstraints(into constraints: inout [KeyPathConstraint]) -> Bool {
+        let left = (lhs as? any ConjunctCollecting)?.collectConstraints(into: &constraints) ?? false
+        let right = (rhs as? any ConjunctCollecting)?.collectConstraints(into: &constraints) ?? false
+        return left && right
     }
 }
 
 extension PredicateExpressions.Comparison: ConjunctCollecting {
-    func collectConstraints(into constraints: inout [KeyPathConstraint]) {
+    func collectConstraints(into constraints: inout [KeyPathConstraint]) -> Bool {
         let relation: KeyPathConstraint.Relation =
             switch op {
             case .lessThan: .lessThan
@@ -61,28 +72,39 @@ extension PredicateExpressions.Comparison: ConjunctCollecting {
             case .greaterThan: .greaterThan
             case .greaterThanOrEqual: .greaterThanOrEqual
             }
-        appendComparison(lhs: lhs, rhs: rhs, relation: relation, into: &constraints)
+        return appendComparison(lhs: lhs, rhs: rhs, relation: relation, into: &constraints)
     }
 }
 
 extension PredicateExpressions.Equal: ConjunctCollecting {
-    func collectConstraints(into constraints: inout [KeyPathConstraint]) {
+    func collectConstraints(into constraints: inout [KeyPathConstraint]) -> Bool {
         appendComparison(lhs: lhs, rhs: rhs, relation: .equal, into: &constraints)
     }
 }
 
+extension PredicateExpressions.NotEqual: ConjunctCollecting {
+    func collectConstraints(into constraints: inout [KeyPathConstraint]) -> Bool {
+        appendComparison(lhs: lhs, rhs: rhs, relation: .notEqual, into: &constraints)
+    }
+}
+
+/// Appends `keyPath relation constant` when one side is a key path on the input and the other a constant;
+/// returns whether it did.
 private func appendComparison(
     lhs: Any, rhs: Any, relation: KeyPathConstraint.Relation, into constraints: inout [KeyPathConstraint]
-) {
+) -> Bool {
     if let keyPath = (lhs as? any InputKeyPathExpression)?.inputKeyPath,
         let constant = rhs as? any ConstantExpression
     {
         constraints.append(
             KeyPathConstraint(keyPath: keyPath, relation: relation, value: constant.constantValue))
+        return true
     } else if let keyPath = (rhs as? any InputKeyPathExpression)?.inputKeyPath,
         let constant = lhs as? any ConstantExpression
     {
         constraints.append(
             KeyPathConstraint(keyPath: keyPath, relation: relation.mirrored, value: constant.constantValue))
+        return true
     }
+    return false
 }

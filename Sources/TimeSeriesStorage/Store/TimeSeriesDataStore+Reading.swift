@@ -57,6 +57,7 @@ extension TimeSeriesDataStore {
             case .equal:
                 lower = max(lower, date)
                 upper = min(upper, date)
+            case .notEqual: break
             }
         }
         let candidates: [DataStoreSnapshot] = try read { state in
