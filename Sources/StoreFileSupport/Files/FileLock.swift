@@ -60,8 +60,10 @@ public final class FileLock: @unchecked Sendable {
         let operation = (kind == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        // Back off from 1 ms to 50 ms between attempts: short waits stay short, long ones cost little CPU.
-        var pause: Duration = .milliseconds(1)
+        // `flock` has no timeout, so a waiter polls. It backs off from 50 µs to 1 ms and no further: a longer
+        // pause lets writers that release and re-take the lock in a loop starve the waiter (seen with four
+        // processes saving at full speed). A 1 ms poll costs a few microseconds of CPU.
+        var pause: Duration = .microseconds(50)
         while true {
             if retryingOnInterrupt({ flock(file.descriptor, operation) }) == 0 { return }
             guard errno == EWOULDBLOCK else { throw systemError("flock", path: path) }
@@ -71,7 +73,7 @@ public final class FileLock: @unchecked Sendable {
             let microseconds =
                 wait.components.seconds * 1_000_000 + wait.components.attoseconds / 1_000_000_000_000
             usleep(useconds_t(max(1, microseconds)))
-            pause = min(pause * 2, .milliseconds(50))
+            pause = min(pause * 2, .milliseconds(1))
         }
     }
 
