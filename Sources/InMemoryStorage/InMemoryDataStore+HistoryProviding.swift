@@ -37,3 +37,8 @@ extension InMemoryDataStore: HistoryProviding {
             latestSequence: state.latestSequence)
     }
 }
+
+extension InMemoryDataStore: HistoryReadCounting {
+    /// The history transactions this instance examined since it was opened.
+    public var historyTransactionsExamined: Int { statistics.examinedTransactions }
+}

@@ -133,8 +133,10 @@ struct ProbeTransaction: HistoryTransaction {
         #expect(bounds.identifier == id)
         #expect(
             bounds.attributeConstraints == [
-                .init(name: "value", relation: .greaterThanOrEqual, value: .double(10))
+                .init(name: "value", relation: .greaterThanOrEqual, value: .double(10)),
+                .init(name: "label", relation: .notEqual, value: .string("x")),
             ])
+        #expect(bounds.isExact)
         // A PersistentIdentifier-typed attribute is not mistaken for the model's own identifier.
         let other = ModelPredicateBounds<Sample>(#Predicate { $0.link == id })
         #expect(other.identifier == nil)

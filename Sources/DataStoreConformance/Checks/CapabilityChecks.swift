@@ -21,6 +21,22 @@ enum CapabilityChecks {
             observed: "\(next) after \(tokens[2])")
     }
 
+    static func secondInstanceSeesCommits<S>(_ h: Harness<S>) throws {
+        let first = try h.saveItems(["a", "b"], author: "first")
+        let second = try h.openAnotherInstance()
+        let seen = try second.fetchHistory(HistoryDescriptor()).map(\.token)
+        try h.expect.equal(seen, first, "the second instance's history after the first saved twice")
+        let items = try second.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<ConformanceItem>()))
+        try h.expect.equal(items.snapshots.count, 2, "the items the second instance fetches")
+        let next = try second.save(DataStoreSaveChangesRequest(inserted: [h.item("c")])).token
+        try h.expect.that(
+            next.map { first[1] < $0 } ?? false, "the second instance's save to continue the sequence",
+            observed: "\(next.map(String.init(describing:)) ?? "no token") after \(first[1])")
+        try h.expect.equal(
+            try h.history().map(\.token), first + [next].compactMap { $0 },
+            "the first instance's history after the second saved")
+    }
+
     static func rejectsAtomically<S>(_ h: Harness<S>, kind: HistoryChangeKind) throws {
         let a = h.item("a")
         try h.save(inserted: [a])

@@ -61,6 +61,15 @@ enum DeletionChecks {
         try h.expect.equal(try h.history().map(\.token), Array(tokens[3...]), "the retained history")
     }
 
+    static func deleteHistoryIgnoresFetchLimit<S>(_ h: Harness<S>) throws {
+        let tokens = try h.saveItems((0..<6).map { "n\($0)" })
+        try h.store.deleteHistory(
+            HistoryDescriptor(predicate: HistoryPredicates.through(tokens[2]), fetchLimit: 1))
+        try h.expect.equal(
+            try h.history().map(\.token), Array(tokens[3...]),
+            "the retained history after deleting the first three with fetchLimit 1")
+    }
+
     static func eraseStartsANewEpoch<S>(_ h: Harness<S>) throws {
         let old = try h.saveItems(["a", "b"])
         try h.store.erase()

@@ -29,8 +29,10 @@ enum TokenChecks {
     }
 
     static func saveReturnsTheTransactionToken<S>(_ h: Harness<S>) throws {
-        let tokens = try h.saveItems(["a", "b", "c"])
-        try h.expect.equal(try h.history().map(\.token), tokens, "history's tokens against the saves' tokens")
+        let returned = try h.saveItems(["a", "b", "c"])
+        // Observed: what the saves returned; expected: the tokens of the transactions they created.
+        try h.expect.equal(
+            returned, try h.history().map(\.token), "the tokens of the three transactions the saves created")
     }
 
     static func tokenAfterSelectsLaterTransactions<S>(_ h: Harness<S>) throws {
@@ -38,7 +40,8 @@ enum TokenChecks {
         for (index, token) in tokens.enumerated() {
             let after = try h.history(HistoryDescriptor(predicate: HistoryPredicates.after(token)))
             try h.expect.equal(
-                after.map(\.token), Array(tokens[(index + 1)...]), "the tokens after token \(index)")
+                after.map(\.token), Array(tokens[(index + 1)...]),
+                "the tokens after the token of save \(index + 1) of 8 (\(token))")
         }
     }
 

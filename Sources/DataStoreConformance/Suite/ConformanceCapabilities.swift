@@ -1,5 +1,6 @@
-/// What a store under test can do; decides which checks apply. Typed flags, never store names.
-public struct ConformanceCapabilities: OptionSet, Hashable, Sendable {
+/// What a store under test can do; decides which checks apply. Typed flags, never store names; every flag
+/// gates at least one check.
+public struct ConformanceCapabilities: OptionSet, Hashable, Sendable, CustomStringConvertible {
     /// The bit mask.
     public var rawValue: Int
 
@@ -12,12 +13,19 @@ public struct ConformanceCapabilities: OptionSet, Hashable, Sendable {
     public static let insertOnly = ConformanceCapabilities(rawValue: 1 << 0)
     /// Data, history and tokens survive closing and reopening the store at the same location.
     public static let durable = ConformanceCapabilities(rawValue: 1 << 1)
-    /// Several processes may open the store at once (checked by the store's own multi-process tests).
+    /// Several instances (in one process or several) may open the same store at once, and each sees what
+    /// the others commit: `secondInstanceSeesCommits` opens the store twice. A store's own tests should still
+    /// run real processes.
     public static let multiProcess = ConformanceCapabilities(rawValue: 1 << 2)
-    /// The store drops old history by a retention policy (checked through `deleteHistory` here).
-    public static let retention = ConformanceCapabilities(rawValue: 1 << 3)
-    /// The store can fold several saves into one transaction inside a commit window.
-    public static let commitWindows = ConformanceCapabilities(rawValue: 1 << 4)
     /// The store conforms to `HistoryObserving`: `historyUpdates(after:)` delivers commits as they happen.
     public static let historyUpdates = ConformanceCapabilities(rawValue: 1 << 5)
+
+    /// `[.durable, .historyUpdates]`, for messages.
+    public var description: String {
+        let names: [(ConformanceCapabilities, String)] = [
+            (.insertOnly, ".insertOnly"), (.durable, ".durable"), (.multiProcess, ".multiProcess"),
+            (.historyUpdates, ".historyUpdates"),
+        ]
+        return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
+    }
 }

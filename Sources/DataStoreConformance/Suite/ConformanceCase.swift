@@ -98,6 +98,12 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case deletedHistoryExpiresOlderTokens
     /// Expiry is checked before any transaction is read.
     case expiryCheckedBeforeAnyRead
+    /// A rejected token (expired, another epoch) costs no transaction read, by the store's own count.
+    case tokenValidatedBeforeReading
+    /// "After a token near the end" reads only the transactions after it, by the store's own count.
+    case historySeeksInsteadOfScanning
+    /// `deleteHistory` deletes every matching transaction, whatever `fetchLimit` says.
+    case deleteHistoryIgnoresFetchLimit
     /// The token at the cut, and newer ones, keep working.
     case tokenAtTheCutStillWorks
     /// `erase` removes everything and starts a new epoch.
@@ -120,6 +126,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     // Capabilities
     /// Reopening keeps data, history and tokens.
     case reopenKeepsDataHistoryAndTokens
+    /// A second instance open on the same store sees the first one's commits, and continues its sequence.
+    case secondInstanceSeesCommits
     /// Updates are rejected with `unsupportedChange` and nothing from the save is kept.
     case insertOnlyRejectsUpdatesAtomically
     /// Deletes are rejected with `unsupportedChange` and nothing from the save is kept.
@@ -141,6 +149,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             return !capabilities.contains(.insertOnly)
         case .reopenKeepsDataHistoryAndTokens:
             return capabilities.contains(.durable)
+        case .secondInstanceSeesCommits:
+            return capabilities.contains(.multiProcess)
         case .insertOnlyRejectsUpdatesAtomically, .insertOnlyRejectsDeletesAtomically:
             return capabilities.contains(.insertOnly)
         case .historyUpdatesDeliverCommitsInOrder, .historyUpdatesRejectExpiredTokens:
@@ -199,8 +209,12 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "HistoryProviding: a token of another store or epoch, or ahead of history, throws its own error."
         case .deletedHistoryExpiresOlderTokens, .tokenAtTheCutStillWorks:
             "HistoryProviding: after `deleteHistory`, every token older than the newest deleted transaction expires."
-        case .expiryCheckedBeforeAnyRead:
+        case .expiryCheckedBeforeAnyRead, .tokenValidatedBeforeReading:
             "HistoryProviding: tokens are validated before anything is read."
+        case .historySeeksInsteadOfScanning:
+            "HistoryProviding: \"after my token\" seeks to the token instead of reading all history."
+        case .deleteHistoryIgnoresFetchLimit:
+            "HistoryProviding: `deleteHistory` deletes every transaction the predicate selects; `fetchLimit` and `sortBy` do not apply."
         case .eraseStartsANewEpoch:
             "DataStore: `erase` removes all data and history and draws a new epoch."
         case .failedSaveLeavesNothingBehind, .duplicateModelInRequestRejected:
@@ -215,6 +229,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "DataStore: the store is safe to call from many threads at once."
         case .reopenKeepsDataHistoryAndTokens:
             "Durable stores: an acknowledged save survives reopening, with its history and token."
+        case .secondInstanceSeesCommits:
+            "Multi-process stores: every instance open on a store sees the others' commits and continues one sequence."
         case .insertOnlyRejectsUpdatesAtomically, .insertOnlyRejectsDeletesAtomically:
             "Insert-only stores: updates and deletes throw unsupportedChange, and nothing from that save is kept."
         case .historyUpdatesDeliverCommitsInOrder:

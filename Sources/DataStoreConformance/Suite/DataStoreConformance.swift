@@ -2,6 +2,10 @@ public import DataStoreCore
 import Foundation
 import Synchronization
 
+#if canImport(Testing)
+    import Testing
+#endif
+
 /// The conformance suite: checks that a `DataStore & HistoryProviding` keeps every implementation
 /// requirement. Each check is independent of any test framework: it throws ``ConformanceFailure`` naming the
 /// rule, what was expected and what was observed.
@@ -19,8 +23,11 @@ import Synchronization
 ///
 /// The same call works inside an XCTest method looping over `ConformanceCase.allCases`.
 public enum DataStoreConformance {
-    /// Runs one check against stores made by `makeStore`; a check that does not apply to `capabilities`
-    /// returns at once.
+    /// Runs one check against stores made by `makeStore`.
+    ///
+    /// A check that does not apply to `capabilities`, or that needs something the store does not offer (for
+    /// example `HistoryReadCounting`), is *skipped*: under Swift Testing the test case is cancelled, which
+    /// reports it as skipped rather than passed; elsewhere the call returns.
     ///
     /// - Parameters:
     ///   - check: The check to run.
@@ -34,13 +41,41 @@ public enum DataStoreConformance {
         timeLimit: Duration = .seconds(60),
         makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
     ) async throws where Store.HistoryType.Token == Store.Token {
-        guard check.applies(to: capabilities) else { return }
+        try await run(
+            check, capabilities: capabilities, timeLimit: timeLimit, cancelsTestOnSkip: true,
+            makeStore: makeStore)
+    }
+
+    /// Runs one check; a skipped check cancels the current Swift Testing test only if `cancelsTestOnSkip`.
+    static func run<Store: DataStore & HistoryProviding>(
+        _ check: ConformanceCase, capabilities: ConformanceCapabilities, timeLimit: Duration,
+        cancelsTestOnSkip: Bool, makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
+    ) async throws where Store.HistoryType.Token == Store.Token {
+        guard check.applies(to: capabilities) else {
+            if cancelsTestOnSkip {
+                try skip(check, reason: "it does not apply to a store with capabilities \(capabilities)")
+            }
+            return
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "conformance-\(check.rawValue)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let context = ConformanceContext(
             storeName: "conformance", schema: ConformanceItem.schema, directory: directory)
+        do {
+            try await runChecked(
+                check, capabilities: capabilities, timeLimit: timeLimit, context: context,
+                makeStore: makeStore)
+        } catch let skipped as ConformanceSkip {
+            if cancelsTestOnSkip { try skip(check, reason: skipped.reason) }
+        }
+    }
+
+    private static func runChecked<Store: DataStore & HistoryProviding>(
+        _ check: ConformanceCase, capabilities: ConformanceCapabilities, timeLimit: Duration,
+        context: ConformanceContext, makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
+    ) async throws where Store.HistoryType.Token == Store.Token {
         try await withTimeLimit(timeLimit, check: check) {
             let harness = try Harness(
                 check: check, context: context, capabilities: capabilities, makeStore: makeStore)
@@ -48,10 +83,31 @@ public enum DataStoreConformance {
                 try await check.perform(with: harness)
             } catch let failure as ConformanceFailure {
                 throw failure
+            } catch let skipped as ConformanceSkip {
+                throw skipped
             } catch {
-                throw harness.expect.failure(expected: "no error", observed: "threw \(error)")
+                guard let operation = harness.operation else {
+                    throw harness.expect.failure(expected: "no error", observed: "threw \(error)")
+                }
+                // The store threw while the check was setting up: name the operation, not the rule.
+                throw ConformanceFailure(
+                    check: check,
+                    requirement:
+                        "Setting up the check: \(operation) is an ordinary use of the store, not the rule under test.",
+                    expected: "\(operation) to succeed", observed: "threw \(error)")
             }
         }
+    }
+
+    /// Reports a check as skipped: cancels the current Swift Testing test case (its event stream reports
+    /// it as cancelled, which IDEs show as skipped) and, because the 6.3 console prints a cancelled case as
+    /// passed, says so on standard error. Elsewhere it does nothing.
+    static func skip(_ check: ConformanceCase, reason: String) throws {
+        #if canImport(Testing)
+            guard Test.current != nil else { return }
+            FileHandle.standardError.write(Data("⊘ conformance check '\(check)' skipped: \(reason)\n".utf8))
+            try Test.cancel("\(check) skipped: \(reason)")
+        #endif
     }
 
     /// Runs every applicable check and returns the failures, for frameworks without parameterised tests.
@@ -62,7 +118,9 @@ public enum DataStoreConformance {
         var failures: [ConformanceFailure] = []
         for check in ConformanceCase.allCases {
             do {
-                try await run(check, capabilities: capabilities, timeLimit: timeLimit, makeStore: makeStore)
+                try await run(
+                    check, capabilities: capabilities, timeLimit: timeLimit, cancelsTestOnSkip: false,
+                    makeStore: makeStore)
             } catch let failure as ConformanceFailure {
                 failures.append(failure)
             } catch {

@@ -12,7 +12,9 @@ struct Expect: Sendable {
     /// Fails unless `observed == expected`.
     func equal<T: Equatable>(_ observed: T, _ expected: T, _ what: String) throws(ConformanceFailure) {
         guard observed == expected else {
-            throw failure(expected: "\(what): \(expected)", observed: "\(observed)")
+            throw failure(
+                expected: "\(what): \(ConformanceFormat.describe(expected))",
+                observed: ConformanceFormat.describe(observed))
         }
     }
 

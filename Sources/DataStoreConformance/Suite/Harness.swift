@@ -29,9 +29,26 @@ where Store.HistoryType.Token == Store.Token {
         self.expect = Expect(check: check)
     }
 
+    /// The harness operation in progress, so that a store that throws while a check sets up is reported
+    /// with the operation that threw, not blamed on the rule under test.
+    private(set) var operation: String?
+
+    /// Runs `body` as the named operation.
+    func performing<T>(_ name: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
+        let outer = operation
+        if outer == nil { operation = name() }
+        defer { operation = outer }
+        return try body()
+    }
+
     /// Opens the store again at the same location, as a durable store must allow.
     func reopen() throws {
-        store = try makeStore(context)
+        store = try performing("reopening the store") { try makeStore(context) }
+    }
+
+    /// Opens a second instance on the same location while the first stays open.
+    func openAnotherInstance() throws -> Store {
+        try performing("opening a second instance of the store") { try makeStore(context) }
     }
 
     var isInsertOnly: Bool { capabilities.contains(.insertOnly) }
@@ -64,15 +81,25 @@ where Store.HistoryType.Token == Store.Token {
         deleted: [DataStoreSnapshot] = [],
         author: String? = nil
     ) throws -> Store.Token? {
-        try store.save(
-            DataStoreSaveChangesRequest(
-                editingState: EditingState(author: author), inserted: inserted, updated: updated,
-                deleted: deleted)
-        ).token
+        try performing(
+            "save(inserted: \(inserted.count), updated: \(updated.count), deleted: \(deleted.count))"
+        ) {
+            try store.save(
+                DataStoreSaveChangesRequest(
+                    editingState: EditingState(author: author), inserted: inserted, updated: updated,
+                    deleted: deleted)
+            ).token
+        }
     }
 
     /// Saves one new item per call and returns the tokens, failing if a save returns none.
     func saveItems(_ names: [String], author: String? = nil) throws -> [Store.Token] {
+        try performing("saving \(names.count) items one save at a time") {
+            try saveEach(names, author: author)
+        }
+    }
+
+    private func saveEach(_ names: [String], author: String?) throws -> [Store.Token] {
         try names.map { name in
             guard let token = try save(inserted: [item(name)], author: author) else {
                 throw expect.failure(expected: "a token for the save of '\(name)'", observed: "nil")
@@ -84,13 +111,13 @@ where Store.HistoryType.Token == Store.Token {
     func history(_ descriptor: HistoryDescriptor<Store.HistoryType> = HistoryDescriptor()) throws
         -> [Store.HistoryType]
     {
-        try store.fetchHistory(descriptor)
+        try performing("fetchHistory") { try store.fetchHistory(descriptor) }
     }
 
     func items(_ descriptor: FetchDescriptor<ConformanceItem> = FetchDescriptor()) throws
         -> [DataStoreSnapshot]
     {
-        try store.fetch(DataStoreFetchRequest(descriptor: descriptor)).snapshots
+        try performing("fetch") { try store.fetch(DataStoreFetchRequest(descriptor: descriptor)).snapshots }
     }
 
     /// Data and history, to compare before and after something that must change nothing.

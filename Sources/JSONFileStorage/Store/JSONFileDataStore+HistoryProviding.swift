@@ -63,3 +63,8 @@ extension JSONFileDataStore: HistoryProviding {
             latestSequence: state.latestSequence)
     }
 }
+
+extension JSONFileDataStore: HistoryReadCounting {
+    /// The history transactions this instance examined since it was opened.
+    public var historyTransactionsExamined: Int { statistics.history.examinedTransactions }
+}

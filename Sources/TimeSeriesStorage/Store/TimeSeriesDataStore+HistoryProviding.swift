@@ -174,3 +174,8 @@ extension TimeSeriesDataStore: HistoryObserving {
             of: self, watching: files.segments, commitFiles: { $0.hasSuffix(".jsonl") }, after: token)
     }
 }
+
+extension TimeSeriesDataStore: HistoryReadCounting {
+    /// The history transactions this instance examined since it was opened.
+    public var historyTransactionsExamined: Int { statistics.history.examinedTransactions }
+}

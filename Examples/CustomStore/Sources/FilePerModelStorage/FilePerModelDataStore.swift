@@ -35,6 +35,8 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
         var table: SnapshotTable
         var metadata: Metadata
         var history: [FilePerModelHistoryTransaction]
+        /// History transactions examined by queries, for `HistoryReadCounting`.
+        var examined = 0
     }
 
     /// The configuration the store was opened with.
@@ -188,6 +190,7 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
     {
         let (historyQuery, history) = state.withLock { (query($0), $0.history) }
         var statistics = HistoryQueryStatistics()
+        defer { state.withLock { $0.examined += statistics.examinedTransactions } }
         return try historyQuery.run(descriptor, over: history, statistics: &statistics)
     }
 
@@ -198,6 +201,7 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
             var all = descriptor
             all.fetchLimit = nil
             let doomed = try query(state).run(all, over: state.history, statistics: &statistics)
+            state.examined += statistics.examinedTransactions
             guard let newest = doomed.last?.token.sequence else { return }
             let sequences = Set(doomed.map(\.token.sequence))
             state.history.removeAll { sequences.contains($0.token.sequence) }
@@ -210,4 +214,9 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
                 to: root.appendingPathComponent("store.json"), options: .atomic)
         }
     }
+}
+
+extension FilePerModelDataStore: HistoryReadCounting {
+    /// The history transactions examined since the store was opened: what the suite's seek checks count.
+    public var historyTransactionsExamined: Int { state.withLock { $0.examined } }
 }
