@@ -62,7 +62,9 @@ struct Gadget: PersistentModel, Hashable {
         case 1: return PredicateExpressions.build_NotEqual(lhs: lhs, rhs: rhs)
         case 2: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .lessThan)
         case 3: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .lessThanOrEqual)
-        case 4: return PredicateExpressions.build_Comparison(lhs: rhs, rhs: lhs, op: .greaterThan)  // constant first
+        case 4:
+            // The constant on the left: `c > $0.x`.
+            return PredicateExpressions.build_Comparison(lhs: rhs, rhs: lhs, op: .greaterThan)
         default: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .greaterThanOrEqual)
         }
     }
