@@ -67,7 +67,10 @@ let package = Package(
         // The suite itself: broken stores it must catch.
         .testTarget(
             name: "DataStoreConformanceTests",
-            dependencies: ["DataStoreCore", "DataStoreConformance", "InMemoryStorage", "JSONFileStorage"]),
+            dependencies: [
+                "DataStoreCore", "DataStoreConformance", "InMemoryStorage", "JSONFileStorage",
+                "TimeSeriesStorage",
+            ]),
         // The multi-process tests' helper process and their shared harness.
         .target(name: "StoreTestSupport", dependencies: ["DataStoreCore"], path: "Tests/StoreTestSupport"),
         .executableTarget(

@@ -2,46 +2,7 @@ import DataStoreConformance
 import DataStoreCore
 import Foundation
 import InMemoryStorage
-
-/// One deliberate defect, and the check that must catch it.
-enum Sabotage: String, CaseIterable, Sendable {
-    case reusedTokens
-    case droppedTombstones
-    case partialTransactionsVisible
-    case expiredTokenIgnored
-    case changesReordered
-    case extraUpdatedAttribute
-    case authorNotRecorded
-    case limitOffByOne
-    case readsBeforeValidating
-    case foreignEpochAccepted
-    case upsertInsertsTwice
-    case updatesSkipTheBacklog
-
-    var caughtBy: ConformanceCaseName {
-        switch self {
-        case .reusedTokens: .tokensStrictlyIncrease
-        case .droppedTombstones: .tombstoneHoldsOnlyPreservedAttributes
-        case .partialTransactionsVisible: .failedSaveLeavesNothingBehind
-        case .expiredTokenIgnored: .deletedHistoryExpiresOlderTokens
-        case .changesReordered: .changesInRequestOrder
-        case .extraUpdatedAttribute: .updatedAttributesExact
-        case .authorNotRecorded: .authorRecorded
-        case .limitOffByOne: .historyFetchLimitHonoured
-        case .readsBeforeValidating: .expiryCheckedBeforeAnyRead
-        case .foreignEpochAccepted: .foreignEpochTokenRejected
-        case .upsertInsertsTwice: .uniqueInsertUpserts
-        case .updatesSkipTheBacklog: .historyUpdatesDeliverCommitsInOrder
-        }
-    }
-
-    /// What the sabotaged store (and the correct one it is compared with) declares.
-    var capabilities: ConformanceCapabilities {
-        self == .updatesSkipTheBacklog ? [.historyUpdates] : []
-    }
-}
-
-typealias ConformanceCaseName = ConformanceCase
+import Synchronization
 
 struct SabotagedStoreConfiguration: DataStoreConfiguration {
     typealias Store = SabotagedStore
@@ -50,16 +11,22 @@ struct SabotagedStoreConfiguration: DataStoreConfiguration {
     var sabotage: Sabotage
 }
 
-/// A correct in-memory store with one defect added around it.
-final class SabotagedStore: DataStore, HistoryProviding, Sendable {
+/// An error that is not a `DataStoreError`, for the sabotages that throw the wrong kind.
+struct UntypedError: Error {}
+
+/// A correct in-memory store with one defect planted around it.
+final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Sendable {
     typealias Token = InMemoryHistoryToken
     typealias HistoryType = InMemoryHistoryTransaction
 
     let configuration: SabotagedStoreConfiguration
     let base: InMemoryDataStore
+    /// For `overlappingSavesLost`: whether a save is in progress.
+    private let saving = Mutex(false)
     var sabotage: Sabotage { configuration.sabotage }
     var identifier: String { base.identifier }
     var schema: Schema { base.schema }
+    var historyTransactionsExamined: Int { base.historyTransactionsExamined }
 
     init(_ configuration: SabotagedStoreConfiguration) throws {
         self.configuration = configuration
@@ -79,20 +46,98 @@ final class SabotagedStore: DataStore, HistoryProviding, Sendable {
             InMemoryStoreConfiguration(name: configuration.name, schema: schema))
     }
 
+    // MARK: Fetching
+
     func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> DataStoreFetchResult
     {
-        try base.fetch(request)
+        var request = request
+        switch sabotage {
+        case .fetchPredicateIgnored: request.descriptor.predicate = nil
+        case .fetchSortIgnored: request.descriptor.sortBy = []
+        case .fetchOffsetIgnored: request.descriptor.fetchOffset = nil
+        case .identifierLookupReturnsEveryModel
+        where ModelPredicateBounds(request.descriptor.predicate).identifier != nil:
+            request.descriptor.predicate = nil
+        default: break
+        }
+        var result: DataStoreFetchResult
+        do {
+            result = try base.fetch(request)
+        } catch DataStoreError.predicateEvaluationFailed where sabotage == .predicateErrorUntyped {
+            throw UntypedError()
+        }
+        if sabotage == .fetchLosesAnAttribute {
+            result.snapshots = result.snapshots.map { snapshot in
+                var snapshot = snapshot
+                snapshot.values["note"] = nil
+                return snapshot
+            }
+        }
+        return result
     }
+
+    /// Every fixture item the base store holds.
+    func allItems() throws -> [DataStoreSnapshot] {
+        try base.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<ConformanceItem>())).snapshots
+    }
+
+    // MARK: Saving
 
     func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<
         InMemoryHistoryToken
     > {
         var request = request
-        if sabotage == .authorNotRecorded { request.editingState.author = nil }
+        switch sabotage {
+        case .authorNotRecorded: request.editingState.author = nil
+        case .bundleNotRecorded: request.editingState.bundleIdentifier = "unknown"
+        case .updatesNotApplied: request.updated = []
+        case .deletesNotApplied: request.deleted = []
+        case .emptySaveReturnsAToken where request.isEmpty:
+            return DataStoreSaveChangesResult(storeIdentifier: identifier, token: base.currentToken)
+        case .missingModelIgnored:
+            let held = Set(try allItems().map(\.persistentIdentifier))
+            request.updated.removeAll { !held.contains($0.persistentIdentifier) }
+            request.deleted.removeAll { !held.contains($0.persistentIdentifier) }
+        case .duplicatesDropped:
+            var seen = Set<PersistentIdentifier>()
+            request.inserted.removeAll { !seen.insert($0.persistentIdentifier).inserted }
+        case .saveSplitIntoTransactions where request.inserted.count > 1:
+            var last: DataStoreSaveChangesResult<InMemoryHistoryToken>?
+            for snapshot in request.inserted {
+                last = try base.save(
+                    DataStoreSaveChangesRequest(editingState: request.editingState, inserted: [snapshot]))
+            }
+            return last!
+        case .rejectedUpdateKeepsInserts, .rejectedDeleteKeepsInserts:
+            try rejectAsInsertOnly(request)
+        case .overlappingSavesLost:
+            // A save that arrives while another is running is acknowledged but lost: an unsynchronised store.
+            let alone = saving.withLock { busy in
+                defer { busy = true }
+                return !busy
+            }
+            guard alone else {
+                return DataStoreSaveChangesResult(storeIdentifier: identifier, token: base.currentToken)
+            }
+            defer { saving.withLock { $0 = false } }
+            Thread.sleep(forTimeInterval: 0.002)
+        default: break
+        }
         do {
             var result = try base.save(request)
             result.token = result.token.map(rewrite)
+            if sabotage == .unchangedUpdateReturnsAToken, result.token == nil, !request.isEmpty {
+                result.token = base.currentToken
+            }
+            if sabotage == .saveReturnsThePreviousToken, let token = result.token {
+                result.token = InMemoryHistoryToken(
+                    storeIdentifier: token.storeIdentifier, epoch: token.epoch, sequence: token.sequence - 1)
+            }
             return result
+        } catch DataStoreError.uniqueConstraintViolation(let store, _, _, _)
+            where sabotage == .uniqueViolationUntyped
+        {
+            throw DataStoreError.invalidSave(store: store, reason: "something went wrong")
         } catch {
             if sabotage == .partialTransactionsVisible, !request.inserted.isEmpty {
                 _ = try? base.save(
@@ -103,17 +148,38 @@ final class SabotagedStore: DataStore, HistoryProviding, Sendable {
         }
     }
 
-    func erase() throws {
-        try base.erase()
+    /// Insert-only behaviour with the defect: the inserts of a rejected save are kept.
+    private func rejectAsInsertOnly(_ request: DataStoreSaveChangesRequest) throws {
+        let kind: HistoryChangeKind? =
+            !request.updated.isEmpty ? .update : (!request.deleted.isEmpty ? .delete : nil)
+        guard let kind else { return }
+        if (kind == .update && sabotage == .rejectedUpdateKeepsInserts)
+            || (kind == .delete && sabotage == .rejectedDeleteKeepsInserts)
+        {
+            _ = try base.save(
+                DataStoreSaveChangesRequest(editingState: request.editingState, inserted: request.inserted))
+        }
+        throw DataStoreError.unsupportedChange(
+            store: identifier, kind: kind, entity: ConformanceItem.entityName)
     }
+
+    func erase() throws {
+        guard sabotage == .eraseKeepsHistory else { return try base.erase() }
+        // Deletes every model but keeps history and the epoch.
+        let items = try allItems()
+        if !items.isEmpty { _ = try base.save(DataStoreSaveChangesRequest(deleted: items)) }
+    }
+
+    // MARK: History
 
     func fetchHistory(_ descriptor: HistoryDescriptor<InMemoryHistoryTransaction>) throws
         -> [InMemoryHistoryTransaction]
     {
         var descriptor = descriptor
+        let bounds = HistoryPredicateBounds(descriptor.predicate)
         switch sabotage {
-        case .limitOffByOne:
-            descriptor.fetchLimit = descriptor.fetchLimit.map { $0 + 1 }
+        case .limitOffByOne: descriptor.fetchLimit = descriptor.fetchLimit.map { $0 + 1 }
+        case .historySortIgnored: descriptor.sortBy = []
         case .readsBeforeValidating:
             if let predicate = descriptor.predicate {
                 for transaction in try base.fetchHistory(HistoryDescriptor()) {
@@ -122,22 +188,66 @@ final class SabotagedStore: DataStore, HistoryProviding, Sendable {
                     }
                 }
             }
-        default:
-            break
+        case .loadsHistoryBeforeValidating, .scansAllHistory:
+            // Every row loaded first, as a careless database store would.
+            _ = try base.fetchHistory(HistoryDescriptor())
+        case .afterIsInclusive:
+            if let lower = bounds.lowerToken, !lower.isInclusive, lower.value.sequence > 0 {
+                descriptor.predicate = HistoryPredicates.after(
+                    InMemoryHistoryToken(
+                        storeIdentifier: lower.value.storeIdentifier, epoch: lower.value.epoch,
+                        sequence: lower.value.sequence - 1))
+            }
+        case .authorPredicateIgnored where bounds.author != nil:
+            descriptor.predicate = bounds.lowerToken.map { HistoryPredicates.after($0.value) }
+        default: break
         }
-        let transactions: [InMemoryHistoryTransaction]
+        var transactions: [InMemoryHistoryTransaction]
         do {
             transactions = try base.fetchHistory(descriptor)
         } catch DataStoreError.historyTokenExpired where sabotage == .expiredTokenIgnored {
             transactions = try base.fetchHistory(HistoryDescriptor())
         } catch DataStoreError.historyTokenFromAnotherEpoch where sabotage == .foreignEpochAccepted {
             transactions = try base.fetchHistory(HistoryDescriptor())
+        } catch DataStoreError.historyTokenFromAnotherStore where sabotage == .foreignStoreAccepted {
+            transactions = try base.fetchHistory(HistoryDescriptor())
+        } catch DataStoreError.historyTokenBeyondHistory where sabotage == .tokenBeyondHistoryAccepted {
+            transactions = []
         }
-        return transactions.map(rewrite)
+        switch sabotage {
+        case .historyNewestFirst where descriptor.sortBy.isEmpty: transactions.reverse()
+        case .afterNewestRepeatsTheNewest:
+            if transactions.isEmpty, bounds.lowerToken?.value == base.currentToken,
+                let newest = try base.fetchHistory(HistoryDescriptor()).last
+            {
+                transactions = [newest]
+            }
+        case .timestampBoundExclusive:
+            if let lower = bounds.lowerTimestamp { transactions.removeAll { $0.timestamp <= lower.value } }
+        default: break
+        }
+        return try transactions.map(rewrite)
     }
 
     func deleteHistory(_ descriptor: HistoryDescriptor<InMemoryHistoryTransaction>) throws {
-        try base.deleteHistory(descriptor)
+        switch sabotage {
+        case .deleteHistoryHonoursFetchLimit:
+            let doomed = try base.fetchHistory(descriptor).map(\.transactionIdentifier)
+            guard !doomed.isEmpty else { return }
+            try base.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.identifiers(Set(doomed))))
+        case .deleteHistoryDeletesOneMore:
+            guard let upper = HistoryPredicateBounds(descriptor.predicate).upperToken?.value else {
+                return try base.deleteHistory(descriptor)
+            }
+            try base.deleteHistory(
+                HistoryDescriptor(
+                    predicate: HistoryPredicates.through(
+                        InMemoryHistoryToken(
+                            storeIdentifier: upper.storeIdentifier, epoch: upper.epoch,
+                            sequence: upper.sequence + 1))))
+        default:
+            try base.deleteHistory(descriptor)
+        }
     }
 
     private func rewrite(_ token: InMemoryHistoryToken) -> InMemoryHistoryToken {
@@ -146,33 +256,61 @@ final class SabotagedStore: DataStore, HistoryProviding, Sendable {
             storeIdentifier: token.storeIdentifier, epoch: token.epoch, sequence: (token.sequence + 1) / 2)
     }
 
-    private func rewrite(_ transaction: InMemoryHistoryTransaction) -> InMemoryHistoryTransaction {
-        var changes = transaction.changes
+    private func rewrite(_ transaction: InMemoryHistoryTransaction) throws -> InMemoryHistoryTransaction {
+        var copy = transaction
+        copy.token = rewrite(transaction.token)
         switch sabotage {
         case .droppedTombstones:
-            changes = changes.map { change in
-                var change = change
-                change.tombstone = change.kind == .delete ? [:] : nil
-                return change
+            for index in copy.changes.indices where copy.changes[index].kind == .delete {
+                copy.changes[index].tombstone = [:]
             }
-        case .changesReordered:
-            changes.reverse()
+        case .changesReordered: copy.changes.reverse()
         case .extraUpdatedAttribute:
-            changes = changes.map { change in
-                var change = change
-                if change.kind == .update {
-                    change.updatedAttributes = (change.updatedAttributes + ["tag"]).sorted()
-                }
-                return change
+            for index in copy.changes.indices where copy.changes[index].kind == .update {
+                copy.changes[index].updatedAttributes = (copy.changes[index].updatedAttributes + ["tag"])
+                    .sorted()
             }
-        default:
-            break
+        case .firstChangeRepeated:
+            if let first = copy.changes.first { copy.changes.append(first) }
+        case .deletesRecordedAsUpdates:
+            for index in copy.changes.indices where copy.changes[index].kind == .delete {
+                copy.changes[index].kind = .update
+            }
+        case .tombstoneHoldsInsertedValues:
+            let inserts = try base.fetchHistory(HistoryDescriptor()).flatMap(\.changes).filter {
+                $0.kind == .insert
+            }
+            for index in copy.changes.indices where copy.changes[index].kind == .delete {
+                let id = copy.changes[index].changedPersistentIdentifier
+                let inserted = inserts.first { $0.changedPersistentIdentifier == id }?.values ?? [:]
+                copy.changes[index].tombstone = copy.changes[index].tombstone?.keys.reduce(into: [:]) {
+                    $0[$1] = inserted[$1]
+                }
+            }
+        case .insertsListUpdatedAttributes:
+            for index in copy.changes.indices where copy.changes[index].kind == .insert {
+                copy.changes[index].updatedAttributes = copy.changes[index].values.keys.sorted()
+            }
+        case .transactionNamesAnotherStore: copy.storeIdentifier = "elsewhere"
+        case .timestampsGoBackwards:
+            copy.timestamp = transaction.timestamp.addingTimeInterval(
+                -Double(transaction.transactionIdentifier) / 100)
+        case .updatesRecordUnchangedValues:
+            // An update claims every value the model was inserted with, not only the changed ones.
+            let inserts = try base.fetchHistory(HistoryDescriptor()).flatMap(\.changes).filter {
+                $0.kind == .insert
+            }
+            for index in copy.changes.indices where copy.changes[index].kind == .update {
+                let id = copy.changes[index].changedPersistentIdentifier
+                let inserted = inserts.first { $0.changedPersistentIdentifier == id }?.values ?? [:]
+                copy.changes[index].values.merge(inserted) { changed, _ in changed }
+            }
+        case .changeIdentifiersRepeat:
+            for index in copy.changes.indices {
+                copy.changes[index].changeIdentifier = transaction.transactionIdentifier
+            }
+        default: break
         }
-        var copy = InMemoryHistoryTransaction(
-            timestamp: transaction.timestamp, changes: changes, token: rewrite(transaction.token),
-            author: transaction.author, bundleIdentifier: transaction.bundleIdentifier,
-            processIdentifier: transaction.processIdentifier)
-        copy.transactionIdentifier = transaction.transactionIdentifier
         return copy
     }
 }
@@ -181,8 +319,20 @@ extension SabotagedStore: HistoryObserving {
     func historyUpdates(after token: InMemoryHistoryToken?) -> AsyncThrowingStream<
         InMemoryHistoryTransaction, any Error
     > {
-        guard sabotage == .updatesSkipTheBacklog else { return base.historyUpdates(after: token) }
-        // Only what commits from now on: the transactions already after `token` are lost.
-        return base.historyUpdates(after: base.currentToken)
+        switch sabotage {
+        case .updatesSkipTheBacklog:
+            // Only what commits from now on: the transactions already after `token` are lost.
+            return base.historyUpdates(after: base.currentToken)
+        case .updatesIgnoreExpiry:
+            // A rejected token is quietly replaced by "from the beginning".
+            let valid =
+                token.map { token in
+                    (try? base.fetchHistory(
+                        HistoryDescriptor(predicate: HistoryPredicates.after(token), fetchLimit: 0))) != nil
+                } ?? true
+            return base.historyUpdates(after: valid ? token : nil)
+        default:
+            return base.historyUpdates(after: token)
+        }
     }
 }

@@ -56,7 +56,7 @@ extension ConformanceCase {
         case .uniqueUpdateViolationRejected: try SaveChecks.uniqueUpdateViolationRejected(h)
         case .missingModelRejected: try SaveChecks.missingModelRejected(h)
         case .duplicateModelInRequestRejected: try SaveChecks.duplicateModelInRequestRejected(h)
-        case .concurrentSavesRecordedOnce: try await SaveChecks.concurrentSavesRecordedOnce(h)
+        case .concurrentSavesRecordedOnce: try SaveChecks.concurrentSavesRecordedOnce(h)
         case .reopenKeepsDataHistoryAndTokens: try CapabilityChecks.reopenKeepsDataHistoryAndTokens(h)
         case .insertOnlyRejectsUpdatesAtomically: try CapabilityChecks.insertOnlyRejectsUpdatesAtomically(h)
         case .insertOnlyRejectsDeletesAtomically: try CapabilityChecks.insertOnlyRejectsDeletesAtomically(h)

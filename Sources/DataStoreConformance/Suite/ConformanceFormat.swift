@@ -2,7 +2,7 @@ import DataStoreCore
 
 /// How failure reports print values: compactly and in a stable order, so that a report reads the same every
 /// run. Dictionaries and sets print sorted, snapshot values as written in Swift, tokens by their description
-/// (`memory:conformance@3`), optionals without `Optional(…)`.
+/// (`memory:conformance@3`), optionals without `Optional(…)`, string keys without quotes.
 enum ConformanceFormat {
     static func describe(_ value: Any) -> String {
         if let value = value as? SnapshotValue { return value.userDescription }
@@ -17,7 +17,8 @@ enum ConformanceFormat {
         case .dictionary:
             let pairs = mirror.children.map { pair -> (String, String) in
                 let parts = Array(Mirror(reflecting: pair.value).children)
-                return (describe(parts.first?.value ?? ""), describe(parts.last?.value ?? ""))
+                let key = parts.first?.value ?? ""
+                return ((key as? String) ?? describe(key), describe(parts.last?.value ?? ""))
             }
             return "[" + pairs.sorted { $0.0 < $1.0 }.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "]"
         case .set:

@@ -29,16 +29,26 @@ where Store.HistoryType.Token == Store.Token {
         self.expect = Expect(check: check)
     }
 
-    /// The harness operation in progress, so that a store that throws while a check sets up is reported
+    /// The harness operation in progress.
+    private var operation: String?
+    /// The last harness operation that threw, so that a store that throws while a check sets up is reported
     /// with the operation that threw, not blamed on the rule under test.
-    private(set) var operation: String?
+    private(set) var failedOperation: String?
 
     /// Runs `body` as the named operation.
     func performing<T>(_ name: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         let outer = operation
-        if outer == nil { operation = name() }
+        if outer == nil {
+            operation = name()
+            failedOperation = nil
+        }
         defer { operation = outer }
-        return try body()
+        do {
+            return try body()
+        } catch {
+            if outer == nil { failedOperation = operation }
+            throw error
+        }
     }
 
     /// Opens the store again at the same location, as a durable store must allow.
