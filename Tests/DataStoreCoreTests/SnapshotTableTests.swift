@@ -75,3 +75,52 @@ import Testing
         #expect(plan.changes.last?.tombstone == [:])
     }
 }
+
+/// The save planner reads only the rows a save touches, through a row source a database store would
+/// implement with two indexed lookups.
+@Suite struct RowSourcePlanningTests {
+    /// A source over a table that counts its lookups.
+    final class CountingSource: SnapshotRowSource {
+        let table: SnapshotTable
+        var rowReads = 0
+        var holderReads = 0
+        init(_ table: SnapshotTable) { self.table = table }
+        func row(for identifier: PersistentIdentifier) -> DataStoreSnapshot? {
+            rowReads += 1
+            return table.row(for: identifier)
+        }
+        func uniqueHolder(entity: String, attribute: String, value: SnapshotValue) -> PersistentIdentifier? {
+            holderReads += 1
+            return table.uniqueHolder(entity: entity, attribute: attribute, value: value)
+        }
+    }
+
+    static let schema = Schema(entities: [
+        .init(name: "Tag", attributes: [.init(name: "name", options: [.unique]), .init(name: "color")])
+    ])
+
+    static func tag(_ key: String, _ name: String, _ color: String = "red") -> DataStoreSnapshot {
+        DataStoreSnapshot(
+            persistentIdentifier: PersistentIdentifier(
+                storeIdentifier: "s", entityName: "Tag", primaryKey: key),
+            values: ["name": .string(name), "color": .string(color)])
+    }
+
+    @Test func aSaveReadsOnlyTheRowsItTouchesOfTenThousand() throws {
+        var table = SnapshotTable(storeIdentifier: "s", schema: Self.schema)
+        table.apply(
+            try table.plan(
+                DataStoreSaveChangesRequest(inserted: (0..<10_000).map { Self.tag("k\($0)", "n\($0)") })))
+        let source = CountingSource(table)
+        let request = DataStoreSaveChangesRequest(
+            inserted: [Self.tag("new", "fresh"), Self.tag("dup", "n7", "blue")],
+            updated: [Self.tag("k1", "n1", "green")], deleted: [Self.tag("k2", "n2")])
+        let plan = try SavePlanner.plan(request, over: source, storeIdentifier: "s", schema: Self.schema)
+        // The same plan as the table makes itself.
+        #expect(plan == (try table.plan(request)))
+        #expect(plan.remappedIdentifiers.values.map(\.primaryKey) == ["k7"])
+        // Rows: the four named models and the holder of "n7", each read once; holders: one per unique value.
+        #expect(source.rowReads <= 5, "\(source.rowReads) rows read")
+        #expect(source.holderReads <= 4, "\(source.holderReads) unique lookups")
+    }
+}

@@ -1,0 +1,221 @@
+/// Turns a save request into the changes it makes, reading only the rows the save touches from a
+/// ``SnapshotRowSource``: the models the request names (by identifier) and the holders of its unique values
+/// (by value). It enforces the ``DataStore`` requirements on saves: unknown entities and attributes, missing
+/// models, requests naming a model twice, unique upserts and unique violations. Nothing is written: the
+/// store commits the returned plan.
+public enum SavePlanner {
+    /// Plans `request` against the rows of `source`.
+    ///
+    /// - Parameters:
+    ///   - storeIdentifier: The store's identifier; every identifier in the request must name it.
+    ///   - schema: The schema to check entities, attributes and `.unique` against; `nil` accepts any entity
+    ///     without options.
+    public static func plan(
+        _ request: DataStoreSaveChangesRequest, over source: some SnapshotRowSource, storeIdentifier: String,
+        schema: Schema?
+    ) throws(DataStoreError) -> SavePlan {
+        var planner = Planner(source: source, store: storeIdentifier, schema: schema)
+        return try planner.plan(request)
+    }
+
+    /// Plans one request over an overlay of the source's rows, reading each row at most once.
+    struct Planner<Source: SnapshotRowSource> {
+        let source: Source
+        let store: String
+        let schema: Schema?
+        /// The rows read from the source, as committed (`nil`: not there).
+        var originals: [PersistentIdentifier: DataStoreSnapshot?] = [:]
+        /// The holders read from the source.
+        var holders: [UniqueKey: PersistentIdentifier?] = [:]
+        /// The state after this save of every model it touches; `nil` means deleted.
+        var final: [PersistentIdentifier: DataStoreSnapshot?] = [:]
+        var owners: [UniqueKey: PersistentIdentifier?] = [:]
+        var order: [PersistentIdentifier] = []
+        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+
+        init(source: Source, store: String, schema: Schema?) {
+            self.source = source
+            self.store = store
+            self.schema = schema
+        }
+
+        /// The committed row, read from the source once.
+        mutating func original(_ id: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot? {
+            if let known = originals[id] { return known }
+            let row = try source.row(for: id)
+            originals[id] = .some(row)
+            return row
+        }
+
+        mutating func current(_ id: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot? {
+            if let overlay = final[id] { return overlay }
+            return try original(id)
+        }
+
+        mutating func owner(_ key: UniqueKey) throws(DataStoreError) -> PersistentIdentifier? {
+            if let overlay = owners[key] { return overlay }
+            if let known = holders[key] { return known }
+            let holder = try source.uniqueHolder(
+                entity: key.entity, attribute: key.attribute, value: key.value)
+            holders[key] = .some(holder)
+            return holder
+        }
+
+        mutating func plan(_ request: DataStoreSaveChangesRequest) throws(DataStoreError) -> SavePlan {
+            var seen = Set<PersistentIdentifier>()
+            for snapshot in request.inserted + request.updated + request.deleted {
+                try check(snapshot)
+                guard seen.insert(snapshot.persistentIdentifier).inserted else {
+                    throw .invalidSave(
+                        store: store, reason: "model \(snapshot.persistentIdentifier) appears more than once")
+                }
+            }
+            // Deletes first, so a unique value freed by this save can be taken by an insert in it.
+            for snapshot in request.deleted {
+                let id = snapshot.persistentIdentifier
+                guard let existing = try current(id) else {
+                    throw .modelNotFound(store: store, identifier: id)
+                }
+                try release(existing)
+                final[id] = .some(nil)
+            }
+            for snapshot in request.inserted {
+                try insert(snapshot)
+            }
+            for snapshot in request.updated {
+                let id = snapshot.persistentIdentifier
+                guard let existing = try current(id) else {
+                    throw .modelNotFound(store: store, identifier: id)
+                }
+                try write(snapshot, replacing: existing)
+            }
+            order.append(contentsOf: request.updated.map(\.persistentIdentifier))
+            order.append(contentsOf: request.deleted.map(\.persistentIdentifier))
+            return SavePlan(changes: try changes(), remappedIdentifiers: remapped)
+        }
+
+        func check(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+            let id = snapshot.persistentIdentifier
+            guard id.storeIdentifier == store else {
+                throw .invalidSave(
+                    store: store, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
+            }
+            guard let schema else { return }
+            guard let entity = schema.entity(named: id.entityName) else {
+                throw .unknownEntity(store: store, entity: id.entityName)
+            }
+            if let unknown = snapshot.values.keys.sorted().first(where: { entity.attribute(named: $0) == nil }
+            ) {
+                throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(unknown)'")
+            }
+        }
+
+        mutating func insert(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+            let proposed = snapshot.persistentIdentifier
+            if try current(proposed) != nil {
+                throw .invalidSave(store: store, reason: "model \(proposed) is already in the store")
+            }
+            // An insert whose unique value is taken becomes an update of the owner: the seeds' upsert.
+            var found = Set<PersistentIdentifier>()
+            var taken: UniqueKey?
+            for key in uniqueKeys(of: snapshot) {
+                guard let holder = try owner(key) else { continue }
+                found.insert(holder)
+                taken = taken ?? key
+            }
+            guard found.count <= 1 else {
+                let key = taken
+                throw .uniqueConstraintViolation(
+                    store: store, entity: proposed.entityName, attribute: key?.attribute ?? "?",
+                    value: "\(key.map(\.value.userDescription) ?? "?") (held by several models)")
+            }
+            if let holder = found.first, let existing = try current(holder) {
+                remapped[proposed] = holder
+                var merged = snapshot
+                merged.persistentIdentifier = holder
+                try write(merged, replacing: existing)
+                order.append(holder)
+            } else {
+                try write(snapshot, replacing: nil)
+                order.append(proposed)
+            }
+        }
+
+        /// Records `snapshot` as the new state of its model, moving its unique values.
+        mutating func write(_ snapshot: DataStoreSnapshot, replacing existing: DataStoreSnapshot?)
+            throws(DataStoreError)
+        {
+            let id = snapshot.persistentIdentifier
+            for key in uniqueKeys(of: snapshot) {
+                if let holder = try owner(key), holder != id {
+                    throw .uniqueConstraintViolation(
+                        store: store, entity: id.entityName, attribute: key.attribute,
+                        value: key.value.userDescription)
+                }
+            }
+            if let existing { try release(existing) }
+            for key in uniqueKeys(of: snapshot) { owners[key] = .some(id) }
+            final[id] = .some(snapshot)
+        }
+
+        mutating func release(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+            for key in uniqueKeys(of: snapshot) where try owner(key) == snapshot.persistentIdentifier {
+                owners[key] = .some(nil)
+            }
+        }
+
+        func uniqueKeys(of snapshot: DataStoreSnapshot) -> [UniqueKey] {
+            UniqueKey.keys(of: snapshot, schema: schema)
+        }
+
+        /// Folds each touched model's original row and final state into at most one change.
+        mutating func changes() throws(DataStoreError) -> [PlannedChange] {
+            var emitted = Set<PersistentIdentifier>()
+            var result: [PlannedChange] = []
+            for id in order where emitted.insert(id).inserted {
+                let before = try original(id)
+                let after = final[id] ?? nil
+                switch (before, after) {
+                case (nil, let after?):
+                    result.append(PlannedChange(kind: .insert, identifier: id, values: after.values))
+                case (let before?, let after?):
+                    let changed = before.changedAttributes(to: after)
+                    guard !changed.isEmpty else { continue }
+                    let values = Dictionary(uniqueKeysWithValues: changed.map { ($0, after[attribute: $0]) })
+                    result.append(
+                        PlannedChange(
+                            kind: .update, identifier: id, values: values, updatedAttributes: changed))
+                case (let before?, nil):
+                    result.append(
+                        PlannedChange(kind: .delete, identifier: id, tombstone: tombstone(of: before)))
+                case (nil, nil):
+                    continue
+                }
+            }
+            return result
+        }
+
+        func tombstone(of snapshot: DataStoreSnapshot) -> [String: SnapshotValue] {
+            let names =
+                schema?.entity(named: snapshot.persistentIdentifier.entityName)?
+                .preservedAttributeNames ?? []
+            return Dictionary(uniqueKeysWithValues: names.map { ($0, snapshot[attribute: $0]) })
+        }
+    }
+}
+
+/// One `.unique` attribute value of one entity.
+struct UniqueKey: Hashable, Sendable {
+    var entity: String
+    var attribute: String
+    var value: SnapshotValue
+
+    /// The unique keys of a snapshot under `schema`; `nil` values hold no key.
+    static func keys(of snapshot: DataStoreSnapshot, schema: Schema?) -> [UniqueKey] {
+        guard let entity = schema?.entity(named: snapshot.persistentIdentifier.entityName) else { return [] }
+        return entity.uniqueAttributeNames.compactMap { name in
+            let value = snapshot[attribute: name]
+            return value == .null ? nil : UniqueKey(entity: entity.name, attribute: name, value: value)
+        }
+    }
+}
