@@ -95,18 +95,48 @@ where Transaction.Token: StoreHistoryToken {
         _ descriptor: HistoryDescriptor<Transaction>, over log: Log,
         statistics: inout HistoryQueryStatistics
     ) throws(DataStoreError) -> [Transaction] {
+        do {
+            return try run(descriptor, source: InMemoryHistoryLog(log), statistics: &statistics)
+        } catch let error as DataStoreError {
+            throw error
+        } catch {
+            throw .predicateEvaluationFailed(store: storeIdentifier, reason: String(describing: error))
+        }
+    }
+
+    /// Runs the descriptor over a store's history source: validates every token before asking the source
+    /// for anything, then reads candidates in commit order, batch by batch, evaluating the predicate, and
+    /// stops at `fetchLimit` when there is no `sortBy`. `statistics.examinedTransactions` counts every
+    /// transaction the source returned.
+    ///
+    /// - Throws: The token errors, ``DataStoreError/predicateEvaluationFailed(store:reason:)``, and whatever
+    ///   the source throws.
+    public func run<Source: HistorySource<Transaction>>(
+        _ descriptor: HistoryDescriptor<Transaction>, source: Source, statistics: inout HistoryQueryStatistics
+    ) throws -> [Transaction] {
         let bounds = HistoryPredicateBounds(descriptor.predicate)
         try validate(bounds)
-        let range = candidateRange(in: log, bounds: bounds)
+        let (lowerSequence, upperSequence) = sequenceBounds(bounds)
         let stopEarly = descriptor.sortBy.isEmpty ? descriptor.fetchLimit : nil
+        if let stopEarly, stopEarly <= 0 { return [] }
         var matches: [Transaction] = []
-        for transaction in log[range] {
-            if let stopEarly, matches.count >= stopEarly { break }
-            statistics.examinedTransactions += 1
-            if let author = bounds.author, transaction.author != author { continue }
-            if try accepts(descriptor.predicate, transaction, statistics: &statistics) {
-                matches.append(transaction)
+        var cursor = lowerSequence == .min ? Int64.min : lowerSequence - 1
+        while upperSequence > cursor {
+            let wanted = stopEarly.map { $0 - matches.count } ?? Self.batchSize
+            let batchSize = Swift.min(Swift.max(wanted, 1), Self.batchSize)
+            let batch = try source.transactions(
+                after: cursor, through: upperSequence, bounds: bounds, limit: batchSize)
+            for transaction in batch {
+                statistics.examinedTransactions += 1
+                if let author = bounds.author, transaction.author != author { continue }
+                if try accepts(descriptor.predicate, transaction, statistics: &statistics) {
+                    matches.append(transaction)
+                    if let stopEarly, matches.count >= stopEarly { break }
+                }
             }
+            if let stopEarly, matches.count >= stopEarly { break }
+            guard batch.count == batchSize, let last = batch.last else { break }
+            cursor = last.token.sequence
         }
         if !descriptor.sortBy.isEmpty {
             matches.sort(using: descriptor.sortBy)
@@ -116,6 +146,9 @@ where Transaction.Token: StoreHistoryToken {
         }
         return matches
     }
+
+    /// The most transactions asked of a source at once.
+    static var batchSize: Int { 512 }
 
     private func accepts(
         _ predicate: Predicate<Transaction>?, _ transaction: Transaction,

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import DataStoreCore
+
+enum SourceProbeHistory: HistoryTokenKind { static let name = "probe" }
+typealias SourceProbeToken = GenericHistoryToken<SourceProbeHistory>
+typealias SourceProbeTransaction = GenericHistoryTransaction<SourceProbeHistory>
+
+/// `HistoryQuery` over a source a database store would implement: it validates before asking the source for
+/// anything, and reads batches in order only until the limit.
+@Suite struct HistorySourceTests {
+    /// A source over an in-memory log that records every call.
+    final class CountingSource: HistorySource {
+        let log: [SourceProbeTransaction]
+        var calls: [(after: Int64, through: Int64, limit: Int)] = []
+        var returned = 0
+        init(_ log: [SourceProbeTransaction]) { self.log = log }
+        func transactions(
+            after: Int64, through: Int64, bounds: HistoryPredicateBounds<SourceProbeTransaction>, limit: Int
+        ) -> [SourceProbeTransaction] {
+            calls.append((after, through, limit))
+            let batch = InMemoryHistoryLog(log).transactions(after: after, through: through, bounds: bounds, limit: limit)
+            returned += batch.count
+            return batch
+        }
+    }
+
+    static let epoch = UUID()
+
+    static func log(_ count: Int) -> [SourceProbeTransaction] {
+        let start = Date(timeIntervalSinceReferenceDate: 0)
+        return (1...count).map { (sequence: Int) -> SourceProbeTransaction in
+            let token = SourceProbeToken(storeIdentifier: "s", epoch: epoch, sequence: Int64(sequence))
+            let author: String = sequence % 3 == 0 ? "widget" : "app"
+            return SourceProbeTransaction(
+                timestamp: start.addingTimeInterval(Double(sequence)), changes: [], token: token, author: author,
+                bundleIdentifier: "b", processIdentifier: "1")
+        }
+    }
+
+    func query(oldest: Int64 = 0, latest: Int64 = 5_000) -> HistoryQuery<SourceProbeTransaction> {
+        HistoryQuery(storeIdentifier: "s", epoch: Self.epoch, oldestValidSequence: oldest, latestSequence: latest)
+    }
+
+    @Test func tokensAreValidatedBeforeTheSourceIsAskedForAnything() {
+        let source = CountingSource(Self.log(5_000))
+        var statistics = HistoryQueryStatistics()
+        let expired = SourceProbeToken(storeIdentifier: "s", epoch: Self.epoch, sequence: 10)
+        #expect(throws: DataStoreError.self) {
+            try query(oldest: 100).run(
+                HistoryDescriptor(predicate: #Predicate { $0.token > expired }), source: source,
+                statistics: &statistics)
+        }
+        let foreign = SourceProbeToken(storeIdentifier: "s", epoch: UUID(), sequence: 10)
+        #expect(throws: DataStoreError.self) {
+            try query().run(
+                HistoryDescriptor(predicate: #Predicate { $0.token > foreign }), source: source,
+                statistics: &statistics)
+        }
+        #expect(source.calls.isEmpty)
+        #expect(statistics.examinedTransactions == 0)
+    }
+
+    @Test func aLimitedQueryReadsSoughtBatchesOnlyUntilTheLimit() throws {
+        let log = Self.log(5_000)
+        let source = CountingSource(log)
+        var statistics = HistoryQueryStatistics()
+        let token = log[4_000].token
+        let widget = try query().run(
+            HistoryDescriptor(predicate: #Predicate { $0.token > token && $0.author == "widget" }, fetchLimit: 20),
+            source: source, statistics: &statistics)
+        #expect(widget.map(\.token.sequence) == log[4_001...].filter { $0.author == "widget" }.prefix(20).map(\.token.sequence))
+        // Sought: the first call starts after the token; read: about three per match, not 999.
+        #expect(source.calls.first?.after == token.sequence)
+        #expect(source.returned <= 20 * 3 + 20, "\(source.returned) read")
+        #expect(statistics.examinedTransactions == source.returned)
+        // Without a limit, every candidate comes in batches of at most the batch size, in order.
+        let all = try query().run(HistoryDescriptor(), source: CountingSource(log), statistics: &statistics)
+        #expect(all.map(\.token.sequence) == log.map(\.token.sequence))
+    }
+}
