@@ -2,6 +2,9 @@ public import Foundation
 
 /// The key paths of a transaction type's seekable properties, as the type itself spells them.
 ///
+/// ``GenericHistoryTransaction`` provides them for every backend that uses it; only a hand-written
+/// transaction type declares its own.
+///
 /// `#Predicate` builds key paths on the concrete type (`\InMemoryHistoryTransaction.token`), and a key path
 /// written in generic code (`\Transaction.token`) goes through the protocol requirement and never compares
 /// equal to it. So each transaction type hands its own key paths to ``HistoryPredicateBounds``.

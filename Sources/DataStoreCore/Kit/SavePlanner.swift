@@ -7,6 +7,8 @@ public enum SavePlanner {
     /// Plans `request` against the rows of `source`.
     ///
     /// - Parameters:
+    ///   - request: The save to plan.
+    ///   - source: The store's committed rows.
     ///   - storeIdentifier: The store's identifier; every identifier in the request must name it.
     ///   - schema: The schema to check entities, attributes and `.unique` against; `nil` accepts any entity
     ///     without options.
