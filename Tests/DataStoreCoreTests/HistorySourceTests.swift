@@ -20,7 +20,8 @@ typealias SourceProbeTransaction = GenericHistoryTransaction<SourceProbeHistory>
             after: Int64, through: Int64, bounds: HistoryPredicateBounds<SourceProbeTransaction>, limit: Int
         ) -> [SourceProbeTransaction] {
             calls.append((after, through, limit))
-            let batch = InMemoryHistoryLog(log).transactions(after: after, through: through, bounds: bounds, limit: limit)
+            let batch = InMemoryHistoryLog(log).transactions(
+                after: after, through: through, bounds: bounds, limit: limit)
             returned += batch.count
             return batch
         }
@@ -34,13 +35,15 @@ typealias SourceProbeTransaction = GenericHistoryTransaction<SourceProbeHistory>
             let token = SourceProbeToken(storeIdentifier: "s", epoch: epoch, sequence: Int64(sequence))
             let author: String = sequence % 3 == 0 ? "widget" : "app"
             return SourceProbeTransaction(
-                timestamp: start.addingTimeInterval(Double(sequence)), changes: [], token: token, author: author,
+                timestamp: start.addingTimeInterval(Double(sequence)), changes: [], token: token,
+                author: author,
                 bundleIdentifier: "b", processIdentifier: "1")
         }
     }
 
     func query(oldest: Int64 = 0, latest: Int64 = 5_000) -> HistoryQuery<SourceProbeTransaction> {
-        HistoryQuery(storeIdentifier: "s", epoch: Self.epoch, oldestValidSequence: oldest, latestSequence: latest)
+        HistoryQuery(
+            storeIdentifier: "s", epoch: Self.epoch, oldestValidSequence: oldest, latestSequence: latest)
     }
 
     @Test func tokensAreValidatedBeforeTheSourceIsAskedForAnything() {
@@ -68,9 +71,12 @@ typealias SourceProbeTransaction = GenericHistoryTransaction<SourceProbeHistory>
         var statistics = HistoryQueryStatistics()
         let token = log[4_000].token
         let widget = try query().run(
-            HistoryDescriptor(predicate: #Predicate { $0.token > token && $0.author == "widget" }, fetchLimit: 20),
+            HistoryDescriptor(
+                predicate: #Predicate { $0.token > token && $0.author == "widget" }, fetchLimit: 20),
             source: source, statistics: &statistics)
-        #expect(widget.map(\.token.sequence) == log[4_001...].filter { $0.author == "widget" }.prefix(20).map(\.token.sequence))
+        #expect(
+            widget.map(\.token.sequence)
+                == log[4_001...].filter { $0.author == "widget" }.prefix(20).map(\.token.sequence))
         // Sought: the first call starts after the token; read: about three per match, not 999.
         #expect(source.calls.first?.after == token.sequence)
         #expect(source.returned <= 20 * 3 + 20, "\(source.returned) read")

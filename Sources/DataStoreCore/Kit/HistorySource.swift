@@ -47,12 +47,16 @@ where Log.Element: HistoryTransaction, Log.Element.Token: StoreHistoryToken {
         if let bound = bounds.lowerTimestamp {
             start = Swift.max(
                 start,
-                log.partitioningIndex { bound.isInclusive ? $0.timestamp >= bound.value : $0.timestamp > bound.value })
+                log.partitioningIndex {
+                    bound.isInclusive ? $0.timestamp >= bound.value : $0.timestamp > bound.value
+                })
         }
         if let bound = bounds.upperTimestamp {
             end = Swift.min(
                 end,
-                log.partitioningIndex { bound.isInclusive ? $0.timestamp > bound.value : $0.timestamp >= bound.value })
+                log.partitioningIndex {
+                    bound.isInclusive ? $0.timestamp > bound.value : $0.timestamp >= bound.value
+                })
         }
         guard start < end else { return [] }
         return Array(log[start..<end].prefix(limit))
