@@ -49,12 +49,14 @@ let package = Package(
 
         .executableTarget(
             name: "trip-sync",
-            dependencies: ["DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips"],
+            dependencies: [
+                "DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips", "StoreFileSupport",
+            ],
             path: "Examples/trip-sync", exclude: ["README.md"]),
 
         // A fourth backend, written as the worked example of Docs/WritingABackend.md.
         .target(
-            name: "FilePerModelStorage", dependencies: ["DataStoreCore"],
+            name: "FilePerModelStorage", dependencies: ["DataStoreCore", "StoreFileSupport"],
             path: "Examples/CustomStore/Sources/FilePerModelStorage"),
         .testTarget(
             name: "FilePerModelStorageTests", dependencies: ["FilePerModelStorage", "DataStoreConformance"],

@@ -9,6 +9,7 @@ import DataStoreCore
 import Foundation
 import JSONFileStorage
 import SampleTrips
+import StoreFileSupport
 import TimeSeriesStorage
 
 /// Where the traveller was: samples for the time-series store.
@@ -131,7 +132,7 @@ func replicate(local container: ModelContainer, server: JSONFileDataStore, token
         _ = try server.save(request)
         // The token is saved after each transaction, so an interrupted sync resumes where it stopped; replaying
         // a transaction twice is harmless, because inserts of existing models become updates with no change.
-        try JSONEncoder().encode(transaction.token).write(to: tokenFile, options: .atomic)
+        try AtomicFileWriter.replace(tokenFile.path, with: JSONEncoder().encode(transaction.token))
     }
     return (transactions.count, changes)
 }

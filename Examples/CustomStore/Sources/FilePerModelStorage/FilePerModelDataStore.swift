@@ -1,5 +1,6 @@
 public import DataStoreCore
 import Foundation
+import StoreFileSupport
 import Synchronization
 
 /// A small example backend: one JSON file per model, history as JSON lines.
@@ -62,7 +63,7 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
             metadata = try JSONDecoder().decode(Metadata.self, from: data)
         } else {
             metadata = Metadata(epoch: UUID(), oldestValid: 0)
-            try JSONEncoder().encode(metadata).write(to: metadataURL, options: .atomic)
+            try AtomicFileWriter.replace(metadataURL.path, with: JSONEncoder().encode(metadata))
         }
         // Load every model file into the shared table, and every history line.
         var table = SnapshotTable(storeIdentifier: configuration.name, schema: configuration.schema)
@@ -138,7 +139,7 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
                 if let row = table[change.identifier] {
                     try FileManager.default.createDirectory(
                         at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try JSONEncoder().encode(row).write(to: file, options: .atomic)
+                    try AtomicFileWriter.replace(file.path, with: JSONEncoder().encode(row))
                 } else {
                     try? FileManager.default.removeItem(at: file)
                 }
@@ -172,8 +173,8 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
             state = State(
                 table: SnapshotTable(storeIdentifier: identifier, schema: configuration.schema),
                 metadata: Metadata(epoch: UUID(), oldestValid: 0), history: [])
-            try JSONEncoder().encode(state.metadata).write(
-                to: root.appendingPathComponent("store.json"), options: .atomic)
+            try AtomicFileWriter.replace(
+                root.appendingPathComponent("store.json").path, with: JSONEncoder().encode(state.metadata))
         }
     }
 
@@ -209,9 +210,10 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
             let lines = try state.history.map {
                 String(decoding: try JSONEncoder().encode($0), as: UTF8.self) + "\n"
             }.joined()
-            try Data(lines.utf8).write(to: root.appendingPathComponent("history.jsonl"), options: .atomic)
-            try JSONEncoder().encode(state.metadata).write(
-                to: root.appendingPathComponent("store.json"), options: .atomic)
+            try AtomicFileWriter.replace(
+                root.appendingPathComponent("history.jsonl").path, with: Data(lines.utf8))
+            try AtomicFileWriter.replace(
+                root.appendingPathComponent("store.json").path, with: JSONEncoder().encode(state.metadata))
         }
     }
 }
