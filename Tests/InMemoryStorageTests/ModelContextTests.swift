@@ -82,9 +82,14 @@ import Testing
         #expect(throws: DataStoreError.unsavedChangesDuringEnumeration(changeCount: 1)) {
             try context.enumerate(FetchDescriptor<Note>()) { _ in }
         }
-        // ...unless escaping mutations are allowed.
+        // ...unless escaping mutations are allowed; then it includes the pending insert (includePendingChanges).
         var count = 0
         try context.enumerate(FetchDescriptor<Note>(), allowEscapingMutations: true) { _ in count += 1 }
+        #expect(count == 24)
+        var savedOnly = FetchDescriptor<Note>()
+        savedOnly.includePendingChanges = false
+        count = 0
+        try context.enumerate(savedOnly, allowEscapingMutations: true) { _ in count += 1 }
         #expect(count == 23)
 
         // A block that mutates a model escapes its batch: enumerate throws after that batch.

@@ -10,6 +10,9 @@ public struct FetchDescriptor<Model: PersistentModel>: Sendable {
     public var fetchOffset: Int?
     /// The most models to return, or `nil` for no limit.
     public var fetchLimit: Int?
+    /// Whether a context's fetch sees its own unsaved inserts, changes and deletes (`true`, as in SwiftData),
+    /// or only what is saved in the store (`false`).
+    public var includePendingChanges = true
 
     /// Creates a descriptor.
     public init(

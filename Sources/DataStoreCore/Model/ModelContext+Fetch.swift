@@ -1,20 +1,24 @@
 import Foundation
 
 extension ModelContext {
-    /// Fetches the saved models that match the descriptor.
+    /// Fetches the models that match the descriptor.
     ///
-    /// Unsaved changes are not visible to the store's predicate; class instances the context already
-    /// tracks are returned as the same instance, refreshed from the store unless they have unsaved changes.
+    /// With `includePendingChanges` (the default, as in SwiftData) the result includes the context's unsaved
+    /// inserts, reflects its unsaved changes and leaves out its unsaved deletes; without it, only what the
+    /// store holds. Class instances the context already tracks are returned as the same instance, refreshed
+    /// from the store unless they have unsaved changes.
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         try fetchSnapshots(descriptor).map(materialize)
     }
 
-    /// The number of saved models that match the descriptor, after its offset and limit.
+    /// The number of models that match the descriptor, after its offset and limit (unsaved changes included
+    /// unless `includePendingChanges` is `false`).
     public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
         try fetchSnapshots(descriptor).count
     }
 
-    /// The identifiers of the saved models that match the descriptor, without materializing models.
+    /// The identifiers of the models that match the descriptor, without materializing saved models (unsaved
+    /// changes included unless `includePendingChanges` is `false`).
     public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws
         -> [PersistentIdentifier]
     {
@@ -48,7 +52,35 @@ extension ModelContext {
         -> [DataStoreSnapshot]
     {
         let store = try container.connection(forEntity: Model.entityName)
-        return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
+        let pending = descriptor.includePendingChanges ? pendingRegistrations(of: Model.entityName) : []
+        guard !pending.isEmpty else {
+            return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
+        }
+        // The store's matches without offset and limit (pending changes can move both), its stale rows of
+        // pending models replaced by their unsaved state, then the whole descriptor applied again in Swift.
+        var unlimited = FetchDescriptor<Model>(predicate: descriptor.predicate)
+        unlimited.includePendingChanges = false
+        let pendingIDs = Set(pending.map(\.0))
+        var candidates = try store.fetch(
+            DataStoreFetchRequest(descriptor: unlimited, editingState: editingState)
+        )
+        .filter { !pendingIDs.contains($0.persistentIdentifier) }
+        for (id, registration) in pending where !registration.isDeleted {
+            candidates.append(DataStoreSnapshot(persistentIdentifier: id, values: registration.currentValues))
+        }
+        return try SnapshotQuery.run(descriptor, over: candidates, storeIdentifier: store.identifier)
+    }
+
+    /// The context's models of `entity` with unsaved inserts, changes or deletes.
+    func pendingRegistrations(of entity: String) -> [(PersistentIdentifier, Registration)] {
+        guard hasChanges else { return [] }
+        return registry.filter { id, registration in
+            guard id.entityName == entity else { return false }
+            if registration.isDeleted { return true }
+            if case .none = registration.baseline { return true }
+            return isUpdated(registration)
+        }
+        .map { ($0.key, $0.value) }
     }
 
     /// The model for a fetched snapshot, reusing the tracked class instance where there is one.
@@ -57,6 +89,7 @@ extension ModelContext {
         if let known = resolve(id), let registration = registry[known],
             var model = registration.model as? Model
         {
+            if case .none = registration.baseline { return model }  // an unsaved insert
             if isUpdated(registration) || registration.isDeleted { return model }
             try model.apply(snapshot.values)
             var refreshed = Registration(
