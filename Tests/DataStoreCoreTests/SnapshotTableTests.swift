@@ -89,9 +89,11 @@ import Testing
             rowReads += 1
             return table.row(for: identifier)
         }
-        func uniqueHolder(entity: String, attribute: String, value: SnapshotValue) -> PersistentIdentifier? {
+        func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue])
+            -> PersistentIdentifier?
+        {
             holderReads += 1
-            return table.uniqueHolder(entity: entity, attribute: attribute, value: value)
+            return table.uniqueHolder(entity: entity, attributes: attributes, values: values)
         }
     }
 

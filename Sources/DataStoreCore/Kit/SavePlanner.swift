@@ -58,7 +58,7 @@ public enum SavePlanner {
             if let overlay = owners[key] { return overlay }
             if let known = holders[key] { return known }
             let holder = try source.uniqueHolder(
-                entity: key.entity, attribute: key.attribute, value: key.value)
+                entity: key.entity, attributes: key.attributes, values: key.values)
             holders[key] = .some(holder)
             return holder
         }
@@ -128,8 +128,8 @@ public enum SavePlanner {
             guard found.count <= 1 else {
                 let key = taken
                 throw .uniqueConstraintViolation(
-                    store: store, entity: proposed.entityName, attribute: key?.attribute ?? "?",
-                    value: "\(key.map(\.value.userDescription) ?? "?") (held by several models)")
+                    store: store, entity: proposed.entityName, attribute: key?.attributeDescription ?? "?",
+                    value: "\(key?.valueDescription ?? "?") (held by several models)")
             }
             if let holder = found.first, let existing = try current(holder) {
                 remapped[proposed] = holder
@@ -151,8 +151,8 @@ public enum SavePlanner {
             for key in uniqueKeys(of: snapshot) {
                 if let holder = try owner(key), holder != id {
                     throw .uniqueConstraintViolation(
-                        store: store, entity: id.entityName, attribute: key.attribute,
-                        value: key.value.userDescription)
+                        store: store, entity: id.entityName, attribute: key.attributeDescription,
+                        value: key.valueDescription)
                 }
             }
             if let existing { try release(existing) }
@@ -206,18 +206,29 @@ public enum SavePlanner {
     }
 }
 
-/// One `.unique` attribute value of one entity.
+/// The values of one uniqueness constraint (one `.unique` attribute, or a compound set) in one entity.
 struct UniqueKey: Hashable, Sendable {
     var entity: String
-    var attribute: String
-    var value: SnapshotValue
+    var attributes: [String]
+    var values: [SnapshotValue]
 
-    /// The unique keys of a snapshot under `schema`; `nil` values hold no key.
+    /// The unique keys of a snapshot under `schema`. A key with a `nil` value holds nothing: any number of
+    /// models may hold `nil`, as in SQL.
     static func keys(of snapshot: DataStoreSnapshot, schema: Schema?) -> [UniqueKey] {
         guard let entity = schema?.entity(named: snapshot.persistentIdentifier.entityName) else { return [] }
-        return entity.uniqueAttributeNames.compactMap { name in
-            let value = snapshot[attribute: name]
-            return value == .null ? nil : UniqueKey(entity: entity.name, attribute: name, value: value)
+        return entity.uniqueConstraints.compactMap { names in
+            let values = names.map { snapshot[attribute: $0] }
+            return values.contains(.null)
+                ? nil : UniqueKey(entity: entity.name, attributes: names, values: values)
         }
+    }
+
+    /// `title`, or `name, startDate, endDate`, for messages.
+    var attributeDescription: String { attributes.joined(separator: ", ") }
+
+    /// The value as written, or the values in parentheses, for messages.
+    var valueDescription: String {
+        values.count == 1
+            ? values[0].userDescription : "(" + values.map(\.userDescription).joined(separator: ", ") + ")"
     }
 }

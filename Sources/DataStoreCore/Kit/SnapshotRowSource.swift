@@ -6,17 +6,18 @@
 ///
 /// - ``row(for:)`` returns the committed row with that identifier, or `nil`. Called once per model the
 ///   request names (inserted, updated or deleted), and once per holder of a taken unique value.
-/// - ``uniqueHolder(entity:attribute:value:)`` returns the identifier of the committed row of `entity` whose
-///   `attribute` equals `value` (compared as `SnapshotValue`'s `==`), or `nil`. Called once per `.unique`
-///   attribute of each inserted or updated model; `value` is never `.null`, because `nil` values are not
-///   unique (any number of models may hold `nil`). In SQL: a unique index on the column, and
-///   `SELECT id … WHERE column = ? LIMIT 1`.
+/// - ``uniqueHolder(entity:attributes:values:)`` returns the identifier of the committed row of `entity`
+///   whose `attributes` hold `values` (in the same order, compared as `SnapshotValue`'s `==`), or `nil`.
+///   Called once per uniqueness constraint (a `.unique` attribute alone, or a compound set from
+///   `Schema.Entity.compoundUniqueConstraints`) of each inserted or updated model; no value is ever `.null`,
+///   because `nil` values are not unique (any number of models may hold `nil`). In SQL: a unique index on the
+///   column or columns, and `SELECT id … WHERE a = ? AND b = ? LIMIT 1`.
 /// - Both see the state the save will commit on top of: call the planner holding the lock (or inside the
 ///   database transaction, `SELECT … FOR UPDATE`) that the save's write holds.
 public protocol SnapshotRowSource {
     /// The committed row with this identifier, or `nil`.
     func row(for identifier: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot?
-    /// The committed row of `entity` whose `.unique` `attribute` holds `value`, or `nil`.
-    func uniqueHolder(entity: String, attribute: String, value: SnapshotValue) throws(DataStoreError)
+    /// The committed row of `entity` whose unique `attributes` hold `values`, or `nil`.
+    func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue]) throws(DataStoreError)
         -> PersistentIdentifier?
 }

@@ -23,6 +23,7 @@ public final class ModelContainer: Sendable {
         guard !configurations.isEmpty else {
             throw DataStoreError.invalidConfiguration(reason: "a container needs at least one configuration")
         }
+        for type in types { try type.checkUniqueConstraints() }
         let allNames = types.map { $0.entityName }
         if let duplicate = Self.firstDuplicate(allNames) {
             throw DataStoreError.invalidConfiguration(reason: "entity '\(duplicate)' is listed twice")

@@ -30,6 +30,13 @@ public protocol PersistentModel {
     static var entityName: String { get }
     /// The persisted attributes: names, key paths and options.
     static var schemaAttributes: [ModelAttribute<Self>] { get }
+    /// Sets of attributes that are unique together, the equivalent of SwiftData's
+    /// `#Unique<Trip>([\.name, \.startDate, \.endDate])`. Declare it as a computed property (key paths are not
+    /// `Sendable`, so a stored `static let` is refused in Swift 6):
+    /// `static var uniqueConstraints: [[PartialKeyPath<Trip>]] { [[\.name, \.startDate, \.endDate]] }`.
+    /// Every key path must be one of ``schemaAttributes``; an insert whose values of a set are taken updates
+    /// the holder (an upsert), on every backend that enforces `.unique`. Empty by default.
+    static var uniqueConstraints: [[PartialKeyPath<Self>]] { get }
     /// The identifier of this instance; unresolved until a context inserts it.
     var persistentModelID: PersistentIdentifier { get set }
     /// Creates an empty instance for decoding to fill in.
@@ -40,11 +47,36 @@ extension PersistentModel {
     /// The type's name, such as `"Trip"`.
     public static var entityName: String { String(describing: Self.self) }
 
-    /// The entity this type declares, for a ``Schema``.
+    /// No compound uniqueness unless the model declares it.
+    public static var uniqueConstraints: [[PartialKeyPath<Self>]] { [] }
+
+    /// The entity this type declares, for a ``Schema``. A compound constraint's key path that is not an
+    /// attribute is dropped here; ``checkUniqueConstraints()`` reports it.
     public static var schemaEntity: Schema.Entity {
         Schema.Entity(
             name: entityName,
-            attributes: schemaAttributes.map { Schema.Attribute(name: $0.name, options: $0.options) })
+            attributes: schemaAttributes.map { Schema.Attribute(name: $0.name, options: $0.options) },
+            compoundUniqueConstraints: uniqueConstraints.map { set in
+                set.compactMap { schemaAttribute(for: $0)?.name }
+            })
+    }
+
+    /// Checks that every key path of ``uniqueConstraints`` is a declared attribute.
+    ///
+    /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` naming the entity and the constraint.
+    public static func checkUniqueConstraints() throws(DataStoreError) {
+        for (index, set) in uniqueConstraints.enumerated() {
+            guard !set.isEmpty else {
+                throw .invalidConfiguration(
+                    reason: "\(entityName): unique constraint \(index + 1) names no attribute")
+            }
+            for keyPath in set where schemaAttribute(for: keyPath) == nil {
+                throw .invalidConfiguration(
+                    reason:
+                        "\(entityName): unique constraint \(index + 1) names \(keyPath), which is not one of its "
+                        + "schemaAttributes")
+            }
+        }
     }
 
     /// The declared attribute whose key path is `keyPath`, if any.

@@ -5,11 +5,15 @@ extension Schema {
         public var name: String
         /// The attributes, in declaration order.
         public var attributes: [Attribute]
+        /// Sets of attributes whose values are unique *together* (SwiftData's `#Unique`): an insert whose
+        /// values of one set are taken updates the holder. A single `.unique` attribute is a set of one.
+        public var compoundUniqueConstraints: [[String]]
 
         /// Creates an entity.
-        public init(name: String, attributes: [Attribute]) {
+        public init(name: String, attributes: [Attribute], compoundUniqueConstraints: [[String]] = []) {
             self.name = name
             self.attributes = attributes
+            self.compoundUniqueConstraints = compoundUniqueConstraints
         }
 
         /// The attribute with the given name, if the entity has it.
@@ -20,6 +24,11 @@ extension Schema {
         /// The names of the attributes marked ``Attribute/Option/unique``.
         public var uniqueAttributeNames: [String] {
             attributes.filter { $0.options.contains(.unique) }.map(\.name)
+        }
+
+        /// Every uniqueness constraint: each `.unique` attribute alone, then each compound set.
+        public var uniqueConstraints: [[String]] {
+            uniqueAttributeNames.map { [$0] } + compoundUniqueConstraints
         }
 
         /// The names of the attributes marked ``Attribute/Option/preserveValueOnDeletion``.

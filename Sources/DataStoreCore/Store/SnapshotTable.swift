@@ -92,9 +92,10 @@ extension SnapshotTable {
         self[identifier]
     }
 
-    /// The holder of a unique value, from the table's index (``SnapshotRowSource``).
-    public func uniqueHolder(entity: String, attribute: String, value: SnapshotValue) -> PersistentIdentifier?
+    /// The holder of unique values, from the table's index (``SnapshotRowSource``).
+    public func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue])
+        -> PersistentIdentifier?
     {
-        uniqueOwners[UniqueKey(entity: entity, attribute: attribute, value: value)]
+        uniqueOwners[UniqueKey(entity: entity, attributes: attributes, values: values)]
     }
 }

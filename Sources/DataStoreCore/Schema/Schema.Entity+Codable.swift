@@ -1,0 +1,26 @@
+extension Schema.Entity {
+    private enum CodingKeys: String, CodingKey {
+        case name, attributes, compoundUniqueConstraints
+    }
+
+    /// Decodes an entity; `compoundUniqueConstraints` may be absent (schemas written before it existed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            attributes: try container.decode([Schema.Attribute].self, forKey: .attributes),
+            compoundUniqueConstraints: try container.decodeIfPresent(
+                [[String]].self, forKey: .compoundUniqueConstraints)
+                ?? [])
+    }
+
+    /// Encodes the entity.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(attributes, forKey: .attributes)
+        if !compoundUniqueConstraints.isEmpty {
+            try container.encode(compoundUniqueConstraints, forKey: .compoundUniqueConstraints)
+        }
+    }
+}
