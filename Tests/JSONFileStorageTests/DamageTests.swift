@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import JSONFileStorage
+import StoreTestSupport
 import Testing
 
 @testable import StoreFileSupport
@@ -151,14 +152,4 @@ import Testing
         #expect(Set(leftovers).isDisjoint(with: after))
         #expect(after.contains(live))
     }
-}
-
-/// The identifier of a process that has exited.
-func deadProcessIdentifier() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "exit 0"]
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
 }

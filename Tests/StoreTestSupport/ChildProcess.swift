@@ -134,3 +134,13 @@ final class OutputCollector: Sendable {
         }
     }
 }
+
+/// The identifier of a process that has exited, for tests of what dead processes leave behind.
+public func deadProcessIdentifier() throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "exit 0"]
+    try process.run()
+    process.waitUntilExit()
+    return process.processIdentifier
+}

@@ -1,5 +1,6 @@
 import DataStoreCore
 import Foundation
+import StoreTestSupport
 import Testing
 import TimeSeriesStorage
 
@@ -160,14 +161,4 @@ import TimeSeriesStorage
 func alignedStart(secondsAgo: TimeInterval, span: TimeInterval) -> Date {
     let time = Date().addingTimeInterval(-secondsAgo).timeIntervalSinceReferenceDate
     return Date(timeIntervalSinceReferenceDate: (time / span).rounded(.down) * span)
-}
-
-/// The identifier of a process that has exited.
-func deadProcessIdentifier() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "exit 0"]
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
 }

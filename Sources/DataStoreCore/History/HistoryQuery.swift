@@ -71,23 +71,8 @@ where Transaction.Token: StoreHistoryToken {
         in log: Log, bounds: HistoryPredicateBounds<Transaction>
     ) -> Range<Log.Index> {
         let (lowerSequence, upperSequence) = sequenceBounds(bounds)
-        var start = log.partitioningIndex { $0.token.sequence >= lowerSequence }
-        var end = log.partitioningIndex { $0.token.sequence > upperSequence }
-        if let bound = bounds.lowerTimestamp {
-            start = Swift.max(
-                start,
-                log.partitioningIndex {
-                    bound.isInclusive ? $0.timestamp >= bound.value : $0.timestamp > bound.value
-                })
-        }
-        if let bound = bounds.upperTimestamp {
-            end = Swift.min(
-                end,
-                log.partitioningIndex {
-                    bound.isInclusive ? $0.timestamp > bound.value : $0.timestamp >= bound.value
-                })
-        }
-        return start..<Swift.max(start, end)
+        return InMemoryHistoryLog(log).range(
+            after: lowerSequence == .min ? .min : lowerSequence - 1, through: upperSequence, bounds: bounds)
     }
 
     /// Runs the descriptor over the log and returns the matches, counting the work in `statistics`.

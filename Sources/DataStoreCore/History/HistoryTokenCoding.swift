@@ -93,4 +93,9 @@ public enum HistoryTokenCoding {
             throw .malformedHistoryToken(reason: "not valid token JSON (\(data.count) bytes): \(error)")
         }
     }
+
+    /// The token's JSON as text, as an app would save it; for tools and messages.
+    public static func jsonString(_ token: some HistoryToken) throws -> String {
+        String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
+    }
 }

@@ -42,6 +42,12 @@ where Log.Element: HistoryTransaction, Log.Element.Token: StoreHistoryToken {
     public func transactions(
         after: Int64, through: Int64, bounds: HistoryPredicateBounds<Log.Element>, limit: Int
     ) -> [Log.Element] {
+        Array(log[range(after: after, through: through, bounds: bounds)].prefix(limit))
+    }
+
+    /// The indices of the transactions with `after < sequence <= through` within the timestamp bounds.
+    func range(after: Int64, through: Int64, bounds: HistoryPredicateBounds<Log.Element>) -> Range<Log.Index>
+    {
         var start = log.partitioningIndex { $0.token.sequence > after }
         var end = log.partitioningIndex { $0.token.sequence > through }
         if let bound = bounds.lowerTimestamp {
@@ -58,7 +64,6 @@ where Log.Element: HistoryTransaction, Log.Element.Token: StoreHistoryToken {
                     bound.isInclusive ? $0.timestamp > bound.value : $0.timestamp >= bound.value
                 })
         }
-        guard start < end else { return [] }
-        return Array(log[start..<end].prefix(limit))
+        return start..<Swift.max(start, end)
     }
 }

@@ -102,8 +102,8 @@ extension JSONFileDataStore {
             )
         }
         func json(_ sequence: Int64) throws -> String {
-            let token = JSONFileHistoryToken(storeIdentifier: identifier, epoch: epoch, sequence: sequence)
-            return String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
+            try HistoryTokenCoding.jsonString(
+                JSONFileHistoryToken(storeIdentifier: identifier, epoch: epoch, sequence: sequence))
         }
         return StoreInspection(
             backend: "jsonfile", formatVersion: ReplayedState.formatVersion, storeIdentifier: identifier,

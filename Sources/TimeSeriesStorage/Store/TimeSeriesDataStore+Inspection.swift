@@ -117,8 +117,8 @@ extension TimeSeriesDataStore {
         var counts: [String: Int] = [:]
         for commit in history { for sample in commit.samples { counts[sample.entity, default: 0] += 1 } }
         func json(_ sequence: Int64) throws -> String {
-            let token = TimeSeriesHistoryToken(storeIdentifier: identifier, epoch: epoch, sequence: sequence)
-            return String(decoding: try JSONEncoder().encode(token), as: UTF8.self)
+            try HistoryTokenCoding.jsonString(
+                TimeSeriesHistoryToken(storeIdentifier: identifier, epoch: epoch, sequence: sequence))
         }
         return StoreInspection(
             backend: "timeseries", formatVersion: SegmentFiles.formatVersion, storeIdentifier: identifier,
