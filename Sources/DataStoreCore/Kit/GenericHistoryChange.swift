@@ -1,6 +1,9 @@
 /// One change in a transaction: the insert, update or delete of one model, with the values it wrote. One
 /// type serves every backend; backends name it through a type alias (`JSONFileHistoryChange`, …).
-public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistoryChange, Hashable, Codable {
+///
+/// The written values are kept as two parallel arrays rather than a dictionary: an update's names are its
+/// `updatedAttributes` (the same array storage), so a long history of small updates costs little memory.
+public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistoryChange, Hashable {
     /// The changed model.
     public var changedPersistentIdentifier: PersistentIdentifier
     /// The store-wide change identifier, growing in commit order.
@@ -13,9 +16,16 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
     public var updatedAttributes: [String]
     /// For a delete, the preserved values; otherwise `nil`.
     public var tombstone: [String: SnapshotValue]?
+    /// The names of the written values, sorted, and the values in the same order.
+    var valueNames: [String]
+    var valueList: [SnapshotValue]
+
     /// For an insert, every value; for an update, the new values of the changed attributes; for a delete,
     /// empty. What a sync needs to replay the change elsewhere.
-    public var values: [String: SnapshotValue]
+    public var values: [String: SnapshotValue] {
+        get { Dictionary(uniqueKeysWithValues: zip(valueNames, valueList)) }
+        set { (valueNames, valueList) = Self.columns(newValue, names: updatedAttributes) }
+    }
 
     /// Creates a change.
     public init(
@@ -30,7 +40,7 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
         self.kind = kind
         self.updatedAttributes = updatedAttributes
         self.tombstone = tombstone
-        self.values = values
+        (valueNames, valueList) = Self.columns(values, names: updatedAttributes)
     }
 
     /// The change a planned save change becomes, numbered `changeIdentifier` in transaction
@@ -41,5 +51,15 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
             transactionIdentifier: transactionIdentifier, kind: planned.kind,
             updatedAttributes: planned.updatedAttributes, tombstone: planned.tombstone, values: planned.values
         )
+    }
+
+    /// Sorted names and their values; reuses `names` (an update's `updatedAttributes`) when it lists exactly
+    /// the values' keys, so the two share storage.
+    static func columns(_ values: [String: SnapshotValue], names: [String]) -> ([String], [SnapshotValue]) {
+        if names.count == values.count, names.allSatisfy({ values[$0] != nil }) {
+            return (names, names.map { values[$0]! })
+        }
+        let sorted = values.keys.sorted()
+        return (sorted, sorted.map { values[$0]! })
     }
 }
