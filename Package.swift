@@ -7,6 +7,8 @@ let package = Package(
     // `Mutex` (Synchronization) needs these minimums on Apple platforms; Linux has no minimum.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        // The one import app code needs, as `import SwiftData`: the model layer and the default stores.
+        .library(name: "DataStoreHistory", targets: ["DataStoreHistory"]),
         .library(name: "DataStoreCore", targets: ["DataStoreCore"]),
         .library(name: "InMemoryStorage", targets: ["InMemoryStorage"]),
         .library(name: "JSONFileStorage", targets: ["JSONFileStorage"]),
@@ -22,6 +24,8 @@ let package = Package(
     targets: [
         .target(name: "DataStoreCore"),
         .target(name: "InMemoryStorage", dependencies: ["DataStoreCore"]),
+        .target(
+            name: "DataStoreHistory", dependencies: ["DataStoreCore", "InMemoryStorage", "JSONFileStorage"]),
         // File mechanics both file backends share: record framing and checksums, locks, atomic replace, watching.
         .target(name: "StoreFileSupport", dependencies: ["DataStoreCore"]),
         .target(name: "JSONFileStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
@@ -78,7 +82,8 @@ let package = Package(
         .executableTarget(
             name: "datastore-test-process",
             dependencies: [
-                "DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips", "StoreTestSupport",
+                "DataStoreCore", "DataStoreHistory", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips",
+                "StoreTestSupport",
             ],
             path: "Tests/StoreProcessHelper"),
         .testTarget(name: "StoreFileSupportTests", dependencies: ["DataStoreCore", "StoreFileSupport"]),
@@ -107,7 +112,10 @@ let package = Package(
         // Containers over several stores, with every backend.
         .testTarget(
             name: "ModelContainerTests",
-            dependencies: ["DataStoreCore", "InMemoryStorage", "JSONFileStorage"]),
+            dependencies: [
+                "DataStoreCore", "DataStoreHistory", "InMemoryStorage", "JSONFileStorage", "StoreTestSupport",
+                "datastore-test-process",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@
 // directory, does one job and reports on standard output, one line per event, flushed at once.
 
 import DataStoreCore
+import DataStoreHistory
 import Foundation
 import JSONFileStorage
 import SampleTrips
@@ -100,6 +101,18 @@ do {
         try await withEntryStore(backend: arguments[1], directory: arguments[2]) { store in
             try readLoop(store, count: count)
         }
+    case "default-container-insert":
+        // default-container-insert NAME: the seeds' container line, one insert, an explicit save.
+        let container = try ModelContainer(for: Trip.self, LivingAccommodation.self)
+        let context = ModelContext(container)
+        let trip = Trip()
+        trip.name = arguments[1]
+        context.insert(trip)
+        try context.save()
+        report("SAVED \(arguments[1])")
+    case "default-container-count":
+        let container = try ModelContainer(for: [Trip.self, LivingAccommodation.self])
+        report("COUNT \(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()))")
     case "follow":
         // follow BACKEND DIR COUNT
         guard arguments.count == 4, let count = Int(arguments[3]) else {

@@ -13,11 +13,18 @@ public final class ChildProcess: Sendable {
     private let collector = OutputCollector()
 
     /// Starts one of the package's executables (by default the `datastore-test-process` helper) with
-    /// `arguments`.
-    public init(_ arguments: [String], executable: String = "datastore-test-process") throws {
+    /// `arguments`, and `environment` added to this process's environment.
+    public init(
+        _ arguments: [String], executable: String = "datastore-test-process",
+        environment: [String: String] = [:]
+    ) throws {
         let process = Process()
         process.executableURL = try ChildProcess.executableURL(executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added
+            }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.standardError

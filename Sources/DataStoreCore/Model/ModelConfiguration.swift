@@ -25,8 +25,20 @@ public struct ModelConfiguration: Sendable {
         Configuration.Store: HistoryProviding,
         Configuration.Store.HistoryType.Token == Configuration.Store.Token
     {
+        self.init(configuration, forEntityNames: types?.map { $0.entityName })
+    }
+
+    /// Describes a store opened from `configuration`, holding the named entities (or every unclaimed entity
+    /// when `nil`).
+    public init<Configuration: DataStoreConfiguration>(
+        _ configuration: Configuration, forEntityNames entityNames: [String]?
+    )
+    where
+        Configuration.Store: HistoryProviding,
+        Configuration.Store.HistoryType.Token == Configuration.Store.Token
+    {
         self.name = configuration.name
-        self.entityNames = types?.map { $0.entityName }
+        self.entityNames = entityNames
         self.connect = { schema in
             var configured = configuration
             configured.schema = schema

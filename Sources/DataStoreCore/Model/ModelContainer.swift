@@ -21,7 +21,10 @@ public final class ModelContainer: Sendable {
     ///   when a configuration names a type missing from `types`; and whatever a store throws on opening.
     public init(for types: [any PersistentModel.Type], configurations: [ModelConfiguration]) throws {
         guard !configurations.isEmpty else {
-            throw DataStoreError.invalidConfiguration(reason: "a container needs at least one configuration")
+            throw DataStoreError.invalidConfiguration(
+                reason:
+                    "a container needs at least one configuration (import DataStoreHistory for the default store)"
+            )
         }
         for type in types { try type.checkUniqueConstraints() }
         let allNames = types.map { $0.entityName }
@@ -65,13 +68,6 @@ public final class ModelContainer: Sendable {
         if let duplicate = Self.firstDuplicate(stores.map(\.identifier)) {
             throw DataStoreError.invalidConfiguration(reason: "two stores have the identifier '\(duplicate)'")
         }
-    }
-
-    /// Opens the stores for the given types; see ``init(for:configurations:)-(_,[ModelConfiguration])``.
-    public convenience init(for types: any PersistentModel.Type..., configurations: ModelConfiguration...)
-        throws
-    {
-        try self.init(for: types, configurations: configurations)
     }
 
     /// The identifiers of the container's stores, in configuration order.
