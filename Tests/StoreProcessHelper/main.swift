@@ -110,6 +110,13 @@ do {
         context.insert(trip)
         try context.save()
         report("SAVED \(arguments[1])")
+    case "main-context-insert":
+        // main-context-insert NAME: inserts on the main context and exits normally without calling save().
+        let container = try ModelContainer(for: Trip.self, LivingAccommodation.self)
+        let trip = Trip()
+        trip.name = arguments[1]
+        container.mainContext.insert(trip)
+        report("INSERTED \(arguments[1])")
     case "default-container-count":
         let container = try ModelContainer(for: [Trip.self, LivingAccommodation.self])
         report("COUNT \(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()))")

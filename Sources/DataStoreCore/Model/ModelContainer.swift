@@ -13,6 +13,20 @@ public final class ModelContainer: Sendable {
     /// Each entity's store identifier, looked up on every insert and save.
     let storeIdentifierByEntity: [String: String]
     let modelTypes: ModelTypeRegistry
+    /// The main context, made on first use.
+    @MainActor private var mainContextStorage: ModelContext?
+
+    /// The context for the main actor, with ``ModelContext/autosaveEnabled`` on, as SwiftData's
+    /// `mainContext`: changes made on it are saved about ``ModelContext/autosaveDelay`` after an insert or
+    /// delete, at the latest ``ModelContext/autosaveCheckInterval`` after an edit, and when the process exits
+    /// normally. Failures go to its ``ModelContext/autosaveErrorHandler``.
+    @MainActor public var mainContext: ModelContext {
+        if let context = mainContextStorage { return context }
+        let context = ModelContext(self)
+        context.autosaveEnabled = true
+        mainContextStorage = context
+        return context
+    }
 
     /// Opens the stores and routes each model type to one.
     ///

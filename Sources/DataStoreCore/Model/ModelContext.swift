@@ -52,6 +52,23 @@ public final class ModelContext {
     public let container: ModelContainer
     /// The author recorded in the history transactions this context's saves create, such as `"widget"`.
     public var author: String?
+    /// Whether the context saves by itself: about ``autosaveDelay`` after a change, and when the process exits
+    /// normally. `true` for ``ModelContainer/mainContext``, `false` for other contexts, as in SwiftData.
+    public var autosaveEnabled = false {
+        didSet {
+            guard autosaveEnabled else { return }
+            AutosavingContexts.shared.register(self)
+            startAutosaveTimer()
+            if hasChanges { changed() }
+        }
+    }
+    /// Receives the error of a failed autosave (the changes stay pending). By default it writes the error to
+    /// standard error; a failed autosave is never dropped silently.
+    public var autosaveErrorHandler: (any Error) -> Void = { error in
+        FileHandle.standardError.write(Data("DataStoreHistory: autosave failed: \(error)\n".utf8))
+    }
+    var autosaveScheduled = false
+    var autosaveTimer: (any DispatchSourceTimer)?
     /// Identifies this context in save requests.
     public let editingIdentifier = UUID()
     /// The counters of the most recent history fetch, to check that it sought instead of scanning.
@@ -67,6 +84,10 @@ public final class ModelContext {
     /// Creates a context for the container.
     public init(_ container: ModelContainer) {
         self.container = container
+    }
+
+    deinit {
+        autosaveTimer?.cancel()
     }
 
     var editingState: EditingState {
@@ -106,6 +127,7 @@ public final class ModelContext {
         }
         if id.isResolved {
             registry[id] = Registration(model: model, baseline: .unknown)
+            changed()
             return
         }
         let store = container.storeIdentifierByEntity[Model.entityName]
@@ -115,6 +137,7 @@ public final class ModelContext {
         registry[assigned] = Registration(model: model, baseline: .none)
         insertOrder.append(assigned)
         aliases[assigned.primaryKey] = assigned
+        changed()
     }
 
     /// Marks a model for deletion at the next save. Deleting a model that was never saved just forgets it.
@@ -125,6 +148,7 @@ public final class ModelContext {
             // Saved but not tracked here (fetched elsewhere, or a struct value): delete by identifier.
             registry[id] = Registration(model: model, baseline: .unknown, isDeleted: true)
             deleteOrder.append(id)
+            changed()
             return
         }
         if case .none? = registry[id]?.baseline {
@@ -135,6 +159,7 @@ public final class ModelContext {
         guard registry[id]?.isDeleted == false else { return }
         registry[id]?.isDeleted = true
         deleteOrder.append(id)
+        changed()
     }
 
     /// Whether the context holds inserts, deletes or changed models that are not saved yet.

@@ -1,0 +1,72 @@
+import DataStoreHistory
+import Foundation
+import StoreTestSupport
+import Testing
+
+/// `mainContext`, autosave and `transaction`, as in SwiftData.
+@Suite struct AutosaveTests {
+    @Test func anInsertOnTheMainContextSurvivesANormalExitWithoutSave() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "autosave-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["DATASTOREHISTORY_DATA_HOME": home.path]
+        let writer = try ChildProcess(["main-context-insert", "Porto"], environment: environment)
+        #expect(writer.waitForExit(timeout: .seconds(60)) == 0)
+        let reader = try ChildProcess(["default-container-count"], environment: environment)
+        #expect(reader.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(reader.output == ["COUNT 1"])
+    }
+
+    @MainActor @Test func theMainContextSavesSoonAfterAChange() async throws {
+        let container = try ModelContainer(
+            for: [Note.self], configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        #expect(container.mainContext.autosaveEnabled)
+        #expect(!ModelContext(container).autosaveEnabled)
+        container.mainContext.insert(Note(title: "autosaved"))
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Note>()) == 0)  // not yet
+        for _ in 0..<50 where container.mainContext.hasChanges {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!container.mainContext.hasChanges)
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Note>()).map(\.title) == ["autosaved"])
+    }
+
+    @MainActor @Test func aFailingAutosaveIsReportedAndTheChangesStayPending() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "autosave-ro-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        // Creates the store, so that a read-only container can open it.
+        _ = try ModelContainer(for: [Note.self], configurations: [ModelConfiguration(url: url)])
+        let container = try ModelContainer(
+            for: [Note.self], configurations: [ModelConfiguration(allowsSave: false, url: url)])
+        let context = container.mainContext
+        var reported: [any Error] = []
+        context.autosaveErrorHandler = { reported.append($0) }
+        context.insert(Note(title: "refused"))
+        for _ in 0..<50 where reported.isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(reported.contains { if case DataStoreError.readOnlyStore = $0 { true } else { false } })
+        #expect(context.hasChanges)
+    }
+
+    @Test func aTransactionSavesItsBlockOrRollsItBack() throws {
+        let container = try ModelContainer(
+            for: [Note.self], configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        let context = ModelContext(container)
+        try context.transaction {
+            context.insert(Note(title: "a"))
+            context.insert(Note(title: "b"))
+        }
+        #expect(try context.fetchHistory(.init()).map(\.changes.count) == [2])
+        struct Abandon: Error {}
+        #expect(throws: Abandon.self) {
+            try context.transaction {
+                context.insert(Note(title: "c"))
+                throw Abandon()
+            }
+        }
+        #expect(!context.hasChanges)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Note>()) == 2)
+    }
+}
