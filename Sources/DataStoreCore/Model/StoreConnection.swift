@@ -15,6 +15,8 @@ protocol StoreConnection: Sendable {
         limit: Int?, modelTypes: ModelTypeRegistry
     ) throws -> [StoreHistoryEntry]
     func deleteHistory(transactionIdentifiers: [Int64]) throws
+    /// The newest transaction's position, or `nil` when the store has none.
+    func newestPosition() throws -> CompositeHistoryToken.Component?
 }
 
 /// What a save did in one store.
@@ -77,6 +79,17 @@ where Store.HistoryType.Token == Store.Token {
                     processIdentifier: transaction.processIdentifier,
                     storeSequence: transaction.token.sequence),
                 epoch: transaction.token.epoch)
+        }
+    }
+
+    func newestPosition() throws -> CompositeHistoryToken.Component? {
+        var descriptor = HistoryDescriptor<Store.HistoryType>()
+        descriptor.sortBy = [
+            SortDescriptor(Store.HistoryType.keyPaths.transactionIdentifier, order: .reverse)
+        ]
+        descriptor.fetchLimit = 1
+        return try typedStore.fetchHistory(descriptor).first.map {
+            .init(epoch: $0.token.epoch, sequence: $0.token.sequence)
         }
     }
 

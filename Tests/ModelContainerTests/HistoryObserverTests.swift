@@ -1,0 +1,78 @@
+import DataStoreHistory
+import Foundation
+import StoreTestSupport
+import Testing
+
+/// The container-level observer: another process's commits arrive, filtered by author and model type.
+@Suite struct HistoryObserverTests {
+    @Test func anObserverOfTheWidgetSeesItsCommitsAndNotTheApps() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "observer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = try ModelContainer(
+            for: [Entry.self],
+            configurations: [
+                ModelConfiguration(JSONFileStoreConfiguration(name: "entries", directory: directory))
+            ])
+        let app = ModelContext(container)
+        app.author = "app"
+        var before = Entry()
+        before.key = "before"
+        app.insert(before)
+        try app.save()
+
+        // From now on: what was saved before is not reported.
+        let observer = try HistoryObserver(authors: ["widget"], modelContainer: container)
+        let received = Task {
+            var transactions: [ContainerHistoryTransaction] = []
+            for try await transaction in observer.transactions() {
+                transactions.append(transaction)
+                if transactions.count == 2 { break }
+            }
+            return transactions
+        }
+        var mine = Entry()
+        mine.key = "mine"
+        app.insert(mine)
+        try app.save()
+        let widget = try ChildProcess(["write-loop", "jsonfile", directory.path, "widget", "2"])
+        #expect(widget.waitForExit(timeout: .seconds(60)) == 0)
+        let outcome = try await withThrowingTaskGroup(of: [ContainerHistoryTransaction]?.self) { group in
+            group.addTask { try await received.value }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            received.cancel()
+            return first
+        }
+        let transactions = try #require(outcome, "the widget's commits did not arrive within 20 s")
+        #expect(transactions.map(\.author) == ["widget", "widget"])
+        #expect(transactions.allSatisfy { $0.changes.count == 3 })
+        #expect(observer.eventCounter == 2)
+        // Its position covers everything it read, the app's own commit included, so it resumes after it.
+        let resumed = try HistoryObserver(historyTokens: observer.historyTokens, modelContainer: container)
+        #expect(try resumed.fetchNewTransactions().isEmpty)
+    }
+
+    @Test func aFilterByModelTypeAndAStaleStartingTokenAreHonoured() throws {
+        let container = try ModelContainer(
+            for: [Note.self, Person.self], configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        let observer = try HistoryObserver(
+            historyTokens: CompositeHistoryToken(), observedModels: [Person.self], modelContainer: container)
+        let context = ModelContext(container)
+        context.insert(Note(title: "n"))
+        try context.save()
+        context.insert(Person(name: "p"))
+        try context.save()
+        #expect(
+            try observer.fetchNewTransactions().flatMap(\.changes).map(
+                \.changedPersistentIdentifier.entityName) == ["Person"])
+        let unknown = CompositeHistoryToken(components: ["elsewhere": .init(epoch: UUID(), sequence: 1)])
+        #expect(throws: DataStoreError.self) {
+            try HistoryObserver(historyTokens: unknown, modelContainer: container)
+        }
+    }
+}
