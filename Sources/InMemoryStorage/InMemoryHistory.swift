@@ -1,6 +1,6 @@
 public import DataStoreCore
 
-/// The kind of an ``InMemoryDataStore``'s history: tokens write `"kind":"memory"`.
+/// The kind of an ``InMemoryDataStore``'s history: tokens read `"v2:memory:…"`.
 public enum InMemoryHistory: HistoryTokenKind {
     /// `memory`.
     public static let name = "memory"

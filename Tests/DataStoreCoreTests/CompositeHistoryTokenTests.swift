@@ -39,13 +39,48 @@ import Testing
         encoder.outputFormatting = .sortedKeys
         let data = try encoder.encode(Self.token(3, 4))
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"kind":"composite","stores":[{"epoch":""#))
-        #expect(text.hasSuffix(#""seq":4,"store":"b"}],"v":1}"#))
+        #expect(text == "\"v2:composite:a:\(Self.epochA.uuidString):3:b:\(Self.epochB.uuidString):4\"")
         #expect(try JSONDecoder().decode(CompositeHistoryToken.self, from: data) == Self.token(3, 4))
         #expect(try encoder.encode(Self.token(3, 4)) == data)
     }
 
+    @Test func equalTokensEncodeToEqualBytesWithAnyEncoder() throws {
+        var generator = SystemRandomNumberGenerator()
+        let names = ["trips", "people/2026", "a:b", "café", "%20", "x y"]
+        let epochs = (0..<3).map { _ in UUID() }
+        let encoders = [
+            JSONEncoder(),
+            {
+                let e = JSONEncoder()
+                e.outputFormatting = .sortedKeys
+                return e
+            }(),
+            {
+                let e = JSONEncoder()
+                e.outputFormatting = [.withoutEscapingSlashes, .prettyPrinted]
+                return e
+            }(),
+        ]
+        for _ in 0..<1_000 {
+            var components: [String: CompositeHistoryToken.Component] = [:]
+            for name in names.shuffled(using: &generator).prefix(Int.random(in: 0...4, using: &generator)) {
+                components[name] = .init(
+                    epoch: epochs.randomElement(using: &generator)!,
+                    sequence: Int64.random(in: 0...9, using: &generator))
+            }
+            let token = CompositeHistoryToken(components: components)
+            let bytes = try encoders.map { try $0.encode(token) }
+            #expect(Set(bytes).count == 1, "\(bytes.map { String(decoding: $0, as: UTF8.self) })")
+            #expect(try JSONDecoder().decode(CompositeHistoryToken.self, from: bytes[0]) == token)
+        }
+    }
+
     @Test(arguments: [
+        #""v2:composite:a:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:1:a:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:2""#,
+        #""v2:composite:a:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90""#,
+        #""v2:composite:a:nope:1""#,
+        #""v3:composite:""#,
+        #""v2:memory:a:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:1""#,
         #"{"v":1,"kind":"composite","stores":[{"store":"a","epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","seq":1},{"store":"a","epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","seq":2}]}"#,
         #"{"v":1,"kind":"composite","stores":[{"store":"a","epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","seq":-1}]}"#,
         #"{"v":1,"kind":"composite","stores":[{"store":"a","epoch":"nope","seq":1}]}"#,

@@ -89,12 +89,11 @@ import Testing
         let store = try makeNoteStore()
         let token = try saveNote("a", to: store)
         let data = try JSONEncoder().encode(token)
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(json["v"] as? Int == 1)
-        #expect(json["kind"] as? String == "memory")
-        #expect(json["store"] as? String == "notes")
-        #expect(json["seq"] as? Int == 1)
+        #expect(String(decoding: data, as: UTF8.self) == "\"v2:memory:notes:\(token.epoch.uuidString):1\"")
         #expect(try JSONDecoder().decode(InMemoryHistoryToken.self, from: data) == token)
+        // The version-1 object that earlier releases wrote still decodes.
+        let legacy = #"{"v":1,"kind":"memory","store":"notes","epoch":"\#(token.epoch.uuidString)","seq":1}"#
+        #expect(try JSONDecoder().decode(InMemoryHistoryToken.self, from: Data(legacy.utf8)) == token)
     }
 
     @Test(arguments: [

@@ -90,7 +90,7 @@ import Testing
         // Again: nothing new.
         #expect(try run(["trips-app", store, tokenFile]) == ["DONE 0"])
         let tokenJSON = try String(contentsOfFile: tokenFile, encoding: .utf8)
-        #expect(tokenJSON.contains(#""kind":"composite""#))
+        #expect(tokenJSON.hasPrefix(#""v2:composite:trips:"#))
     }
 
     @Test func historyUpdatesDeliversAnotherProcessesCommitAndStopsWhenCancelled() async throws {

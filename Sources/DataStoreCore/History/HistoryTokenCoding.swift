@@ -2,15 +2,19 @@ public import Foundation
 
 /// The shared Codable form of every ``StoreHistoryToken``, so that tokens of all backends read alike.
 ///
-/// A token encodes as `{"v":1,"kind":"memory","store":"trips","epoch":"…","seq":42}`:
-/// - `v`: the format version, currently 1. A newer version throws rather than guessing.
-/// - `kind`: the backend that issued the token, so a token of one backend never decodes as another's.
-/// - `store`, `epoch`, `seq`: the token's parts.
+/// A token encodes as one JSON string, `"v2:memory:trips:5C1B1D0E-…:42"`: the format version, the backend
+/// `kind` (so a token of one backend never decodes as another's), then the store identifier
+/// (percent-encoded), the epoch and the sequence. A string has no keys to reorder and nothing to escape, so
+/// equal tokens encode to equal bytes whatever the encoder's settings (sorted keys or not, escaped slashes or
+/// not), which a keyed JSON object cannot promise.
 ///
-/// Decoding anything else throws ``DataStoreError/malformedHistoryToken(reason:)``.
+/// Version 1, the object `{"v":1,"kind":"memory","store":"trips","epoch":"…","seq":42}` that earlier releases
+/// wrote, still decodes. Anything else throws ``DataStoreError/malformedHistoryToken(reason:)``.
 public enum HistoryTokenCoding {
-    /// The format version this package writes and reads.
-    public static let version = 1
+    /// The format version this package writes.
+    public static let version = 2
+    /// The earlier, object form, still read.
+    static let legacyVersion = 1
 
     private enum HeaderKey: String, CodingKey {
         case version = "v"
@@ -22,19 +26,12 @@ public enum HistoryTokenCoding {
         case sequence = "seq"
     }
 
-    /// Writes the `v` and `kind` keys every token form starts with.
-    public static func encodeHeader(kind: String, to encoder: any Encoder) throws {
-        var header = encoder.container(keyedBy: HeaderKey.self)
-        try header.encode(version, forKey: .version)
-        try header.encode(kind, forKey: .kind)
-    }
-
-    /// Checks the `v` and `kind` keys; throws ``DataStoreError/malformedHistoryToken(reason:)`` for another
+    /// Checks the version-1 object's `v` and `kind` keys; throws ``DataStoreError/malformedHistoryToken(reason:)`` for another
     /// version or kind.
     public static func decodeHeader(expectingKind kind: String, from decoder: any Decoder) throws {
         let header = try decoder.container(keyedBy: HeaderKey.self)
         let foundVersion = try header.decode(Int.self, forKey: .version)
-        guard foundVersion == version else {
+        guard foundVersion == legacyVersion else {
             throw DataStoreError.malformedHistoryToken(
                 reason: "token format version \(foundVersion) is not supported (expected \(version))")
         }
@@ -45,21 +42,72 @@ public enum HistoryTokenCoding {
         }
     }
 
-    /// Encodes a token's parts under the given backend kind.
+    /// Encodes a token's parts under the given backend kind, as one string.
     public static func encode(
         _ token: some StoreHistoryToken, kind: String, to encoder: any Encoder
     ) throws {
-        try encodeHeader(kind: kind, to: encoder)
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(token.storeIdentifier, forKey: .store)
-        try container.encode(token.epoch, forKey: .epoch)
-        try container.encode(token.sequence, forKey: .sequence)
+        var container = encoder.singleValueContainer()
+        try container.encode(
+            canonical(
+                kind: kind, [escape(token.storeIdentifier), token.epoch.uuidString, String(token.sequence)]))
     }
 
-    /// Decodes a token's parts, checking the version, kind and value ranges.
+    /// `v2:kind:field:field…`.
+    static func canonical(kind: String, _ fields: [String]) -> String {
+        (["v\(version)", escape(kind)] + fields).joined(separator: ":")
+    }
+
+    /// The fields after `v2:kind:`, or a malformed-token error naming what is wrong.
+    static func fields(of string: String, kind: String) throws(DataStoreError) -> [String] {
+        let parts = string.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, parts[0] == "v\(version)" else {
+            throw .malformedHistoryToken(reason: "'\(string)' is not a version-\(version) token")
+        }
+        guard unescape(parts[1]) == kind else {
+            throw .malformedHistoryToken(
+                reason:
+                    "token of kind '\(unescape(parts[1]) ?? parts[1])' where a '\(kind)' token was expected")
+        }
+        return Array(parts.dropFirst(2))
+    }
+
+    /// Store identifiers keep letters, digits and `-_.~`; everything else is percent-encoded, so the
+    /// separators never appear inside a field and no encoder escapes anything.
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet(charactersIn: "-_.~")
+        allowed.formUnion(
+            CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"))
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    static func unescape(_ text: String) -> String? {
+        text.removingPercentEncoding
+    }
+
+    /// The parts of a store token's fields: store, epoch, sequence.
+    static func storeToken<Token: StoreHistoryToken>(_: Token.Type, fields: [String]) throws(DataStoreError)
+        -> Token
+    {
+        guard fields.count == 3, let store = unescape(fields[0]), !store.isEmpty else {
+            throw .malformedHistoryToken(reason: "a store token has a store, an epoch and a sequence")
+        }
+        guard let epoch = UUID(uuidString: fields[1]) else {
+            throw .malformedHistoryToken(reason: "'\(fields[1])' is not an epoch")
+        }
+        guard let sequence = Int64(fields[2]), sequence >= 0 else {
+            throw .malformedHistoryToken(reason: "'\(fields[2])' is not a sequence")
+        }
+        return Token(storeIdentifier: store, epoch: epoch, sequence: sequence)
+    }
+
+    /// Decodes a token's parts, checking the version, kind and value ranges: the version-2 string, or the
+    /// version-1 object.
     public static func decode<Token: StoreHistoryToken>(
         _: Token.Type, kind: String, from decoder: any Decoder
     ) throws -> Token {
+        if let string = try? decoder.singleValueContainer().decode(String.self) {
+            return try storeToken(Token.self, fields: fields(of: string, kind: kind))
+        }
         do {
             try decodeHeader(expectingKind: kind, from: decoder)
             let container = try decoder.container(keyedBy: Key.self)

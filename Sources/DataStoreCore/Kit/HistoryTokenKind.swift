@@ -1,4 +1,4 @@
-/// Names a backend's history: the `kind` its tokens write into their JSON, and the prefix of their
+/// Names a backend's history: the `kind` its tokens write into their JSON (`"v2:kind:…"`), and the prefix of their
 /// descriptions. A backend declares one caseless enum and uses the generic history types with it:
 ///
 /// ```swift

@@ -13,23 +13,47 @@ extension CompositeHistoryToken {
     /// The kind written in the Codable form.
     static let kind = "composite"
 
-    /// Encodes `{"v":1,"kind":"composite","stores":[{"store":"trips","epoch":"…","seq":3}, …]}`, the stores
-    /// sorted by identifier so equal tokens encode to equal bytes.
+    /// Encodes one string, `"v2:composite:people:EPOCH:7:trips:EPOCH:3"`: the stores sorted by identifier,
+    /// each as store (percent-encoded), epoch and sequence, leaving out components at sequence 0 (they mean
+    /// the same as no component). Equal tokens encode to equal bytes with any encoder settings.
     public func encode(to encoder: any Encoder) throws {
-        try HistoryTokenCoding.encodeHeader(kind: Self.kind, to: encoder)
-        var container = encoder.container(keyedBy: Key.self)
-        var stores = container.nestedUnkeyedContainer(forKey: .stores)
-        for (store, component) in components.sorted(by: { $0.key < $1.key }) {
-            var entry = stores.nestedContainer(keyedBy: ComponentKey.self)
-            try entry.encode(store, forKey: .store)
-            try entry.encode(component.epoch, forKey: .epoch)
-            try entry.encode(component.sequence, forKey: .sequence)
+        var fields: [String] = []
+        for (store, component) in positions.sorted(by: { $0.key < $1.key }) {
+            fields += [
+                HistoryTokenCoding.escape(store), component.epoch.uuidString, String(component.sequence),
+            ]
         }
+        var container = encoder.singleValueContainer()
+        try container.encode(HistoryTokenCoding.canonical(kind: Self.kind, fields))
     }
 
-    /// Decodes the form above. A wrong version or kind, a store listed twice, an empty store name or a
-    /// negative sequence throws ``DataStoreError/malformedHistoryToken(reason:)``.
+    /// Decodes the string form above, or the version-1 object
+    /// `{"v":1,"kind":"composite","stores":[{"store":"trips","epoch":"…","seq":3}, …]}`. A wrong version or
+    /// kind, a store listed twice, an empty store name or a negative sequence throws
+    /// ``DataStoreError/malformedHistoryToken(reason:)``.
     public init(from decoder: any Decoder) throws {
+        if let string = try? decoder.singleValueContainer().decode(String.self) {
+            let fields = try HistoryTokenCoding.fields(of: string, kind: Self.kind)
+            guard fields.count.isMultiple(of: 3) else {
+                throw DataStoreError.malformedHistoryToken(
+                    reason: "a composite token lists store, epoch, sequence")
+            }
+            var components: [String: Component] = [:]
+            for start in stride(from: 0, to: fields.count, by: 3) {
+                let part = try HistoryTokenCoding.storeToken(
+                    StoreComponentToken.self, fields: Array(fields[start..<(start + 3)]))
+                guard
+                    components.updateValue(
+                        Component(epoch: part.epoch, sequence: part.sequence), forKey: part.storeIdentifier)
+                        == nil
+                else {
+                    throw DataStoreError.malformedHistoryToken(
+                        reason: "store '\(part.storeIdentifier)' appears twice")
+                }
+            }
+            self.init(components: components)
+            return
+        }
         do {
             try HistoryTokenCoding.decodeHeader(expectingKind: Self.kind, from: decoder)
             let container = try decoder.container(keyedBy: Key.self)
@@ -60,4 +84,18 @@ extension CompositeHistoryToken {
             throw DataStoreError.malformedHistoryToken(reason: String(describing: error))
         }
     }
+}
+
+/// One component while decoding, through the store-token parser.
+private struct StoreComponentToken: StoreHistoryToken {
+    var storeIdentifier: String
+    var epoch: UUID
+    var sequence: Int64
+    init(storeIdentifier: String, epoch: UUID, sequence: Int64) {
+        self.storeIdentifier = storeIdentifier
+        self.epoch = epoch
+        self.sequence = sequence
+    }
+    func encode(to encoder: any Encoder) throws {}
+    init(from decoder: any Decoder) throws { throw DataStoreError.malformedHistoryToken(reason: "internal") }
 }

@@ -1,6 +1,6 @@
 public import DataStoreCore
 
-/// The kind of a ``JSONFileDataStore``'s history: tokens write `"kind":"jsonfile"`.
+/// The kind of a ``JSONFileDataStore``'s history: tokens read `"v2:jsonfile:…"`.
 ///
 /// The token's epoch is recorded in the store's journal header when the store is created or erased, so it is
 /// the same in every process that opens the store, and different after `erase()`.

@@ -1,6 +1,6 @@
 public import DataStoreCore
 
-/// The kind of a ``TimeSeriesDataStore``'s history: tokens write `"kind":"timeseries"`.
+/// The kind of a ``TimeSeriesDataStore``'s history: tokens read `"v2:timeseries:…"`.
 public enum TimeSeriesHistory: HistoryTokenKind {
     /// `timeseries`.
     public static let name = "timeseries"

@@ -3,7 +3,7 @@ public import DataStoreCore
 // A backend names its history with one kind and uses the package's generic history types: the token, the
 // transaction (with its seekable key paths) and the change are shared, Codable, and read alike everywhere.
 
-/// The kind of a ``FilePerModelDataStore``'s history: tokens write `"kind":"filepermodel"`.
+/// The kind of a ``FilePerModelDataStore``'s history: tokens read `"v2:filepermodel:…"`.
 public enum FilePerModelHistory: HistoryTokenKind {
     /// `filepermodel`.
     public static let name = "filepermodel"
