@@ -166,7 +166,7 @@ func serverSnapshot<Model: PersistentModel>(
 
 /// For stores that do not record values in history: the model's current state, or `nil` if it is gone.
 func currentValues(of id: PersistentIdentifier, in context: ModelContext) throws -> [String: SnapshotValue]? {
-    try context.model(for: id)?.snapshotValues
+    try context.existingModel(for: id)?.snapshotValues
 }
 
 func run(local: URL, serverDirectory: URL) throws {

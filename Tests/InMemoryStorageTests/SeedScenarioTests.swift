@@ -40,7 +40,7 @@ import Testing
         named name: String, in identifiers: [String: PersistentIdentifier], context: ModelContext
     ) throws -> LivingAccommodation {
         let id = try #require(identifiers[name])
-        return try #require(try context.model(for: id) as? LivingAccommodation)
+        return try #require(context.model(for: id) as? LivingAccommodation)
     }
 
     @Test func widgetChangesBadgeExactlyTheAffectedTrips() throws {

@@ -95,6 +95,6 @@ final class BadJourney: PersistentModel {
 extension ModelContext {
     /// The context's tracked instance of a model fetched elsewhere.
     func insertedOrFetched(_ journey: Journey) -> Journey {
-        (try? model(for: journey.persistentModelID)) as? Journey ?? journey
+        (try? existingModel(for: journey.persistentModelID)) as? Journey ?? journey
     }
 }

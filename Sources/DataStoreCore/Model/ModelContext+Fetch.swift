@@ -25,12 +25,36 @@ extension ModelContext {
         try fetchSnapshots(descriptor).map(\.persistentIdentifier)
     }
 
-    /// The model with the given identifier: the tracked instance if the context has one, otherwise the
-    /// saved model fetched from its store, or `nil` if there is none.
-    public func model(for identifier: PersistentIdentifier) throws -> (any PersistentModel)? {
+    /// The model with the given identifier, as SwiftData's `model(for:)`: the tracked instance if the context
+    /// has one, otherwise the saved model fetched from its store, otherwise a placeholder of the identifier's
+    /// type whose attributes hold their defaults (a model that was deleted, or never existed), so that the
+    /// seeds' `guard let item = context.model(for: id) as? Item else { continue }` reaches its delete branch.
+    /// An identifier of an entity outside the container gives a ``MissingModel``. Use
+    /// ``existingModel(for:)`` to tell "not there" (`nil`) and store errors apart.
+    public func model(for identifier: PersistentIdentifier) -> any PersistentModel {
+        if let existing = try? existingModel(for: identifier) { return existing }
+        guard let type = container.modelTypes.types[identifier.entityName] else {
+            return MissingModel(persistentModelID: identifier)
+        }
+        return placeholder(type, identifier)
+    }
+
+    /// The model with the given identifier: the tracked instance if the context has one, otherwise the saved
+    /// model fetched from its store, or `nil` if there is none.
+    ///
+    /// - Throws: The store's errors while fetching.
+    public func existingModel(for identifier: PersistentIdentifier) throws -> (any PersistentModel)? {
         if let known = resolve(identifier) { return registry[known]?.model }
         guard let type = container.modelTypes.types[identifier.entityName] else { return nil }
         return try fetchModel(type, identifier)
+    }
+
+    private func placeholder<Model: PersistentModel>(_: Model.Type, _ identifier: PersistentIdentifier)
+        -> Model
+    {
+        var model = Model()
+        model.persistentModelID = identifier
+        return model
     }
 
     /// The tracked instance with the given identifier, without fetching.
