@@ -76,3 +76,35 @@ import Testing
         }
     }
 }
+
+@Suite struct HistoryObserverErasureTests {
+    @Test func anObserverWhoseStoreIsErasedEndsWithATypedError() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "observer-erase-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = JSONFileStoreConfiguration(name: "notes", directory: directory)
+        let container = try ModelContainer(
+            for: [Note.self], configurations: [ModelConfiguration(configuration)])
+        let context = ModelContext(container)
+        context.insert(Note(title: "a"))
+        try context.save()
+        let observer = try HistoryObserver(modelContainer: container, pollInterval: .milliseconds(20))
+        // Another instance (as another process would) erases the store: a new epoch.
+        try JSONFileDataStore(configuration).erase()
+        var thrown: (any Error)?
+        do {
+            for try await _ in observer.transactions() {}
+        } catch {
+            thrown = error
+        }
+        #expect(
+            (thrown as? DataStoreError).map {
+                if case .historyTokenFromAnotherEpoch = $0 { true } else { false }
+            } == true)
+        // Nothing stored was touched by the observer: the erased store is empty and writable.
+        let fresh = ModelContext(container)
+        fresh.insert(Note(title: "b"))
+        try fresh.save()
+        #expect(try fresh.fetchCount(FetchDescriptor<Note>()) == 1)
+    }
+}
