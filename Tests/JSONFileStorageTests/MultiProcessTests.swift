@@ -115,17 +115,7 @@ import Testing
         #expect(HistoryFeed.liveFeedCount(watching: watched) == 1)
         let writer = try ChildProcess(["write-loop", "jsonfile", directory.url.path, "other", "2"])
         #expect(writer.waitForExit(timeout: .seconds(60)) == 0)
-        let outcome = try await withThrowingTaskGroup(of: [Int64]?.self) { group in
-            group.addTask { try await received.value }
-            group.addTask {
-                try await Task.sleep(for: .seconds(20))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            received.cancel()
-            return first
-        }
+        let outcome = try await value(of: received, within: .seconds(20))
         #expect(outcome == [1, 2])
 
         // The feed's thread ends and closes its inotify descriptor within a few watcher intervals.

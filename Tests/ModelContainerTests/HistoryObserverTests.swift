@@ -37,17 +37,7 @@ import Testing
         try app.save()
         let widget = try ChildProcess(["write-loop", "jsonfile", directory.path, "widget", "2"])
         #expect(widget.waitForExit(timeout: .seconds(60)) == 0)
-        let outcome = try await withThrowingTaskGroup(of: [ContainerHistoryTransaction]?.self) { group in
-            group.addTask { try await received.value }
-            group.addTask {
-                try await Task.sleep(for: .seconds(20))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            received.cancel()
-            return first
-        }
+        let outcome = try await value(of: received, within: .seconds(20))
         let transactions = try #require(outcome, "the widget's commits did not arrive within 20 s")
         #expect(transactions.map(\.author) == ["widget", "widget"])
         #expect(transactions.allSatisfy { $0.changes.count == 3 })

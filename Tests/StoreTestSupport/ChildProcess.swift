@@ -151,3 +151,19 @@ public func deadProcessIdentifier() throws -> Int32 {
     process.waitUntilExit()
     return process.processIdentifier
 }
+
+/// The value of `task`, or `nil` if it takes longer than `limit` (then the task is cancelled): so a test that
+/// waits for another process's commit fails in bounded time instead of hanging.
+public func value<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async throws -> T? {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await task.value }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        let first = try await group.next() ?? nil
+        group.cancelAll()
+        task.cancel()
+        return first
+    }
+}

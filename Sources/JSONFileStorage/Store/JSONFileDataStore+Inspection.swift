@@ -76,14 +76,7 @@ extension JSONFileDataStore {
         try readFromFiles { state in
             var records = 0
             for path in [files.journal, files.snapshot] where StoreFile.exists(path) {
-                let parsed = try RecordFraming.parse(
-                    try StoreFile(path: path, mode: .readOnly).readToEnd(from: 0), startingAt: 0, path: path)
-                if parsed.hasTornTail {
-                    throw DataStoreError.corruptStoreFile(
-                        path: path, offset: parsed.endOfValidData,
-                        reason: "the last record is incomplete (a torn write; the next writer cuts it back)")
-                }
-                records += parsed.records.count
+                records += try StoreVerification.countWholeRecords(inFileAt: path)
             }
             let sequences = state.replayed.history.map(\.token.sequence)
             try StoreVerification.checkContinuity(

@@ -25,6 +25,21 @@ public struct StoreVerification: Sendable, Hashable, CustomStringConvertible {
             + (sequences.first.map { ", sequences \($0)...\(sequences.last ?? $0)" } ?? "")
     }
 
+    /// Reads the file at `path` and returns how many records it holds, all whole and with sound checksums.
+    ///
+    /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for a damaged record, and for an
+    ///   incomplete last record too: a torn write that the next writer would cut back is still reported.
+    public static func countWholeRecords(inFileAt path: String) throws(DataStoreError) -> Int {
+        let parsed = try RecordFraming.parse(
+            try StoreFile(path: path, mode: .readOnly).readToEnd(from: 0), startingAt: 0, path: path)
+        if parsed.hasTornTail {
+            throw .corruptStoreFile(
+                path: path, offset: parsed.endOfValidData,
+                reason: "the last record is incomplete (a torn write; the next writer cuts it back)")
+        }
+        return parsed.records.count
+    }
+
     /// Checks that retained history has no hole past the oldest valid sequence: holes are allowed only where
     /// deleted history expired every token (at or below `oldestValid`).
     ///

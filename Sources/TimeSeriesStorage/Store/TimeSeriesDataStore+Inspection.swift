@@ -77,15 +77,7 @@ extension TimeSeriesDataStore {
                 sequences += commits.map(\.sequence).filter { $0 > state.index.oldestValid }
             }
             if let active = state.active {
-                let path = files.segment(active.file)
-                let parsed = try RecordFraming.parse(
-                    try StoreFile(path: path, mode: .readOnly).readToEnd(from: 0), startingAt: 0, path: path)
-                if parsed.hasTornTail {
-                    throw DataStoreError.corruptStoreFile(
-                        path: path, offset: parsed.endOfValidData,
-                        reason: "the last record is incomplete (a torn write; the next writer cuts it back)")
-                }
-                records += parsed.records.count
+                records += try StoreVerification.countWholeRecords(inFileAt: files.segment(active.file))
                 sequences += active.commits.map(\.sequence).filter { $0 > state.index.oldestValid }
             }
             // Retention and deleteHistory remove a prefix only: no hole at all after the oldest valid sequence.
