@@ -98,7 +98,7 @@ func run(directory: URL, sensors: Int, hours: Int) throws {
     do {
         _ = try retained.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > consumerToken }))
         throw ExampleError(message: "the old token still worked after retention")
-    } catch DataStoreError.historyTokenExpired(let name, let sequence, let oldest) {
+    } catch DataStoreError.historyTokenExpired(let name, let sequence, let oldest, _) {
         say(
             "consumer: token at \(sequence) expired in '\(name)' (history now starts after \(oldest)); starting over"
         )

@@ -99,7 +99,7 @@ func replicate(local container: ModelContainer, server: JSONFileDataStore, token
     let transactions: [ContainerHistoryTransaction]
     do {
         transactions = try context.fetchHistory(descriptor)
-    } catch DataStoreError.historyTokenExpired(let store, _, _) {
+    } catch DataStoreError.historyTokenExpired(let store, _, _, _) {
         throw SyncError(
             message: "local history of '\(store)' was trimmed past the sync token: a full resync is needed")
     }

@@ -205,9 +205,13 @@ final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Se
         var transactions: [InMemoryHistoryTransaction]
         do {
             transactions = try base.fetchHistory(descriptor)
-        } catch DataStoreError.historyTokenExpired where sabotage == .expiredTokenIgnored {
+        } catch DataStoreError.historyTokenExpired(_, _, _, .historyDeleted)
+            where sabotage == .expiredTokenIgnored
+        {
             transactions = try base.fetchHistory(HistoryDescriptor())
-        } catch DataStoreError.historyTokenFromAnotherEpoch where sabotage == .foreignEpochAccepted {
+        } catch DataStoreError.historyTokenExpired(_, _, _, .storeErasedOrRecreated)
+            where sabotage == .foreignEpochAccepted
+        {
             transactions = try base.fetchHistory(HistoryDescriptor())
         } catch DataStoreError.historyTokenFromAnotherStore where sabotage == .foreignStoreAccepted {
             transactions = try base.fetchHistory(HistoryDescriptor())

@@ -124,7 +124,9 @@ import Testing
         #expect {
             try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > otherEpoch }))
         } throws: { error in
-            if case DataStoreError.historyTokenFromAnotherEpoch = error { return true }
+            if case DataStoreError.historyTokenExpired(_, _, _, .storeErasedOrRecreated) = error {
+                return true
+            }
             return false
         }
         #expect(

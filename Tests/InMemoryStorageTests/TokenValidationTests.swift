@@ -57,7 +57,8 @@ import Testing
         #expect {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > twinToken }))
         } throws: { error in
-            guard case DataStoreError.historyTokenFromAnotherEpoch(let name, _, _) = error else {
+            guard case DataStoreError.historyTokenExpired(let name, _, _, .storeErasedOrRecreated) = error
+            else {
                 return false
             }
             return name == "notes"

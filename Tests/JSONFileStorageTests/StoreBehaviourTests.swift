@@ -60,7 +60,9 @@ import Testing
         #expect {
             try reopened.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
         } throws: { error in
-            if case DataStoreError.historyTokenExpired(let store, 11, 180) = error { return store == "memos" }
+            if case DataStoreError.historyTokenExpired(let store, 11, 180, _) = error {
+                return store == "memos"
+            }
             return false
         }
         // Saving after compaction continues the sequence.

@@ -105,7 +105,9 @@ import TimeSeriesStorage
         #expect {
             try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > wrongEpoch }))
         } throws: { error in
-            guard case DataStoreError.historyTokenFromAnotherEpoch(let store, _, let storeEpoch) = error
+            guard
+                case DataStoreError.historyTokenExpired(
+                    let store, _, _, .storeErasedOrRecreated(_, let storeEpoch)) = error
             else { return false }
             return store == "alpha" && storeEpoch == alphaEpoch
         }

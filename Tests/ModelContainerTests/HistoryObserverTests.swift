@@ -89,7 +89,7 @@ import Testing
         }
         #expect(
             (thrown as? DataStoreError).map {
-                if case .historyTokenFromAnotherEpoch = $0 { true } else { false }
+                if case .historyTokenExpired(_, _, _, .storeErasedOrRecreated) = $0 { true } else { false }
             } == true)
         // Nothing stored was touched by the observer: the erased store is empty and writable.
         let fresh = ModelContext(container)

@@ -124,7 +124,7 @@ import TimeSeriesStorage
         #expect {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
         } throws: { error in
-            if case DataStoreError.historyTokenExpired(let name, 1, _) = error { return name == "sensors" }
+            if case DataStoreError.historyTokenExpired(let name, 1, _, _) = error { return name == "sensors" }
             return false
         }
         // tokens[i] has sequence i + 1: this is the last removed transaction's token, which stays valid.

@@ -11,7 +11,7 @@ enum DeletionChecks {
     }
 
     static func isExpired(_ error: DataStoreError, store: String) -> Bool {
-        if case .historyTokenExpired(let name, _, _) = error { return name == store }
+        if case .historyTokenExpired(let name, _, _, .historyDeleted) = error { return name == store }
         return false
     }
 
@@ -76,8 +76,14 @@ enum DeletionChecks {
         try h.expect.equal(try h.items().count, 0, "items after erase")
         try h.expect.equal(try h.history().count, 0, "transactions after erase")
         try h.expect.error(
-            "historyTokenFromAnotherEpoch for a token from before erase",
-            matching: { if case .historyTokenFromAnotherEpoch = $0 { return true } else { return false } },
+            "historyTokenExpired(reason: .storeErasedOrRecreated) for a token from before erase",
+            matching: {
+                if case .historyTokenExpired(_, _, _, .storeErasedOrRecreated) = $0 {
+                    return true
+                } else {
+                    return false
+                }
+            },
             in: {
                 _ = try h.history(HistoryDescriptor(predicate: HistoryPredicates.after(old[0])))
             })

@@ -137,8 +137,14 @@ enum TokenChecks {
         let token = try h.saveItems(["a", "b"])[0]
         let foreign = S.Token(storeIdentifier: token.storeIdentifier, epoch: UUID(), sequence: token.sequence)
         try h.expect.error(
-            "historyTokenFromAnotherEpoch",
-            matching: { if case .historyTokenFromAnotherEpoch = $0 { return true } else { return false } },
+            "historyTokenExpired(reason: .storeErasedOrRecreated)",
+            matching: {
+                if case .historyTokenExpired(_, _, _, .storeErasedOrRecreated) = $0 {
+                    return true
+                } else {
+                    return false
+                }
+            },
             in: {
                 _ = try h.history(HistoryDescriptor(predicate: HistoryPredicates.after(foreign)))
             })

@@ -88,7 +88,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case malformedTokenRejected
     /// A token of another store throws `historyTokenFromAnotherStore`.
     case foreignStoreTokenRejected
-    /// A token of another incarnation throws `historyTokenFromAnotherEpoch`.
+    /// A token of another incarnation (an erased or recreated store) throws `historyTokenExpired`, with the
+    /// reason `.storeErasedOrRecreated`.
     case foreignEpochTokenRejected
     /// A token ahead of history throws `historyTokenBeyondHistory`.
     case tokenBeyondHistoryRejected
@@ -205,8 +206,10 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         case .historyFetchLimitHonoured, .historySortByReverse, .historyAuthorPredicate,
             .historyTimestampPredicate:
             "HistoryProviding: `fetchHistory` applies the predicate, then `sortBy`, then `fetchLimit`."
-        case .foreignStoreTokenRejected, .foreignEpochTokenRejected, .tokenBeyondHistoryRejected:
-            "HistoryProviding: a token of another store or epoch, or ahead of history, throws its own error."
+        case .foreignStoreTokenRejected, .tokenBeyondHistoryRejected:
+            "HistoryProviding: a token of another store, or ahead of history, throws its own error."
+        case .foreignEpochTokenRejected:
+            "HistoryProviding: a token of an earlier epoch (the store was erased or recreated) throws historyTokenExpired(reason: .storeErasedOrRecreated)."
         case .deletedHistoryExpiresOlderTokens, .tokenAtTheCutStillWorks:
             "HistoryProviding: after `deleteHistory`, every token older than the newest deleted transaction expires."
         case .expiryCheckedBeforeAnyRead, .tokenValidatedBeforeReading:

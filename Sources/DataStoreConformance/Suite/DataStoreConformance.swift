@@ -33,12 +33,14 @@ public enum DataStoreConformance {
     ///   - check: The check to run.
     ///   - capabilities: What the store can do.
     ///   - timeLimit: How long the check may take; past it, the check fails as a timeout instead of hanging.
+    ///     Five minutes by default: the limit catches a store that blocks or loops, and must not catch a check
+    ///     that merely waited for a thread while a parallel test run kept every core busy.
     ///   - makeStore: Opens the store for a context. Called again with the same context to reopen it.
     /// - Throws: ``ConformanceFailure`` when the store breaks the check's rule or times out; errors the
     ///   store throws where none is expected propagate wrapped in a failure too.
     public static func run<Store: DataStore & HistoryProviding>(
         _ check: ConformanceCase, capabilities: ConformanceCapabilities = [],
-        timeLimit: Duration = .seconds(60),
+        timeLimit: Duration = .seconds(300),
         makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
     ) async throws where Store.HistoryType.Token == Store.Token {
         try await run(
@@ -109,7 +111,7 @@ public enum DataStoreConformance {
 
     /// Runs every applicable check and returns the failures, for frameworks without parameterised tests.
     public static func runAll<Store: DataStore & HistoryProviding>(
-        capabilities: ConformanceCapabilities = [], timeLimit: Duration = .seconds(60),
+        capabilities: ConformanceCapabilities = [], timeLimit: Duration = .seconds(300),
         makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
     ) async -> [ConformanceFailure] where Store.HistoryType.Token == Store.Token {
         var failures: [ConformanceFailure] = []

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Every error the package's stores, tokens and model layer throw.
 ///
@@ -7,12 +7,13 @@ public import Foundation
 /// `catch DataStoreError.historyTokenExpired { token = nil }` to start over as SwiftData advises.
 /// ``description`` gives a full sentence for logs.
 public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The token points into history that was deleted. Discard it and fetch from the beginning.
-    case historyTokenExpired(store: String, tokenSequence: Int64, oldestValidSequence: Int64)
+    /// The token is stale: the history it points into was deleted, or the store was erased or recreated
+    /// since (``HistoryTokenExpiry`` says which). Discard it and fetch from the beginning.
+    case historyTokenExpired(
+        store: String, tokenSequence: Int64, oldestValidSequence: Int64,
+        reason: HistoryTokenExpiry = .historyDeleted)
     /// The token belongs to a different store.
     case historyTokenFromAnotherStore(store: String, tokenStore: String)
-    /// The token belongs to an earlier incarnation of this store, before it was erased or recreated.
-    case historyTokenFromAnotherEpoch(store: String, tokenEpoch: UUID, storeEpoch: UUID)
     /// The token names a position this store has not reached, so it cannot have come from it.
     case historyTokenBeyondHistory(store: String, tokenSequence: Int64, latestSequence: Int64)
     /// The token's bytes do not decode, or decode to impossible values.
@@ -61,14 +62,15 @@ public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A sentence that names what went wrong and where.
     public var description: String {
         switch self {
-        case .historyTokenExpired(let store, let sequence, let oldest):
+        case .historyTokenExpired(let store, let sequence, let oldest, .historyDeleted):
             "History token at sequence \(sequence) for store '\(store)' has expired: history before "
                 + "sequence \(oldest) was deleted. Discard the token and fetch history from the beginning."
+        case .historyTokenExpired(let store, _, _, .storeErasedOrRecreated(let tokenEpoch, let storeEpoch)):
+            "History token for store '\(store)' has expired: it comes from epoch \(tokenEpoch), but the store was "
+                + "erased or recreated and is now at epoch \(storeEpoch). Discard the token and fetch history "
+                + "from the beginning."
         case .historyTokenFromAnotherStore(let store, let tokenStore):
             "History token belongs to store '\(tokenStore)', not to store '\(store)'."
-        case .historyTokenFromAnotherEpoch(let store, let tokenEpoch, let storeEpoch):
-            "History token for store '\(store)' comes from epoch \(tokenEpoch), but the store was erased or "
-                + "recreated and is now at epoch \(storeEpoch)."
         case .historyTokenBeyondHistory(let store, let sequence, let latest):
             "History token at sequence \(sequence) is ahead of store '\(store)', whose latest sequence is "
                 + "\(latest)."

@@ -46,7 +46,7 @@ extension StoreHistoryToken {
     /// Checks that the token belongs to the given store and epoch and points into retained history.
     ///
     /// The check is O(1) and runs before a store reads anything: a token older than `oldestValidSequence`
-    /// throws ``DataStoreError/historyTokenExpired(store:tokenSequence:oldestValidSequence:)`` rather than
+    /// throws ``DataStoreError/historyTokenExpired(store:tokenSequence:oldestValidSequence:reason:)`` rather than
     /// yielding a silently partial answer.
     ///
     /// - Parameters:
@@ -62,8 +62,9 @@ extension StoreHistoryToken {
             throw .historyTokenFromAnotherStore(store: storeIdentifier, tokenStore: self.storeIdentifier)
         }
         guard self.epoch == epoch else {
-            throw .historyTokenFromAnotherEpoch(
-                store: storeIdentifier, tokenEpoch: self.epoch, storeEpoch: epoch)
+            throw .historyTokenExpired(
+                store: storeIdentifier, tokenSequence: sequence, oldestValidSequence: oldestValidSequence,
+                reason: .storeErasedOrRecreated(tokenEpoch: self.epoch, storeEpoch: epoch))
         }
         guard sequence <= latestSequence else {
             throw .historyTokenBeyondHistory(

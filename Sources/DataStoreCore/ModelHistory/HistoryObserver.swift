@@ -16,8 +16,8 @@ import Synchronization
 /// It polls the container every ``pollInterval`` (each store answers "anything after my position?" from one
 /// `stat` or a seek), so a commit by any process arrives within about one interval. Transactions that do not
 /// match the filters still move ``historyTokens`` forward. A store that is erased or loses the history after
-/// the observer's position ends the sequence with that store's error (`historyTokenFromAnotherEpoch`,
-/// `historyTokenExpired`); nothing stored is touched.
+/// the observer's position ends the sequence with `historyTokenExpired` (its `reason` says which);
+/// nothing stored is touched.
 public final class HistoryObserver: Sendable {
     /// The container whose stores are observed.
     public let modelContainer: ModelContainer
