@@ -84,10 +84,10 @@ public enum HistoryTokenCoding {
         text.removingPercentEncoding
     }
 
-    /// The parts of a store token's fields: store, epoch, sequence.
-    static func storeToken<Token: StoreHistoryToken>(_: Token.Type, fields: [String]) throws(DataStoreError)
-        -> Token
-    {
+    /// The parts of a store token's fields: store, epoch, sequence, checked.
+    static func parts(of fields: [String]) throws(DataStoreError) -> (
+        store: String, epoch: UUID, sequence: Int64
+    ) {
         guard fields.count == 3, let store = unescape(fields[0]), !store.isEmpty else {
             throw .malformedHistoryToken(reason: "a store token has a store, an epoch and a sequence")
         }
@@ -97,7 +97,7 @@ public enum HistoryTokenCoding {
         guard let sequence = Int64(fields[2]), sequence >= 0 else {
             throw .malformedHistoryToken(reason: "'\(fields[2])' is not a sequence")
         }
-        return Token(storeIdentifier: store, epoch: epoch, sequence: sequence)
+        return (store, epoch, sequence)
     }
 
     /// Decodes a token's parts, checking the version, kind and value ranges: the version-2 string, or the
@@ -106,7 +106,8 @@ public enum HistoryTokenCoding {
         _: Token.Type, kind: String, from decoder: any Decoder
     ) throws -> Token {
         if let string = try? decoder.singleValueContainer().decode(String.self) {
-            return try storeToken(Token.self, fields: fields(of: string, kind: kind))
+            let parts = try parts(of: fields(of: string, kind: kind))
+            return Token(storeIdentifier: parts.store, epoch: parts.epoch, sequence: parts.sequence)
         }
         do {
             try decodeHeader(expectingKind: kind, from: decoder)

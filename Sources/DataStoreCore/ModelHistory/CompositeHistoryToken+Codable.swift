@@ -40,15 +40,13 @@ extension CompositeHistoryToken {
             }
             var components: [String: Component] = [:]
             for start in stride(from: 0, to: fields.count, by: 3) {
-                let part = try HistoryTokenCoding.storeToken(
-                    StoreComponentToken.self, fields: Array(fields[start..<(start + 3)]))
+                let part = try HistoryTokenCoding.parts(of: Array(fields[start..<(start + 3)]))
                 guard
                     components.updateValue(
-                        Component(epoch: part.epoch, sequence: part.sequence), forKey: part.storeIdentifier)
+                        Component(epoch: part.epoch, sequence: part.sequence), forKey: part.store)
                         == nil
                 else {
-                    throw DataStoreError.malformedHistoryToken(
-                        reason: "store '\(part.storeIdentifier)' appears twice")
+                    throw DataStoreError.malformedHistoryToken(reason: "store '\(part.store)' appears twice")
                 }
             }
             self.init(components: components)
@@ -84,18 +82,4 @@ extension CompositeHistoryToken {
             throw DataStoreError.malformedHistoryToken(reason: String(describing: error))
         }
     }
-}
-
-/// One component while decoding, through the store-token parser.
-private struct StoreComponentToken: StoreHistoryToken {
-    var storeIdentifier: String
-    var epoch: UUID
-    var sequence: Int64
-    init(storeIdentifier: String, epoch: UUID, sequence: Int64) {
-        self.storeIdentifier = storeIdentifier
-        self.epoch = epoch
-        self.sequence = sequence
-    }
-    func encode(to encoder: any Encoder) throws {}
-    init(from decoder: any Decoder) throws { throw DataStoreError.malformedHistoryToken(reason: "internal") }
 }
