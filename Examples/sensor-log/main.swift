@@ -98,10 +98,12 @@ func run(directory: URL, sensors: Int, hours: Int) throws {
     do {
         _ = try retained.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > consumerToken }))
         throw ExampleError(message: "the old token still worked after retention")
-    } catch DataStoreError.historyTokenExpired(let name, let sequence, let oldest, _) {
+    } catch let error as DataStoreError where error.code == .historyTokenExpired {
+        let sequence = error.tokenSequence ?? 0
+        let oldest = error.oldestValidSequence ?? 0
         say(
-            "consumer: token at \(sequence) expired in '\(name)' (history now starts after \(oldest)); starting over"
-        )
+            "consumer: token at \(sequence) expired in '\(error.store ?? "?")' (history now starts after \(oldest)); "
+                + "starting over")
     }
     let everything = try retained.fetchHistory(HistoryDescriptor())
     let samples = everything.reduce(0) { $0 + $1.changes.count }

@@ -99,9 +99,11 @@ func replicate(local container: ModelContainer, server: JSONFileDataStore, token
     let transactions: [ContainerHistoryTransaction]
     do {
         transactions = try context.fetchHistory(descriptor)
-    } catch DataStoreError.historyTokenExpired(let store, _, _, _) {
+    } catch let error as DataStoreError where error.code == .historyTokenExpired {
         throw SyncError(
-            message: "local history of '\(store)' was trimmed past the sync token: a full resync is needed")
+            message:
+                "local history of '\(error.store ?? "?")' was trimmed past the sync token: a full resync is needed"
+        )
     }
     var changes = 0
     for transaction in transactions {

@@ -134,10 +134,10 @@ final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Se
                     storeIdentifier: token.storeIdentifier, epoch: token.epoch, sequence: token.sequence - 1)
             }
             return result
-        } catch DataStoreError.uniqueConstraintViolation(let store, _, _, _)
-            where sabotage == .uniqueViolationUntyped
+        } catch let error as DataStoreError
+            where error.code == .uniqueConstraintViolation && sabotage == .uniqueViolationUntyped
         {
-            throw DataStoreError.invalidSave(store: store, reason: "something went wrong")
+            throw DataStoreError.invalidSave(store: error.store ?? "", reason: "something went wrong")
         } catch {
             if sabotage == .partialTransactionsVisible, !request.inserted.isEmpty {
                 _ = try? base.save(
@@ -205,12 +205,13 @@ final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Se
         var transactions: [InMemoryHistoryTransaction]
         do {
             transactions = try base.fetchHistory(descriptor)
-        } catch DataStoreError.historyTokenExpired(_, _, _, .historyDeleted)
-            where sabotage == .expiredTokenIgnored
+        } catch let error as DataStoreError
+            where error.code == .historyTokenExpired && error.tokenExpiry == .historyDeleted
+            && sabotage == .expiredTokenIgnored
         {
             transactions = try base.fetchHistory(HistoryDescriptor())
-        } catch DataStoreError.historyTokenExpired(_, _, _, .storeErasedOrRecreated)
-            where sabotage == .foreignEpochAccepted
+        } catch let error as DataStoreError
+            where error.isFromErasedOrRecreatedStore && sabotage == .foreignEpochAccepted
         {
             transactions = try base.fetchHistory(HistoryDescriptor())
         } catch DataStoreError.historyTokenFromAnotherStore where sabotage == .foreignStoreAccepted {

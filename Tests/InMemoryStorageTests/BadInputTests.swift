@@ -84,8 +84,8 @@ import Testing
         #expect {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.author! == "x" }))
         } throws: { error in
-            guard case DataStoreError.predicateEvaluationFailed(let name, _) = error else { return false }
-            return name == "notes"
+            guard let error = error as? DataStoreError else { return false }
+            return error.code == .predicateEvaluationFailed && error.store == "notes"
         }
         try expectUnchanged(store, history: history)
 
@@ -124,10 +124,7 @@ import Testing
         #expect {
             try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > otherEpoch }))
         } throws: { error in
-            if case DataStoreError.historyTokenExpired(_, _, _, .storeErasedOrRecreated) = error {
-                return true
-            }
-            return false
+            (error as? DataStoreError)?.isFromErasedOrRecreatedStore == true
         }
         #expect(
             try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > token })).isEmpty)

@@ -57,11 +57,8 @@ import Testing
         #expect {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > twinToken }))
         } throws: { error in
-            guard case DataStoreError.historyTokenExpired(let name, _, _, .storeErasedOrRecreated) = error
-            else {
-                return false
-            }
-            return name == "notes"
+            guard let error = error as? DataStoreError else { return false }
+            return error.isFromErasedOrRecreatedStore && error.store == "notes"
         }
 
         // Erasing draws a new epoch: the store's own old tokens stop matching.
@@ -112,8 +109,10 @@ import Testing
         #expect {
             try HistoryTokenCoding.decode(InMemoryHistoryToken.self, fromJSON: Data(json.utf8))
         } throws: { error in
-            guard case DataStoreError.malformedHistoryToken(let reason) = error else { return false }
-            return !reason.isEmpty
+            guard let error = error as? DataStoreError, error.code == .malformedHistoryToken else {
+                return false
+            }
+            return error.reason?.isEmpty == false
         }
     }
 }

@@ -36,10 +36,10 @@ import Testing
             #expect {
                 try openMemoStore(directory.url, readOnly: readOnly)
             } throws: { error in
-                guard case DataStoreError.corruptStoreFile(let path, let offset, _) = error else {
+                guard let error = error as? DataStoreError, error.code == .corruptStoreFile else {
                     return false
                 }
-                return path.hasSuffix("journal.jsonl") && offset == Int64(lastLine)
+                return error.path?.hasSuffix("journal.jsonl") == true && error.offset == Int64(lastLine)
             }
         }
         #expect(try fingerprint(directory.url) == before)
@@ -118,8 +118,11 @@ import Testing
         #expect {
             try saveMemo("rejected", to: store)
         } throws: { error in
-            guard case DataStoreError.storageUnavailable(_, let reason) = error else { return false }
-            return reason.contains("errno \(ENOSPC)")
+            guard let error = error as? DataStoreError, error.code == .storageUnavailable else {
+                return false
+            }
+            return error.reason?.contains("errno \(ENOSPC)") == true
+                && (error.underlyingError as? POSIXError)?.code == .ENOSPC
         }
         let other = try openMemoStore(directory.url, readOnly: true)
         #expect(try other.modelCount() == 3)

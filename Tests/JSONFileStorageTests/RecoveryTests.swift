@@ -50,8 +50,8 @@ import Testing
         #expect {
             try openMemoStore(directory.url)
         } throws: { error in
-            guard case DataStoreError.corruptStoreFile(let path, let offset, _) = error else { return false }
-            return path.hasSuffix("journal.jsonl") && offset == Int64(lineStart)
+            guard let error = error as? DataStoreError, error.code == .corruptStoreFile else { return false }
+            return error.path?.hasSuffix("journal.jsonl") == true && error.offset == Int64(lineStart)
         }
         #expect(throws: DataStoreError.self) { try openMemoStore(directory.url, readOnly: true) }
         #expect(try fingerprint(directory.url) == before)
@@ -71,8 +71,10 @@ import Testing
         #expect {
             try openMemoStore(directory.url)
         } throws: { error in
-            guard case DataStoreError.unsupportedFormatVersion(_, 2, 1) = error else { return false }
-            return true
+            guard let error = error as? DataStoreError, error.code == .unsupportedFormatVersion else {
+                return false
+            }
+            return error.formatVersion == 2 && error.supportedFormatVersion == 1
         }
         #expect(try fingerprint(directory.url) == before)
     }

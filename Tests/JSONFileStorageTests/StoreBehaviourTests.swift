@@ -60,10 +60,10 @@ import Testing
         #expect {
             try reopened.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
         } throws: { error in
-            if case DataStoreError.historyTokenExpired(let store, 11, 180, _) = error {
-                return store == "memos"
+            guard let error = error as? DataStoreError, error.code == .historyTokenExpired else {
+                return false
             }
-            return false
+            return error.store == "memos" && error.tokenSequence == 11 && error.oldestValidSequence == 180
         }
         // Saving after compaction continues the sequence.
         #expect(try saveMemo("next", to: reopened)?.sequence == 201)

@@ -105,11 +105,10 @@ import TimeSeriesStorage
         #expect {
             try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > wrongEpoch }))
         } throws: { error in
-            guard
-                case DataStoreError.historyTokenExpired(
-                    let store, _, _, .storeErasedOrRecreated(_, let storeEpoch)) = error
+            guard let error = error as? DataStoreError,
+                case .storeErasedOrRecreated(_, let storeEpoch)? = error.tokenExpiry
             else { return false }
-            return store == "alpha" && storeEpoch == alphaEpoch
+            return error.code == .historyTokenExpired && error.store == "alpha" && storeEpoch == alphaEpoch
         }
         #expect(throws: DataStoreError.unknownStore(store: "delta")) {
             try context.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token <= unknown }))

@@ -61,12 +61,12 @@ final class BadJourney: PersistentModel {
         #expect {
             try context.save()
         } throws: { error in
-            guard
-                case DataStoreError.uniqueConstraintViolation(_, "Journey", let attribute, let value) = error
+            guard let error = error as? DataStoreError, error.code == .uniqueConstraintViolation,
+                error.entity == "Journey", let value = error.value
             else {
                 return false
             }
-            return attribute == "name, startDate, endDate" && value.hasPrefix(#"("Lisbon", 2001-01-01"#)
+            return error.attribute == "name, startDate, endDate" && value.hasPrefix(#"("Lisbon", 2001-01-01"#)
         }
     }
 
@@ -86,7 +86,9 @@ final class BadJourney: PersistentModel {
                 for: [BadJourney.self],
                 configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "bad"))])
         } throws: { error in
-            guard case DataStoreError.invalidConfiguration(let reason) = error else { return false }
+            guard let error = error as? DataStoreError, error.code == .invalidConfiguration,
+                let reason = error.reason
+            else { return false }
             return reason.contains("BadJourney") && reason.contains("nickname")
         }
     }

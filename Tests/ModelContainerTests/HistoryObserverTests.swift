@@ -88,9 +88,7 @@ import Testing
             thrown = error
         }
         #expect(
-            (thrown as? DataStoreError).map {
-                if case .historyTokenExpired(_, _, _, .storeErasedOrRecreated) = $0 { true } else { false }
-            } == true)
+            (thrown as? DataStoreError)?.isFromErasedOrRecreatedStore == true)
         // Nothing stored was touched by the observer: the erased store is empty and writable.
         let fresh = ModelContext(container)
         fresh.insert(Note(title: "b"))

@@ -16,8 +16,8 @@ import Testing
             let saved = token
             transactions = try context.fetchHistory(
                 HistoryDescriptor(predicate: saved.map { saved in #Predicate { $0.token > saved } }))
-        } catch DataStoreError.historyTokenExpired(_, _, _, let reason) {
-            reasons.append(reason)
+        } catch let error as DataStoreError where error.code == .historyTokenExpired {
+            reasons.append(try #require(error.tokenExpiry))
             token = nil
             transactions = try context.fetchHistory(HistoryDescriptor())
         }

@@ -124,8 +124,8 @@ import TimeSeriesStorage
         #expect {
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
         } throws: { error in
-            if case DataStoreError.historyTokenExpired(let name, 1, _, _) = error { return name == "sensors" }
-            return false
+            guard let error = error as? DataStoreError else { return false }
+            return error.code == .historyTokenExpired && error.tokenSequence == 1 && error.store == "sensors"
         }
         // tokens[i] has sequence i + 1: this is the last removed transaction's token, which stays valid.
         let recent = tokens[Int(firstKept) - 2]
@@ -220,7 +220,9 @@ import TimeSeriesStorage
                     readings(10..<12, from: now.addingTimeInterval(-90)) + readings(12..<13, from: start),
                     to: store)
             } throws: { error in
-                guard case DataStoreError.invalidSave(_, let reason) = error else { return false }
+                guard let error = error as? DataStoreError, error.code == .invalidSave,
+                    let reason = error.reason
+                else { return false }
                 return reason.contains("lateness") || reason.contains("future")
             }
         }
@@ -271,16 +273,16 @@ import TimeSeriesStorage
         #expect {
             try TimeSeriesDataStore(.readings(directory.url, span: 60)).fetchHistory(.init())
         } throws: { error in
-            guard case DataStoreError.corruptStoreFile(let path, _, _) = error else { return false }
-            return path.hasSuffix(segments[1])
+            guard let error = error as? DataStoreError, error.code == .corruptStoreFile else { return false }
+            return error.path?.hasSuffix(segments[1]) == true
         }
         // A closed segment removed by hand fails the open, naming it.
         try FileManager.default.removeItem(at: closed)
         #expect {
             try TimeSeriesDataStore(.readings(directory.url, span: 60))
         } throws: { error in
-            guard case DataStoreError.corruptStoreFile(let path, _, let reason) = error else { return false }
-            return path.hasSuffix(segments[1]) && reason.contains("missing")
+            guard let error = error as? DataStoreError, error.code == .corruptStoreFile else { return false }
+            return error.path?.hasSuffix(segments[1]) == true && error.reason?.contains("missing") == true
         }
     }
 }

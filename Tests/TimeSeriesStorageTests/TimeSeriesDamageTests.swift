@@ -35,8 +35,8 @@ import TimeSeriesStorage
     }
 
     func isCorrupt(_ error: any Error, file: String) -> Bool {
-        guard case DataStoreError.corruptStoreFile(let path, _, _) = error else { return false }
-        return path.hasSuffix(file)
+        guard let error = error as? DataStoreError, error.code == .corruptStoreFile else { return false }
+        return error.path?.hasSuffix(file) == true
     }
 
     @Test(arguments: ["cut at a record boundary", "emptied"])
@@ -75,10 +75,10 @@ import TimeSeriesStorage
             #expect {
                 try TimeSeriesDataStore(.readings(directory.url, span: 60, readOnly: readOnly))
             } throws: { error in
-                guard case DataStoreError.corruptStoreFile(let path, let offset, _) = error else {
+                guard let error = error as? DataStoreError, error.code == .corruptStoreFile else {
                     return false
                 }
-                return path.hasSuffix(segments[4]) && offset == Int64(last)
+                return error.path?.hasSuffix(segments[4]) == true && error.offset == Int64(last)
             }
         }
         #expect(try TimeSeriesBehaviourTests().fingerprint(directory.url) == before)

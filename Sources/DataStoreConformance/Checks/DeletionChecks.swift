@@ -11,8 +11,7 @@ enum DeletionChecks {
     }
 
     static func isExpired(_ error: DataStoreError, store: String) -> Bool {
-        if case .historyTokenExpired(let name, _, _, .historyDeleted) = error { return name == store }
-        return false
+        error.code == .historyTokenExpired && error.tokenExpiry == .historyDeleted && error.store == store
     }
 
     static func deletedHistoryExpiresOlderTokens<S>(_ h: Harness<S>) throws {
@@ -78,11 +77,7 @@ enum DeletionChecks {
         try h.expect.error(
             "historyTokenExpired(reason: .storeErasedOrRecreated) for a token from before erase",
             matching: {
-                if case .historyTokenExpired(_, _, _, .storeErasedOrRecreated) = $0 {
-                    return true
-                } else {
-                    return false
-                }
+                $0.isFromErasedOrRecreatedStore
             },
             in: {
                 _ = try h.history(HistoryDescriptor(predicate: HistoryPredicates.after(old[0])))

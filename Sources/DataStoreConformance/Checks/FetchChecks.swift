@@ -65,12 +65,7 @@ enum FetchChecks {
         _ = try seed(h)
         try h.expect.error(
             "DataStoreError.predicateEvaluationFailed naming the store",
-            matching: { error in
-                if case .predicateEvaluationFailed(let store, _) = error {
-                    return store == h.store.identifier
-                }
-                return false
-            },
+            matching: { $0.code == .predicateEvaluationFailed && $0.store == h.store.identifier },
             in: {
                 _ = try h.items(FetchDescriptor(predicate: #Predicate { [1][$0.value + 5] == 1 }))
             })

@@ -44,7 +44,7 @@ enum SaveChecks {
         try h.expect.error(
             "uniqueConstraintViolation on 'name'",
             matching: {
-                if case .uniqueConstraintViolation(_, _, "name", _) = $0 { return true } else { return false }
+                $0.code == .uniqueConstraintViolation && $0.attribute == "name"
             },
             in: {
                 try h.save(updated: [h.changed(b, ["name": .string("a")])])

@@ -139,11 +139,7 @@ enum TokenChecks {
         try h.expect.error(
             "historyTokenExpired(reason: .storeErasedOrRecreated)",
             matching: {
-                if case .historyTokenExpired(_, _, _, .storeErasedOrRecreated) = $0 {
-                    return true
-                } else {
-                    return false
-                }
+                $0.isFromErasedOrRecreatedStore
             },
             in: {
                 _ = try h.history(HistoryDescriptor(predicate: HistoryPredicates.after(foreign)))

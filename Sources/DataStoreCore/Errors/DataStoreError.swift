@@ -2,118 +2,149 @@ import Foundation
 
 /// Every error the package's stores, tokens and model layer throw.
 ///
-/// Each case carries what a person needs to act on it: the store involved and the token, position, file or
-/// model at fault. Match on the case to handle one condition, for example
-/// `catch DataStoreError.historyTokenExpired { token = nil }` to start over as SwiftData advises.
-/// ``description`` gives a full sentence for logs.
-public enum DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The token is stale: the history it points into was deleted, or the store was erased or recreated
-    /// since (``HistoryTokenExpiry`` says which). Discard it and fetch from the beginning.
-    case historyTokenExpired(
-        store: String, tokenSequence: Int64, oldestValidSequence: Int64,
-        reason: HistoryTokenExpiry = .historyDeleted)
-    /// The token belongs to a different store.
-    case historyTokenFromAnotherStore(store: String, tokenStore: String)
-    /// The token names a position this store has not reached, so it cannot have come from it.
-    case historyTokenBeyondHistory(store: String, tokenSequence: Int64, latestSequence: Int64)
-    /// The token's bytes do not decode, or decode to impossible values.
-    case malformedHistoryToken(reason: String)
-    /// A composite token or save names a store that the container does not have.
-    case unknownStore(store: String)
-    /// The store does not accept this kind of change (for example an update in an insert-only store).
-    case unsupportedChange(store: String, kind: HistoryChangeKind, entity: String)
-    /// A store file is damaged at the given byte offset. Nothing was changed on disk.
-    case corruptStoreFile(path: String, offset: Int64, reason: String)
-    /// The store was opened read-only and cannot save.
-    case readOnlyStore(store: String)
-    /// A save would give two models the same value of a `.unique` attribute, and upsert cannot apply
-    /// (the conflicting change is an update, not an insert).
-    case uniqueConstraintViolation(store: String, entity: String, attribute: String, value: String)
-    /// A save updates or deletes a model that the store does not hold.
-    case modelNotFound(store: String, identifier: PersistentIdentifier)
-    /// A save or fetch names an entity that is not in the store's schema.
-    case unknownEntity(store: String, entity: String)
-    /// A save request contradicts itself, for example by naming one model twice.
-    case invalidSave(store: String, reason: String)
-    /// A predicate threw while it was evaluated; nothing was changed.
-    case predicateEvaluationFailed(store: String, reason: String)
-    /// A persisted value does not convert to the attribute's Swift type.
-    case attributeTypeMismatch(entity: String, attribute: String, expected: String, found: String)
-    /// `enumerate` was called on a context with unsaved changes without `allowEscapingMutations`.
-    case unsavedChangesDuringEnumeration(changeCount: Int)
-    /// The model type is not part of the container's schema.
-    case modelTypeNotInContainer(entity: String)
-    /// A container's configurations contradict each other or its model types.
-    case invalidConfiguration(reason: String)
-    /// The store's files cannot be read or written: missing, not writable, or a failing system call.
-    case storageUnavailable(path: String, reason: String)
-    /// A store file was written by a newer format version than this package reads. Nothing was changed.
-    case unsupportedFormatVersion(path: String, found: Int, supported: Int)
-    /// The store is busy: another process held its lock for longer than the store's busy timeout.
-    case storeLocked(path: String)
-    /// A write failed and so did cutting the rejected record back off the file: this store instance no longer
-    /// knows what its file holds and refuses every call until it is reopened (as SQLite does after an I/O
-    /// error). The rejected record was made unreadable as far as the disk allowed; reopening cuts it back.
-    case storeUnusableUntilReopened(path: String, reason: String)
-    /// The store cannot delete the selected history, for example a time-series store asked to delete
-    /// transactions that are not the oldest ones. Nothing was deleted.
-    case historyDeletionUnsupported(store: String, reason: String)
+/// The error is a struct, as SwiftData's `SwiftDataError` is, so that new conditions can be added without breaking
+/// code that handles the existing ones. Its ``code`` says what went wrong; the other properties say where (the
+/// store, file, entity, attribute, token position) and are `nil` when they do not apply to the code.
+///
+/// Match one condition in a `catch` clause with its static member, as with SwiftData:
+///
+/// ```swift
+/// do {
+///     try container.fetchHistory(descriptor)
+/// } catch DataStoreError.historyTokenExpired {
+///     token = nil  // start over, as SwiftData advises
+/// }
+/// ```
+///
+/// Read the details from the caught value (`catch let error as DataStoreError where error.code == .storeLocked`).
+/// ``description`` gives a full sentence for logs. Two errors are equal when their code and details are equal;
+/// ``underlyingError`` does not take part.
+public struct DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong. Compare it with the static members of ``Code``.
+    public let code: Code
+    /// The name of the store involved.
+    public let store: String?
+    /// The store a rejected token belongs to (``Code/historyTokenFromAnotherStore``).
+    public let tokenStore: String?
+    /// The file or directory involved.
+    public let path: String?
+    /// The byte offset in ``path`` where damage was found (``Code/corruptStoreFile``).
+    public let offset: Int64?
+    /// The entity involved.
+    public let entity: String?
+    /// The attribute involved; for a compound unique constraint, its attributes joined by `", "`.
+    public let attribute: String?
+    /// The offending value, as text (``Code/uniqueConstraintViolation``).
+    public let value: String?
+    /// The model involved (``Code/modelNotFound``).
+    public let identifier: PersistentIdentifier?
+    /// The position a rejected token names.
+    public let tokenSequence: Int64?
+    /// The oldest position a token of the store may name (``Code/historyTokenExpired``).
+    public let oldestValidSequence: Int64?
+    /// The store's latest position (``Code/historyTokenBeyondHistory``).
+    public let latestSequence: Int64?
+    /// Why a token expired (``Code/historyTokenExpired``).
+    public let tokenExpiry: HistoryTokenExpiry?
+    /// The kind of change a store refused (``Code/unsupportedChange``).
+    public let changeKind: HistoryChangeKind?
+    /// The Swift type an attribute expects (``Code/attributeTypeMismatch``).
+    public let expectedType: String?
+    /// The kind of value the store holds instead (``Code/attributeTypeMismatch``).
+    public let foundType: String?
+    /// The number of unsaved changes (``Code/unsavedChangesDuringEnumeration``).
+    public let changeCount: Int?
+    /// The format version a file declares (``Code/unsupportedFormatVersion``).
+    public let formatVersion: Int?
+    /// The newest format version this package reads (``Code/unsupportedFormatVersion``).
+    public let supportedFormatVersion: Int?
+    /// What went wrong, in words, where the code alone does not say it.
+    public let reason: String?
+    /// The error underneath, for example a `POSIXError` from a failed system call.
+    public let underlyingError: (any Error & Sendable)?
 
-    /// A sentence that names what went wrong and where.
-    public var description: String {
-        switch self {
-        case .historyTokenExpired(let store, let sequence, let oldest, .historyDeleted):
-            "History token at sequence \(sequence) for store '\(store)' has expired: history before "
-                + "sequence \(oldest) was deleted. Discard the token and fetch history from the beginning."
-        case .historyTokenExpired(let store, _, _, .storeErasedOrRecreated(let tokenEpoch, let storeEpoch)):
-            "History token for store '\(store)' has expired: it comes from epoch \(tokenEpoch), but the store was "
-                + "erased or recreated and is now at epoch \(storeEpoch). Discard the token and fetch history "
-                + "from the beginning."
-        case .historyTokenFromAnotherStore(let store, let tokenStore):
-            "History token belongs to store '\(tokenStore)', not to store '\(store)'."
-        case .historyTokenBeyondHistory(let store, let sequence, let latest):
-            "History token at sequence \(sequence) is ahead of store '\(store)', whose latest sequence is "
-                + "\(latest)."
-        case .malformedHistoryToken(let reason):
-            "Malformed history token: \(reason)"
-        case .unknownStore(let store):
-            "The container has no store named '\(store)'."
-        case .unsupportedChange(let store, let kind, let entity):
-            "Store '\(store)' does not support \(kind) changes (entity \(entity)); nothing from this save was kept."
-        case .corruptStoreFile(let path, let offset, let reason):
-            "Store file \(path) is corrupt at byte offset \(offset): \(reason). The file was left unchanged."
-        case .readOnlyStore(let store):
-            "Store '\(store)' is read-only."
-        case .uniqueConstraintViolation(let store, let entity, let attribute, let value):
-            "Store '\(store)': another \(entity) already has \(attribute) = \(value)."
-        case .modelNotFound(let store, let identifier):
-            "Store '\(store)' holds no model \(identifier)."
-        case .unknownEntity(let store, let entity):
-            "Store '\(store)' has no entity named '\(entity)' in its schema."
-        case .invalidSave(let store, let reason):
-            "Invalid save to store '\(store)': \(reason)"
-        case .predicateEvaluationFailed(let store, let reason):
-            "A predicate failed while store '\(store)' evaluated it: \(reason)"
-        case .attributeTypeMismatch(let entity, let attribute, let expected, let found):
-            "\(entity).\(attribute) expects \(expected) but the store holds a \(found) value."
-        case .unsavedChangesDuringEnumeration(let count):
-            "enumerate found \(count) unsaved change(s) in the context; save first or pass "
-                + "allowEscapingMutations: true."
-        case .modelTypeNotInContainer(let entity):
-            "Entity '\(entity)' is not part of the container's schema."
-        case .invalidConfiguration(let reason):
-            "Invalid configuration: \(reason)"
-        case .storageUnavailable(let path, let reason):
-            "Store files at \(path) are unavailable: \(reason)"
-        case .unsupportedFormatVersion(let path, let found, let supported):
-            "\(path) has format version \(found); this version of the package reads up to \(supported). "
-                + "The file was left unchanged."
-        case .storeLocked(let path):
-            "Another process holds the lock on the store at \(path); gave up waiting for it."
-        case .storeUnusableUntilReopened(let path, let reason):
-            "The store at \(path) must be reopened before it is used again: \(reason)."
-        case .historyDeletionUnsupported(let store, let reason):
-            "Store '\(store)' cannot delete that history: \(reason). Nothing was deleted."
-        }
+    /// Creates an error; every detail defaults to `nil`. The static factory methods (such as
+    /// ``historyTokenExpired(store:tokenSequence:oldestValidSequence:reason:)``) fill in the details each code
+    /// needs and are what stores normally use.
+    public init(
+        _ code: Code, store: String? = nil, tokenStore: String? = nil, path: String? = nil,
+        offset: Int64? = nil,
+        entity: String? = nil, attribute: String? = nil, value: String? = nil,
+        identifier: PersistentIdentifier? = nil, tokenSequence: Int64? = nil,
+        oldestValidSequence: Int64? = nil,
+        latestSequence: Int64? = nil, tokenExpiry: HistoryTokenExpiry? = nil,
+        changeKind: HistoryChangeKind? = nil,
+        expectedType: String? = nil, foundType: String? = nil, changeCount: Int? = nil,
+        formatVersion: Int? = nil,
+        supportedFormatVersion: Int? = nil, reason: String? = nil,
+        underlyingError: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.store = store
+        self.tokenStore = tokenStore
+        self.path = path
+        self.offset = offset
+        self.entity = entity
+        self.attribute = attribute
+        self.value = value
+        self.identifier = identifier
+        self.tokenSequence = tokenSequence
+        self.oldestValidSequence = oldestValidSequence
+        self.latestSequence = latestSequence
+        self.tokenExpiry = tokenExpiry
+        self.changeKind = changeKind
+        self.expectedType = expectedType
+        self.foundType = foundType
+        self.changeCount = changeCount
+        self.formatVersion = formatVersion
+        self.supportedFormatVersion = supportedFormatVersion
+        self.reason = reason
+        self.underlyingError = underlyingError
+    }
+
+    /// The details that take part in equality and hashing: everything but ``underlyingError``.
+    private var comparable: [AnyHashable?] {
+        [
+            code, store, tokenStore, path, offset, entity, attribute, value, identifier, tokenSequence,
+            oldestValidSequence, latestSequence, tokenExpiry, changeKind, expectedType, foundType,
+            changeCount,
+            formatVersion, supportedFormatVersion, reason,
+        ]
+    }
+
+    /// Whether two errors have the same code and details (``underlyingError`` aside).
+    public static func == (lhs: DataStoreError, rhs: DataStoreError) -> Bool {
+        lhs.comparable == rhs.comparable
+    }
+
+    /// Hashes the code and details (``underlyingError`` aside).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(comparable)
+    }
+
+    /// Matches any error with the pattern's ``code``, so that `catch DataStoreError.storeLocked` catches every
+    /// locked-store error whatever its details.
+    public static func ~= (pattern: DataStoreError, value: any Error) -> Bool {
+        (value as? DataStoreError)?.code == pattern.code
+    }
+
+    /// Matches a ``DataStoreError`` with the pattern's ``code`` (`if case DataStoreError.storeLocked = error`).
+    public static func ~= (pattern: DataStoreError, value: DataStoreError) -> Bool {
+        value.code == pattern.code
+    }
+
+    /// Matches an optional ``DataStoreError`` with the pattern's ``code`` (`if case .storeLocked = error as?
+    /// DataStoreError`), so that the pattern never falls back to comparing every detail.
+    public static func ~= (pattern: DataStoreError, value: DataStoreError?) -> Bool {
+        value?.code == pattern.code
+    }
+}
+
+extension DataStoreError {
+    /// Whether this is a ``Code/historyTokenExpired`` error for a token from before the store was erased or
+    /// recreated (rather than one whose history was deleted).
+    public var isFromErasedOrRecreatedStore: Bool {
+        guard code == .historyTokenExpired, case .storeErasedOrRecreated? = tokenExpiry else { return false }
+        return true
     }
 }

@@ -111,7 +111,7 @@ extension ModelContainer {
                 entries = try store.history(
                     after: nil, through: upper?.components[store.identifier], limit: nil,
                     modelTypes: modelTypes)
-            } catch DataStoreError.historyTokenExpired(_, _, _, .storeErasedOrRecreated) {
+            } catch let error as DataStoreError where error.isFromErasedOrRecreatedStore {
                 continue  // nothing in this store is at or before a position of another epoch
             }
             for entry in entries {

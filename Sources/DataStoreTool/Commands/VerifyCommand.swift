@@ -18,8 +18,9 @@ enum VerifyCommand {
             return true
         } catch let error as UsageError {
             throw error
-        } catch DataStoreError.corruptStoreFile(let path, let offset, let reason) {
-            output("CORRUPT: \(path) at byte offset \(offset): \(reason)")
+        } catch let error as DataStoreError where error.code == .corruptStoreFile {
+            output(
+                "CORRUPT: \(error.path ?? "?") at byte offset \(error.offset ?? 0): \(error.reason ?? "?")")
             output(
                 "(`datastore repair PATH` cuts a damaged journal or active segment back, keeping the removed bytes)"
             )

@@ -1,4 +1,5 @@
 import DataStoreCore
+import Foundation
 
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -13,9 +14,13 @@ func errnoDescription() -> String {
     String(cString: strerror(errno))
 }
 
-/// A `DataStoreError.storageUnavailable` for a failed system call.
+/// A `DataStoreError.storageUnavailable` for a failed system call, carrying the `POSIXError` (so a caller can
+/// match `ENOSPC` or `EACCES`) as its underlying error.
 func systemError(_ operation: String, path: String) -> DataStoreError {
-    .storageUnavailable(path: path, reason: "\(operation) failed: \(errnoDescription()) (errno \(errno))")
+    let code = errno
+    return .storageUnavailable(
+        path: path, reason: "\(operation) failed: \(errnoDescription()) (errno \(code))",
+        underlyingError: POSIXErrorCode(rawValue: code).map { POSIXError($0) })
 }
 
 /// Retries a system call interrupted by a signal.
