@@ -15,4 +15,11 @@ extension ModelContainer {
     public convenience init(for types: [any PersistentModel.Type]) throws {
         try self.init(for: types, configurations: [ModelConfiguration()])
     }
+
+    /// `ModelContainer(for: schema, configurations: …)` with SwiftData's variadic configurations: the default
+    /// durable store when none are given.
+    public convenience init(for schema: Schema, configurations: ModelConfiguration...) throws {
+        try self.init(
+            for: schema, configurations: configurations.isEmpty ? [ModelConfiguration()] : configurations)
+    }
 }

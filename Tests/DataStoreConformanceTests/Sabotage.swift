@@ -20,6 +20,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     case tokenBeyondHistoryAccepted
     // Deleting history
     case expiredTokenIgnored, readsBeforeValidating, loadsHistoryBeforeValidating, scansAllHistory
+    case sortsAllHistoryForTheNewest
     case deleteHistoryHonoursFetchLimit, deleteHistoryDeletesOneMore, eraseKeepsHistory
     // Saves
     case partialTransactionsVisible, upsertInsertsTwice, uniqueViolationUntyped, missingModelIgnored
@@ -72,6 +73,7 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .readsBeforeValidating: .expiryCheckedBeforeAnyRead
         case .loadsHistoryBeforeValidating: .tokenValidatedBeforeReading
         case .scansAllHistory: .historySeeksInsteadOfScanning
+        case .sortsAllHistoryForTheNewest: .latestTokenReadsFromTheNewestEnd
         case .deleteHistoryHonoursFetchLimit: .deleteHistoryIgnoresFetchLimit
         case .deleteHistoryDeletesOneMore: .tokenAtTheCutStillWorks
         case .eraseKeepsHistory: .eraseStartsANewEpoch

@@ -188,6 +188,9 @@ final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Se
                     }
                 }
             }
+        case .sortsAllHistoryForTheNewest where !descriptor.sortBy.isEmpty:
+            // Sorting all of history to return the newest, as a store without a newest-first path does.
+            _ = try base.fetchHistory(HistoryDescriptor(predicate: descriptor.predicate))
         case .loadsHistoryBeforeValidating, .scansAllHistory:
             // Every row loaded first, as a careless database store would.
             _ = try base.fetchHistory(HistoryDescriptor())

@@ -77,4 +77,29 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
+
+    @Test func aSchemaOfModelTypesOpensAContainer() throws {
+        let url = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let schema = Schema([Note.self, Person.self])
+        let container = try ModelContainer(
+            for: schema, configurations: ModelConfiguration(schema: schema, url: url))
+        #expect(container.schema == schema)
+        let context = ModelContext(container)
+        context.insert(Note(title: "from a schema"))
+        try context.save()
+        let again = try ModelContainer(for: schema, configurations: [ModelConfiguration(url: url)])
+        #expect(try ModelContext(again).fetch(FetchDescriptor<Note>()).map(\.title) == ["from a schema"])
+
+        // A schema of entities alone (as a store reports it) has no types to make models from.
+        #expect {
+            try ModelContainer(
+                for: Schema(entities: schema.entities), configurations: ModelConfiguration(url: url))
+        } throws: { error in
+            (error as? DataStoreError)?.code == .invalidConfiguration
+        }
+        // The model types are not part of the schema's value: it encodes and compares by its entities.
+        let decoded = try JSONDecoder().decode(Schema.self, from: JSONEncoder().encode(schema))
+        #expect(decoded == schema)
+    }
 }

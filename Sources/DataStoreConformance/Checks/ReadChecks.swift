@@ -46,6 +46,27 @@ enum ReadChecks {
             pageReads <= 6, "at most 6 of 60 transactions read for a page of 3 after the 10th token",
             observed: "\(pageReads) read")
     }
+
+    static func latestTokenReadsFromTheNewestEnd<S>(_ h: Harness<S>) throws {
+        let tokens = try h.saveItems((0..<60).map { "n\($0)" })
+        let keyPaths = S.HistoryType.keyPaths
+        // Apple's pattern sorts on `transactionIdentifier`; where that is not the sequence, on `token`.
+        let newestFirst =
+            S.HistoryType.transactionIdentifierIsSequence
+            ? SortDescriptor(keyPaths.transactionIdentifier, order: .reverse)
+            : SortDescriptor(keyPaths.token, order: .reverse)
+        for limit in [1, 3] {
+            let before = try examined(h)
+            let newest = try h.history(HistoryDescriptor(sortBy: [newestFirst], fetchLimit: limit))
+            try h.expect.equal(
+                newest.map(\.token), Array(tokens.suffix(limit).reversed()),
+                "the newest \(limit) transaction(s), newest first")
+            let reads = try examined(h) - before
+            try h.expect.that(
+                reads <= 2 * limit, "at most \(2 * limit) of 60 transactions read for the newest \(limit)",
+                observed: "\(reads) read")
+        }
+    }
 }
 
 /// Thrown by a check that cannot run against this store; reported as skipped, never as passed.

@@ -46,6 +46,7 @@ extension ConformanceCase {
         case .deletedHistoryExpiresOlderTokens: try DeletionChecks.deletedHistoryExpiresOlderTokens(h)
         case .tokenValidatedBeforeReading: try ReadChecks.tokenValidatedBeforeReading(h)
         case .historySeeksInsteadOfScanning: try ReadChecks.historySeeksInsteadOfScanning(h)
+        case .latestTokenReadsFromTheNewestEnd: try ReadChecks.latestTokenReadsFromTheNewestEnd(h)
         case .deleteHistoryIgnoresFetchLimit: try DeletionChecks.deleteHistoryIgnoresFetchLimit(h)
         case .secondInstanceSeesCommits: try CapabilityChecks.secondInstanceSeesCommits(h)
         case .expiryCheckedBeforeAnyRead: try DeletionChecks.expiryCheckedBeforeAnyRead(h)

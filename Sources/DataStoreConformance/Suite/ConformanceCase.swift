@@ -103,6 +103,9 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case tokenValidatedBeforeReading
     /// "After a token near the end" reads only the transactions after it, by the store's own count.
     case historySeeksInsteadOfScanning
+    /// The latest-token pattern (`sortBy` newest first, `fetchLimit: 1`) reads from the newest end, by the
+    /// store's own count.
+    case latestTokenReadsFromTheNewestEnd
     /// `deleteHistory` deletes every matching transaction, whatever `fetchLimit` says.
     case deleteHistoryIgnoresFetchLimit
     /// The token at the cut, and newer ones, keep working.
@@ -216,6 +219,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "HistoryProviding: tokens are validated before anything is read."
         case .historySeeksInsteadOfScanning:
             "HistoryProviding: \"after my token\" seeks to the token instead of reading all history."
+        case .latestTokenReadsFromTheNewestEnd:
+            "HistoryProviding: a limited fetch sorted newest first reads from the newest end instead of sorting all history."
         case .deleteHistoryIgnoresFetchLimit:
             "HistoryProviding: `deleteHistory` deletes every transaction the predicate selects; `fetchLimit` and `sortBy` do not apply."
         case .eraseStartsANewEpoch:

@@ -8,7 +8,9 @@ public import Foundation
 /// 2. Narrow the log to a range by binary search on the token, transaction identifier and timestamp
 ///    bounds.
 /// 3. Evaluate the full predicate on each candidate only (after a cheap check of the author bound).
-/// 4. Sort and limit; without `sortBy`, stop as soon as `fetchLimit` transactions were found.
+/// 4. Sort and limit; without `sortBy`, stop as soon as `fetchLimit` transactions were found. A limited fetch
+///    sorted newest first (reverse on `token`, or on `transactionIdentifier` where it is the sequence) reads
+///    from the newest end instead and stops at the limit too.
 public struct HistoryQuery<Transaction: HistoryTransaction>: Sendable
 where Transaction.Token: StoreHistoryToken {
     /// The store the history belongs to.
@@ -25,7 +27,7 @@ where Transaction.Token: StoreHistoryToken {
     /// Creates a query context for one store.
     public init(
         storeIdentifier: String, epoch: UUID, oldestValidSequence: Int64, latestSequence: Int64,
-        transactionIdentifierIsSequence: Bool = true
+        transactionIdentifierIsSequence: Bool = Transaction.transactionIdentifierIsSequence
     ) {
         self.storeIdentifier = storeIdentifier
         self.epoch = epoch
@@ -102,6 +104,32 @@ where Transaction.Token: StoreHistoryToken {
         let bounds = HistoryPredicateBounds(descriptor.predicate)
         try validate(bounds)
         let (lowerSequence, upperSequence) = sequenceBounds(bounds)
+        if let limit = descriptor.fetchLimit,
+            NewestFirstScan.isNewestFirst(
+                descriptor.sortBy, transactionIdentifierIsSequence: transactionIdentifierIsSequence)
+        {
+            // The latest-token pattern: read from the newest end until `limit` matches are found.
+            var matches: [Transaction] = []
+            guard limit > 0 else { return [] }
+            let scan = NewestFirstScan(
+                floor: Swift.max(lowerSequence == .min ? 0 : lowerSequence - 1, 0),
+                ceiling: Swift.min(upperSequence, latestSequence), firstWindow: limit)
+            try scan.run(
+                sequence: { $0.token.sequence },
+                read: { after, through in
+                    try source.transactions(
+                        after: after, through: through, bounds: bounds, limit: Int(through - after))
+                },
+                visit: { transaction in
+                    statistics.examinedTransactions += 1
+                    if let author = bounds.author, transaction.author != author { return false }
+                    if try accepts(descriptor.predicate, transaction, statistics: &statistics) {
+                        matches.append(transaction)
+                    }
+                    return matches.count >= limit
+                })
+            return matches
+        }
         let stopEarly = descriptor.sortBy.isEmpty ? descriptor.fetchLimit : nil
         if let stopEarly, stopEarly <= 0 { return [] }
         var matches: [Transaction] = []

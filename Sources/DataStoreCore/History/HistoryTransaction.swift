@@ -6,7 +6,9 @@ public import Foundation
 ///
 /// - ``changes`` are in the order they were made, and a transaction is visible whole or not at all.
 /// - ``token`` bookmarks this transaction; tokens grow strictly along the store's history.
-/// - ``transactionIdentifier`` is unique in the store (our backends use the token's sequence number).
+/// - ``transactionIdentifier`` is unique in the store (our backends use the token's sequence number). Set
+///   ``transactionIdentifierIsSequence`` to `true` when it always equals the token's sequence: then bounds
+///   on it seek, and a newest-first sort on it reads from the newest end.
 /// - ``timestamp`` never decreases along one store's history, so stores can seek by time.
 /// - ``author`` is the author of the context that saved, ``bundleIdentifier`` the saving program's bundle
 ///   identifier (on Linux, the executable's name unless configured) and ``processIdentifier`` its process.
@@ -38,4 +40,12 @@ public protocol HistoryTransaction: Sendable {
 
     /// The key paths of `token`, `timestamp`, `transactionIdentifier` and `author`, spelled on this type.
     static var keyPaths: HistoryKeyPaths<Self> { get }
+    /// Whether ``transactionIdentifier`` always equals the token's sequence number (`false` unless the type
+    /// says so).
+    static var transactionIdentifierIsSequence: Bool { get }
+}
+
+extension HistoryTransaction {
+    /// `false`: nothing is assumed about a transaction identifier beyond its uniqueness.
+    public static var transactionIdentifierIsSequence: Bool { false }
 }

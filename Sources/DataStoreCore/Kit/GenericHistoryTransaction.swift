@@ -12,6 +12,9 @@ public struct GenericHistoryTransaction<Kind: HistoryTokenKind>: HistoryTransact
             author: \.author)
     }
 
+    /// `true`: the transaction identifier is the token's sequence number.
+    public static var transactionIdentifierIsSequence: Bool { true }
+
     /// When the save committed; never earlier than the previous transaction's.
     public var timestamp: Date
     /// The changes, one per model, in request order.

@@ -28,6 +28,13 @@ extension ModelContainer {
                 throw DataStoreError.unknownStore(store: store)
             }
         }
+        if stores.count == 1, let store = stores.first, let limit = descriptor.fetchLimit,
+            NewestFirstScan.isNewestFirst(
+                descriptor.sortBy, transactionIdentifierIsSequence: store.transactionIdentifierIsSequence)
+        {
+            return try newestFirst(
+                descriptor, bounds: bounds, limit: limit, store: store, statistics: &statistics)
+        }
         let start = bounds.lowerToken?.value ?? CompositeHistoryToken()
         // Without a sort, the merged stream is consumed in order and the fetch stops at its limit, so each
         // store is asked for batches of about the limit; with a sort everything must be read first.
@@ -57,17 +64,7 @@ extension ModelContainer {
             position.components[transaction.storeIdentifier] = .init(
                 epoch: entry.epoch, sequence: transaction.storeSequence)
             transaction.token = position
-            statistics.examinedTransactions += 1
-            if let author = bounds.author, transaction.author != author { continue }
-            if let predicate = descriptor.predicate {
-                statistics.predicateEvaluations += 1
-                do {
-                    guard try predicate.evaluate(transaction) else { continue }
-                } catch {
-                    throw DataStoreError.predicateEvaluationFailed(
-                        store: transaction.storeIdentifier, reason: String(describing: error))
-                }
-            }
+            guard try Self.accepts(transaction, descriptor, bounds, statistics: &statistics) else { continue }
             matches.append(transaction)
         }
         if !descriptor.sortBy.isEmpty {
@@ -77,6 +74,82 @@ extension ModelContainer {
             matches.removeSubrange(max(0, limit)...)
         }
         return matches
+    }
+
+    /// The latest-token pattern on a one-store container (a limited fetch sorted newest first): the store is
+    /// read from its newest end in windows, so `fetchLimit: 1` reads about one transaction.
+    private func newestFirst(
+        _ descriptor: HistoryDescriptor<ContainerHistoryTransaction>,
+        bounds: HistoryPredicateBounds<ContainerHistoryTransaction>, limit: Int, store: any StoreConnection,
+        statistics: inout HistoryQueryStatistics
+    ) throws -> [ContainerHistoryTransaction] {
+        let lower = bounds.lowerToken?.value.components[store.identifier]
+        let upper = bounds.upperToken?.value.components[store.identifier]
+        // Validates the predicate's tokens (they throw here as in any fetch) before reading anything.
+        _ = try store.history(after: lower, through: upper, limit: 0, modelTypes: modelTypes)
+        guard limit > 0, let newest = try store.newestPosition() else { return [] }
+        let exclusiveLower: Int64 = bounds.lowerToken.map { $0.isInclusive ? -1 : 0 } ?? 0
+        let inclusiveUpper: Int64 = bounds.upperToken.map { $0.isInclusive ? 0 : -1 } ?? 0
+        var floor = max(0, (lower?.sequence ?? 0) + exclusiveLower)
+        let ceiling = min(newest.sequence, (upper?.sequence ?? .max) + inclusiveUpper)
+        var matches: [ContainerHistoryTransaction] = []
+        var scan = NewestFirstScan(floor: floor, ceiling: ceiling, firstWindow: limit)
+        var reading = ceiling  // the upper end of the window being read
+        while true {
+            do {
+                try scan.run(
+                    sequence: { $0.transaction.storeSequence },
+                    read: { after, through in
+                        reading = through
+                        return try store.history(
+                            after: .init(epoch: newest.epoch, sequence: after),
+                            through: .init(epoch: newest.epoch, sequence: through), limit: nil,
+                            modelTypes: modelTypes)
+                    },
+                    visit: { entry in
+                        var transaction = entry.transaction
+                        transaction.token = CompositeHistoryToken(
+                            components: [
+                                store.identifier: .init(
+                                    epoch: entry.epoch, sequence: transaction.storeSequence)
+                            ])
+                        guard try Self.accepts(transaction, descriptor, bounds, statistics: &statistics)
+                        else {
+                            return false
+                        }
+                        matches.append(transaction)
+                        return matches.count >= limit
+                    })
+                return matches
+            } catch let error as DataStoreError
+                where error.code == .historyTokenExpired && error.tokenExpiry == .historyDeleted
+            {
+                // A window reached into deleted history: nothing older is left, so stop at the oldest valid
+                // position (a second expiry there means the store trimmed again meanwhile; give up with it).
+                guard let oldest = error.oldestValidSequence, oldest > floor else { throw error }
+                floor = oldest
+                scan = NewestFirstScan(floor: floor, ceiling: reading, firstWindow: limit)
+            }
+        }
+    }
+
+    /// Whether a transaction matches the descriptor's author bound and predicate, counting the work.
+    private static func accepts(
+        _ transaction: ContainerHistoryTransaction,
+        _ descriptor: HistoryDescriptor<ContainerHistoryTransaction>,
+        _ bounds: HistoryPredicateBounds<ContainerHistoryTransaction>,
+        statistics: inout HistoryQueryStatistics
+    ) throws -> Bool {
+        statistics.examinedTransactions += 1
+        if let author = bounds.author, transaction.author != author { return false }
+        guard let predicate = descriptor.predicate else { return true }
+        statistics.predicateEvaluations += 1
+        do {
+            return try predicate.evaluate(transaction)
+        } catch {
+            throw DataStoreError.predicateEvaluationFailed(
+                store: transaction.storeIdentifier, reason: String(describing: error))
+        }
     }
 
     /// How many transactions a container asks one store for at a time when nothing smaller bounds it.

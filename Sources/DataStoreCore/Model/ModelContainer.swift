@@ -84,6 +84,22 @@ public final class ModelContainer: Sendable {
         }
     }
 
+    /// SwiftData's `ModelContainer(for: schema, configurations: [...])`: opens the stores for the model types
+    /// the schema was built from (`Schema([Trip.self, LivingAccommodation.self])`).
+    ///
+    /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` when the schema was built from entities
+    ///   rather than model types (the container needs the types to create models), and whatever
+    ///   ``init(for:configurations:)-([any PersistentModel.Type],_)`` throws.
+    public convenience init(for schema: Schema, configurations: [ModelConfiguration]) throws {
+        guard !schema.modelTypes.types.isEmpty || schema.entities.isEmpty else {
+            throw DataStoreError.invalidConfiguration(
+                reason:
+                    "the schema was built from entities, not model types; build it with Schema([Trip.self, …])"
+            )
+        }
+        try self.init(for: schema.modelTypes.types, configurations: configurations)
+    }
+
     /// The identifiers of the container's stores, in configuration order.
     public var storeIdentifiers: [String] { stores.map(\.identifier) }
 

@@ -17,6 +17,8 @@ protocol StoreConnection: Sendable {
     func deleteHistory(transactionIdentifiers: [Int64]) throws
     /// The newest transaction's position, or `nil` when the store has none.
     func newestPosition() throws -> CompositeHistoryToken.Component?
+    /// Whether the store's transaction identifiers are its sequence numbers.
+    var transactionIdentifierIsSequence: Bool { get }
 }
 
 /// What a save did in one store.
@@ -38,6 +40,7 @@ where Store.HistoryType.Token == Store.Token {
 
     var identifier: String { typedStore.identifier }
     var store: any DataStore { typedStore }
+    var transactionIdentifierIsSequence: Bool { Store.HistoryType.transactionIdentifierIsSequence }
 
     func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot]
     {

@@ -2,10 +2,18 @@
 ///
 /// A store needs the schema for two rules: ``Attribute/Option/unique`` (an insert whose value is already
 /// taken updates the existing row instead) and ``Attribute/Option/preserveValueOnDeletion`` (the value is
-/// kept in the delete change's tombstone). Build one from model types with ``init(_:)``.
+/// kept in the delete change's tombstone). Build one from model types with ``init(_:)``, as in SwiftData;
+/// such a schema also opens a container (``ModelContainer/init(for:configurations:)-(Schema,_)``).
 public struct Schema: Hashable, Codable, Sendable {
     /// The entities, in declaration order.
     public var entities: [Entity]
+    /// The model types the schema was built from; empty when it was built from entities. Not encoded, and
+    /// not part of equality: two schemas with the same entities are the same schema.
+    var modelTypes = ModelTypeList()
+
+    private enum CodingKeys: String, CodingKey {
+        case entities
+    }
 
     /// Creates a schema from its entities.
     public init(entities: [Entity]) {
@@ -16,4 +24,13 @@ public struct Schema: Hashable, Codable, Sendable {
     public func entity(named name: String) -> Entity? {
         entities.first { $0.name == name }
     }
+}
+
+/// Model types carried along by a ``Schema``, ignored by its equality, hashing and encoding.
+struct ModelTypeList: Hashable, @unchecked Sendable {
+    // `@unchecked`: metatypes are immutable and the array is never shared mutably.
+    var types: [any PersistentModel.Type] = []
+
+    static func == (lhs: ModelTypeList, rhs: ModelTypeList) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
