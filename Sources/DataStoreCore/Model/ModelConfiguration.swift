@@ -50,7 +50,7 @@ public struct ModelConfiguration: Sendable {
     ///
     /// Use it to share one store between containers, for example to add a store to a container while
     /// keeping the stores (and so the tokens) of an earlier one. The store's schema must hold every entity
-    /// routed to it; ``ModelContainer/init(for:configurations:)-(_,[ModelConfiguration])`` checks this.
+    /// routed to it; ``ModelContainer/init(for:configurations:)-([PersistentModel.],_)`` checks this.
     public init<Store: DataStore & HistoryProviding>(
         store: Store, for types: [any PersistentModel.Type]? = nil
     )

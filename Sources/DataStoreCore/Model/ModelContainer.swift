@@ -89,7 +89,7 @@ public final class ModelContainer: Sendable {
     ///
     /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` when the schema was built from entities
     ///   rather than model types (the container needs the types to create models), and whatever
-    ///   ``init(for:configurations:)-([any PersistentModel.Type],_)`` throws.
+    ///   ``init(for:configurations:)-([PersistentModel.],_)`` throws.
     public convenience init(for schema: Schema, configurations: [ModelConfiguration]) throws {
         guard !schema.modelTypes.types.isEmpty || schema.entities.isEmpty else {
             throw DataStoreError.invalidConfiguration(
