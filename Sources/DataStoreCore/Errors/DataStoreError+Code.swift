@@ -55,5 +55,13 @@ extension DataStoreError {
         public static let storeUnusableUntilReopened = Code("storeUnusableUntilReopened")
         /// The store cannot delete the selected history.
         public static let historyDeletionUnsupported = Code("historyDeletionUnsupported")
+        /// The store holds data in a schema that the opening schema cannot read without a migration plan.
+        public static let incompatibleSchema = Code("incompatibleSchema")
+        /// Another process migrated the store to a different schema while this instance was open.
+        public static let schemaChanged = Code("schemaChanged")
+        /// A migration plan's schemas and stages do not fit together, or do not fit the store.
+        public static let invalidMigrationPlan = Code("invalidMigrationPlan")
+        /// A migration stage failed; the store stays at the last version it completed.
+        public static let migrationFailed = Code("migrationFailed")
     }
 }

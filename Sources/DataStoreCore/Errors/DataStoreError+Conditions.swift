@@ -196,6 +196,46 @@ extension DataStoreError {
         DataStoreError(.storeUnusableUntilReopened, path: path, reason: reason)
     }
 
+    /// Matches every ``Code/incompatibleSchema`` error in a `catch` or `case` pattern.
+    public static let incompatibleSchema = DataStoreError(.incompatibleSchema)
+
+    /// The store holds data in a schema that the opening schema cannot read without a migration plan: a value
+    /// kind changed, `.unique` was added where stored values collide, or an entity that holds rows was removed.
+    /// `attribute` is `nil` for a difference of the whole entity. Nothing was written.
+    public static func incompatibleSchema(store: String, entity: String, attribute: String?, reason: String)
+        -> DataStoreError
+    {
+        DataStoreError(.incompatibleSchema, store: store, entity: entity, attribute: attribute, reason: reason)
+    }
+
+    /// Matches every ``Code/schemaChanged`` error in a `catch` or `case` pattern.
+    public static let schemaChanged = DataStoreError(.schemaChanged)
+
+    /// Another process migrated the store while this instance was open; reopen it with the new schema (an
+    /// app still running the old version of its models cannot read the new rows correctly).
+    public static func schemaChanged(store: String, reason: String) -> DataStoreError {
+        DataStoreError(.schemaChanged, store: store, reason: reason)
+    }
+
+    /// Matches every ``Code/invalidMigrationPlan`` error in a `catch` or `case` pattern.
+    public static let invalidMigrationPlan = DataStoreError(.invalidMigrationPlan)
+
+    /// A migration plan's schemas and stages do not chain, or the store's version is not in the plan.
+    public static func invalidMigrationPlan(reason: String) -> DataStoreError {
+        DataStoreError(.invalidMigrationPlan, reason: reason)
+    }
+
+    /// Matches every ``Code/migrationFailed`` error in a `catch` or `case` pattern.
+    public static let migrationFailed = DataStoreError(.migrationFailed)
+
+    /// A migration stage failed (`underlyingError` holds what its closure threw); the store is left at the
+    /// last version it completed.
+    public static func migrationFailed(
+        store: String, reason: String, underlyingError: (any Error & Sendable)? = nil
+    ) -> DataStoreError {
+        DataStoreError(.migrationFailed, store: store, reason: reason, underlyingError: underlyingError)
+    }
+
     /// Matches every ``Code/historyDeletionUnsupported`` error in a `catch` or `case` pattern.
     public static let historyDeletionUnsupported = DataStoreError(.historyDeletionUnsupported)
 

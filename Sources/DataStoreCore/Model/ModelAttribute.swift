@@ -12,15 +12,22 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     public let options: Schema.Attribute.Option
     /// The name of the property's Swift type, for error messages.
     public let valueTypeName: String
+    /// The kind of value the property persists (``SnapshotValueConvertible/snapshotValueKind``).
+    public let valueKind: String
+    /// The attribute's name in an earlier schema version, as SwiftData's `@Attribute(originalName:)`.
+    public let originalName: String?
     private let read: (Model) -> SnapshotValue
     private let write: (inout Model, SnapshotValue) -> Bool
 
-    /// Declares an attribute stored at `keyPath` under `name`.
+    /// Declares an attribute stored at `keyPath` under `name`. Give `originalName` when the attribute was
+    /// renamed: a store that still holds the old name renames it on opening (a lightweight migration).
     public static func attribute<Value: SnapshotValueConvertible>(
-        _ name: String, _ keyPath: WritableKeyPath<Model, Value>, options: Schema.Attribute.Option = []
+        _ name: String, _ keyPath: WritableKeyPath<Model, Value>, options: Schema.Attribute.Option = [],
+        originalName: String? = nil
     ) -> ModelAttribute {
         ModelAttribute(
             name: name, keyPath: keyPath, options: options, valueTypeName: String(describing: Value.self),
+            valueKind: Value.snapshotValueKind, originalName: originalName,
             read: { $0[keyPath: keyPath].snapshotValue },
             write: { model, value in
                 guard let converted = Value(snapshotValue: value) else { return false }
@@ -31,12 +38,14 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
 
     private init(
         name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
-        read: @escaping (Model) -> SnapshotValue, write: @escaping (inout Model, SnapshotValue) -> Bool
+        valueKind: String, originalName: String?, read: @escaping (Model) -> SnapshotValue, write: @escaping (inout Model, SnapshotValue) -> Bool
     ) {
         self.name = name
         self.keyPath = keyPath
         self.options = options
         self.valueTypeName = valueTypeName
+        self.valueKind = valueKind
+        self.originalName = originalName
         self.read = read
         self.write = write
     }

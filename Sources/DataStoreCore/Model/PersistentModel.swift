@@ -53,9 +53,15 @@ extension PersistentModel {
     /// The entity this type declares, for a ``Schema``. A compound constraint's key path that is not an
     /// attribute is dropped here; ``checkUniqueConstraints()`` reports it.
     public static var schemaEntity: Schema.Entity {
-        Schema.Entity(
+        // The values of a model made by `init()` are the defaults existing rows get when an attribute is added.
+        let blank = Self()
+        return Schema.Entity(
             name: entityName,
-            attributes: schemaAttributes.map { Schema.Attribute(name: $0.name, options: $0.options) },
+            attributes: schemaAttributes.map { attribute in
+                Schema.Attribute(
+                    name: attribute.name, options: attribute.options, valueKind: attribute.valueKind,
+                    originalName: attribute.originalName, defaultValue: attribute.value(of: blank))
+            },
             compoundUniqueConstraints: uniqueConstraints.map { set in
                 set.compactMap { schemaAttribute(for: $0)?.name }
             })

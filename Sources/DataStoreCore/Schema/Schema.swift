@@ -7,17 +7,34 @@
 public struct Schema: Hashable, Codable, Sendable {
     /// The entities, in declaration order.
     public var entities: [Entity]
+    /// The version identifier, when the schema is one version of a ``VersionedSchema`` plan.
+    public var version: Version?
     /// The model types the schema was built from; empty when it was built from entities. Not encoded, and
     /// not part of equality: two schemas with the same entities are the same schema.
     var modelTypes = ModelTypeList()
 
     private enum CodingKeys: String, CodingKey {
-        case entities
+        case entities, version
     }
 
     /// Creates a schema from its entities.
-    public init(entities: [Entity]) {
+    public init(entities: [Entity], version: Version? = nil) {
         self.entities = entities
+        self.version = version
+    }
+
+    /// The schema as a store lays out its rows: entities, attribute names, kinds and options, without what
+    /// does not change the stored data (defaults, original names, the version). Two schemas with the same
+    /// layout need no migration between them.
+    public var storageLayout: Schema {
+        Schema(
+            entities: entities.map { entity in
+                var entity = entity
+                entity.attributes = entity.attributes.map {
+                    Attribute(name: $0.name, options: $0.options, valueKind: $0.valueKind)
+                }
+                return entity
+            })
     }
 
     /// The entity with the given name, if the schema has it.

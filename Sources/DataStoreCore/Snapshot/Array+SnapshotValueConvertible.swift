@@ -1,4 +1,6 @@
 extension Array: SnapshotValueConvertible where Element: SnapshotValueConvertible {
+    /// The element kind in brackets.
+    public static var snapshotValueKind: String { "[" + Element.snapshotValueKind + "]" }
     /// ``SnapshotValue/array(_:)`` of the elements' forms.
     public var snapshotValue: SnapshotValue { .array(map(\.snapshotValue)) }
     /// Accepts ``SnapshotValue/array(_:)`` whose every element converts.

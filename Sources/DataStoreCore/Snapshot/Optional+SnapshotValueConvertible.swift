@@ -1,4 +1,6 @@
 extension Optional: SnapshotValueConvertible where Wrapped: SnapshotValueConvertible {
+    /// The wrapped kind followed by `?`.
+    public static var snapshotValueKind: String { Wrapped.snapshotValueKind + "?" }
     /// ``SnapshotValue/null`` for `nil`, otherwise the wrapped value's form.
     public var snapshotValue: SnapshotValue { self?.snapshotValue ?? .null }
     /// `nil` from ``SnapshotValue/null``, otherwise the wrapped type's conversion.

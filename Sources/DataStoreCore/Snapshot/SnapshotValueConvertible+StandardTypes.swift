@@ -5,6 +5,8 @@ public import Foundation
 extension String: SnapshotValueConvertible {
     /// ``SnapshotValue/string(_:)``.
     public var snapshotValue: SnapshotValue { .string(self) }
+    /// `"string"`.
+    public static var snapshotValueKind: String { "string" }
     /// Accepts ``SnapshotValue/string(_:)`` only.
     public init?(snapshotValue: SnapshotValue) {
         guard case .string(let value) = snapshotValue else { return nil }
@@ -15,6 +17,8 @@ extension String: SnapshotValueConvertible {
 extension Int64: SnapshotValueConvertible {
     /// ``SnapshotValue/integer(_:)``.
     public var snapshotValue: SnapshotValue { .integer(self) }
+    /// `"integer"`.
+    public static var snapshotValueKind: String { "integer" }
     /// Accepts ``SnapshotValue/integer(_:)`` only.
     public init?(snapshotValue: SnapshotValue) {
         guard case .integer(let value) = snapshotValue else { return nil }
@@ -25,6 +29,8 @@ extension Int64: SnapshotValueConvertible {
 extension Int: SnapshotValueConvertible {
     /// ``SnapshotValue/integer(_:)``.
     public var snapshotValue: SnapshotValue { .integer(Int64(self)) }
+    /// `"integer"`.
+    public static var snapshotValueKind: String { "integer" }
     /// Accepts ``SnapshotValue/integer(_:)`` that fits in `Int`.
     public init?(snapshotValue: SnapshotValue) {
         guard case .integer(let value) = snapshotValue, let fitting = Int(exactly: value) else { return nil }
@@ -35,6 +41,8 @@ extension Int: SnapshotValueConvertible {
 extension Double: SnapshotValueConvertible {
     /// ``SnapshotValue/double(_:)``.
     public var snapshotValue: SnapshotValue { .double(self) }
+    /// `"double"`.
+    public static var snapshotValueKind: String { "double" }
     /// Accepts ``SnapshotValue/double(_:)``, and ``SnapshotValue/integer(_:)`` converted exactly.
     public init?(snapshotValue: SnapshotValue) {
         switch snapshotValue {
@@ -50,6 +58,8 @@ extension Double: SnapshotValueConvertible {
 extension Bool: SnapshotValueConvertible {
     /// ``SnapshotValue/bool(_:)``.
     public var snapshotValue: SnapshotValue { .bool(self) }
+    /// `"bool"`.
+    public static var snapshotValueKind: String { "bool" }
     /// Accepts ``SnapshotValue/bool(_:)`` only.
     public init?(snapshotValue: SnapshotValue) {
         guard case .bool(let value) = snapshotValue else { return nil }
@@ -60,6 +70,8 @@ extension Bool: SnapshotValueConvertible {
 extension Date: SnapshotValueConvertible {
     /// ``SnapshotValue/date(_:)``.
     public var snapshotValue: SnapshotValue { .date(self) }
+    /// `"date"`.
+    public static var snapshotValueKind: String { "date" }
     /// Accepts ``SnapshotValue/date(_:)`` only.
     public init?(snapshotValue: SnapshotValue) {
         guard case .date(let value) = snapshotValue else { return nil }
@@ -70,6 +82,8 @@ extension Date: SnapshotValueConvertible {
 extension Data: SnapshotValueConvertible {
     /// ``SnapshotValue/data(_:)``.
     public var snapshotValue: SnapshotValue { .data(self) }
+    /// `"data"`.
+    public static var snapshotValueKind: String { "data" }
     /// Accepts ``SnapshotValue/data(_:)`` only.
     public init?(snapshotValue: SnapshotValue) {
         guard case .data(let value) = snapshotValue else { return nil }
@@ -80,6 +94,8 @@ extension Data: SnapshotValueConvertible {
 extension UUID: SnapshotValueConvertible {
     /// ``SnapshotValue/uuid(_:)``.
     public var snapshotValue: SnapshotValue { .uuid(self) }
+    /// `"uuid"`.
+    public static var snapshotValueKind: String { "uuid" }
     /// Accepts ``SnapshotValue/uuid(_:)`` only.
     public init?(snapshotValue: SnapshotValue) {
         guard case .uuid(let value) = snapshotValue else { return nil }
@@ -90,6 +106,8 @@ extension UUID: SnapshotValueConvertible {
 extension PersistentIdentifier: SnapshotValueConvertible {
     /// ``SnapshotValue/identifier(_:)``: a reference to another model.
     public var snapshotValue: SnapshotValue { .identifier(self) }
+    /// `"identifier"`.
+    public static var snapshotValueKind: String { "identifier" }
     /// Accepts ``SnapshotValue/identifier(_:)`` only.
     public init?(snapshotValue: SnapshotValue) {
         guard case .identifier(let value) = snapshotValue else { return nil }

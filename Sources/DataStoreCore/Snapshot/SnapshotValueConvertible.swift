@@ -15,4 +15,13 @@ public protocol SnapshotValueConvertible {
     var snapshotValue: SnapshotValue { get }
     /// Creates a value from its persisted form, or returns `nil` when the kind does not fit.
     init?(snapshotValue: SnapshotValue)
+    /// The kind of value the type persists, recorded in a store's schema so that a change of kind is found
+    /// on opening: a ``SnapshotValue`` kind name (`"string"`, `"integer"`, …), with `?` for an optional and
+    /// `[…]` for an array. `"any"` by default, which matches every kind.
+    static var snapshotValueKind: String { get }
+}
+
+extension SnapshotValueConvertible {
+    /// `"any"`: the kind is not known, and no change of kind is detected.
+    public static var snapshotValueKind: String { "any" }
 }
