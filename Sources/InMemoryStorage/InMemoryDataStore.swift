@@ -32,8 +32,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
     public let configuration: InMemoryStoreConfiguration
     /// The store's identifier: the configuration's name.
     public let identifier: String
-    /// The schema the store enforces (empty when opened without one).
-    public let schema: Schema
+    /// The schema the store enforces (empty when opened without one); ``migrate(to:applying:)`` changes it.
+    public var schema: Schema { state.withLock { $0.table.schema ?? Schema(entities: []) } }
     let state: Mutex<State>
 
     /// Opens an empty store with a fresh epoch.
@@ -46,7 +46,6 @@ public final class InMemoryDataStore: DataStore, Sendable {
         }
         self.configuration = configuration
         self.identifier = configuration.name
-        self.schema = configuration.schema ?? Schema(entities: [])
         self.state = Mutex(
             State(table: SnapshotTable(storeIdentifier: configuration.name, schema: configuration.schema)))
     }
@@ -77,40 +76,48 @@ public final class InMemoryDataStore: DataStore, Sendable {
                 return DataStoreSaveChangesResult(
                     storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
             }
-            let sequence = state.latestSequence + 1
-            let token = InMemoryHistoryToken(
-                storeIdentifier: identifier, epoch: state.epoch, sequence: sequence)
-            var changes: [InMemoryHistoryChange] = []
-            changes.reserveCapacity(plan.changes.count)
-            for planned in plan.changes {
-                changes.append(
-                    InMemoryHistoryChange(
-                        planned, changeIdentifier: state.nextChangeIdentifier, transactionIdentifier: sequence
-                    ))
-                state.nextChangeIdentifier += 1
-            }
-            // Timestamps never decrease along history, so stores can binary-search them.
-            let timestamp = max(Date(), state.lastTimestamp)
-            state.table.apply(plan)
-            let transaction = InMemoryHistoryTransaction(
-                timestamp: timestamp, changes: changes, token: token, author: request.editingState.author,
-                bundleIdentifier: request.editingState.bundleIdentifier,
-                processIdentifier: request.editingState.processIdentifier)
-            state.history.append(transaction)
-            for observer in state.observers.values {
-                observer.yield(transaction)
-            }
-            state.latestSequence = sequence
-            state.lastTimestamp = timestamp
-            if let limit = configuration.maximumHistoryCount, state.history.count > limit {
-                let dropped = state.history.count - limit
-                state.oldestValidSequence = max(
-                    state.oldestValidSequence, state.history[dropped - 1].token.sequence)
-                state.history.removeFirst(dropped)
-            }
+            let token = commit(plan, of: request, in: &state)
             return DataStoreSaveChangesResult(
                 storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: token)
         }
+    }
+
+    /// Records a validated, non-empty plan as the next transaction and applies it to the rows.
+    func commit(_ plan: SavePlan, of request: DataStoreSaveChangesRequest, in state: inout State)
+        -> InMemoryHistoryToken
+    {
+        let sequence = state.latestSequence + 1
+        let token = InMemoryHistoryToken(
+            storeIdentifier: identifier, epoch: state.epoch, sequence: sequence)
+        var changes: [InMemoryHistoryChange] = []
+        changes.reserveCapacity(plan.changes.count)
+        for planned in plan.changes {
+            changes.append(
+                InMemoryHistoryChange(
+                    planned, changeIdentifier: state.nextChangeIdentifier, transactionIdentifier: sequence
+                ))
+            state.nextChangeIdentifier += 1
+        }
+        // Timestamps never decrease along history, so stores can binary-search them.
+        let timestamp = max(Date(), state.lastTimestamp)
+        state.table.apply(plan)
+        let transaction = InMemoryHistoryTransaction(
+            timestamp: timestamp, changes: changes, token: token, author: request.editingState.author,
+            bundleIdentifier: request.editingState.bundleIdentifier,
+            processIdentifier: request.editingState.processIdentifier)
+        state.history.append(transaction)
+        for observer in state.observers.values {
+            observer.yield(transaction)
+        }
+        state.latestSequence = sequence
+        state.lastTimestamp = timestamp
+        if let limit = configuration.maximumHistoryCount, state.history.count > limit {
+            let dropped = state.history.count - limit
+            state.oldestValidSequence = max(
+                state.oldestValidSequence, state.history[dropped - 1].token.sequence)
+            state.history.removeFirst(dropped)
+        }
+        return token
     }
 
     /// Deletes every model and all history, and draws a new epoch so earlier tokens no longer match.

@@ -205,7 +205,8 @@ extension DataStoreError {
     public static func incompatibleSchema(store: String, entity: String, attribute: String?, reason: String)
         -> DataStoreError
     {
-        DataStoreError(.incompatibleSchema, store: store, entity: entity, attribute: attribute, reason: reason)
+        DataStoreError(
+            .incompatibleSchema, store: store, entity: entity, attribute: attribute, reason: reason)
     }
 
     /// Matches every ``Code/schemaChanged`` error in a `catch` or `case` pattern.

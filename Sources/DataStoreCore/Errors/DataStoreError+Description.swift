@@ -73,14 +73,17 @@ extension DataStoreError {
             return "Store '\(store)' cannot delete that history: \(reason). Nothing was deleted."
         case .incompatibleSchema:
             let place = [entity, attribute].compactMap { $0 }.joined(separator: ".")
-            return "Store '\(store)' cannot open under this schema without a migration plan: \(place): \(reason). "
+            return
+                "Store '\(store)' cannot open under this schema without a migration plan: \(place): \(reason). "
                 + "Nothing was written."
         case .schemaChanged:
-            return "Store '\(store)' was migrated by another process: \(reason). Reopen it with the new schema."
+            return
+                "Store '\(store)' was migrated by another process: \(reason). Reopen it with the new schema."
         case .invalidMigrationPlan:
             return "Invalid migration plan: \(reason)"
         case .migrationFailed:
-            return "Migrating store '\(store)' failed: \(reason). The store stays at the last version it completed."
+            return
+                "Migrating store '\(store)' failed: \(reason). The store stays at the last version it completed."
         default:
             var details = [code.name]
             if let store = self.store { details.append("store '\(store)'") }

@@ -38,7 +38,8 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
 
     private init(
         name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
-        valueKind: String, originalName: String?, read: @escaping (Model) -> SnapshotValue, write: @escaping (inout Model, SnapshotValue) -> Bool
+        valueKind: String, originalName: String?, read: @escaping (Model) -> SnapshotValue,
+        write: @escaping (inout Model, SnapshotValue) -> Bool
     ) {
         self.name = name
         self.keyPath = keyPath

@@ -58,7 +58,8 @@ public struct ModelConfiguration: Sendable {
         self.name = store.identifier
         self.entityNames = types?.map { $0.entityName }
         self.connect = { schema in
-            for entity in schema.entities where store.schema.entity(named: entity.name) != entity {
+            for entity in schema.entities
+            where store.schema.entity(named: entity.name)?.storageLayout != entity.storageLayout {
                 throw DataStoreError.invalidConfiguration(
                     reason:
                         "store '\(store.identifier)' was opened without entity '\(entity.name)' as the container declares it"

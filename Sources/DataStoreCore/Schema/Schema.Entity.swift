@@ -31,6 +31,15 @@ extension Schema {
             uniqueAttributeNames.map { [$0] } + compoundUniqueConstraints
         }
 
+        /// The entity as a store lays out its rows (see ``Schema/storageLayout``).
+        public var storageLayout: Entity {
+            var entity = self
+            entity.attributes = attributes.map {
+                Attribute(name: $0.name, options: $0.options, valueKind: $0.valueKind)
+            }
+            return entity
+        }
+
         /// The names of the attributes marked ``Attribute/Option/preserveValueOnDeletion``.
         public var preservedAttributeNames: [String] {
             attributes.filter { $0.options.contains(.preserveValueOnDeletion) }.map(\.name)

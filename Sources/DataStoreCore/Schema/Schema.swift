@@ -27,14 +27,7 @@ public struct Schema: Hashable, Codable, Sendable {
     /// does not change the stored data (defaults, original names, the version). Two schemas with the same
     /// layout need no migration between them.
     public var storageLayout: Schema {
-        Schema(
-            entities: entities.map { entity in
-                var entity = entity
-                entity.attributes = entity.attributes.map {
-                    Attribute(name: $0.name, options: $0.options, valueKind: $0.valueKind)
-                }
-                return entity
-            })
+        Schema(entities: entities.map(\.storageLayout))
     }
 
     /// The entity with the given name, if the schema has it.

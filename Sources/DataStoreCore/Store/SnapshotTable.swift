@@ -10,7 +10,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     public let storeIdentifier: String
     /// The schema, or `nil` to accept any entity without options.
     public let schema: Schema?
-    private var rowsByEntity: [String: [PersistentIdentifier: DataStoreSnapshot]] = [:]
+    var rowsByEntity: [String: [PersistentIdentifier: DataStoreSnapshot]] = [:]
     private var uniqueOwners: [UniqueKey: PersistentIdentifier] = [:]
 
     /// Creates an empty table.

@@ -29,10 +29,16 @@ enum JournalIO {
         }
     }
 
-    /// Writes a journal holding only a header, atomically replacing any journal there.
-    static func createJournal(files: StoreDirectory, name: String, epoch: UUID) throws(DataStoreError) {
+    /// Writes a journal holding only a header, atomically replacing any journal there. The header records the
+    /// schema the store's rows are in.
+    static func createJournal(
+        files: StoreDirectory, name: String, epoch: UUID, schema: Schema?, schemaGeneration: Int
+    ) throws(DataStoreError) {
         let header = JournalRecord.header(
-            .init(format: ReplayedState.formatVersion, store: name, epoch: epoch, created: Date()))
+            .init(
+                format: ReplayedState.formatVersion, store: name, epoch: epoch, created: Date(),
+                schema: schema,
+                schemaGeneration: schema == nil ? nil : schemaGeneration))
         try AtomicFileWriter.replace(files.journal, with: try encode(header))
     }
 
@@ -64,6 +70,7 @@ enum JournalIO {
             format: header.format, store: header.store, path: files.journal, configuration: configuration)
         var state = ReplayedState(
             storeIdentifier: configuration.name, schema: configuration.schema, epoch: header.epoch)
+        state.adopt(header.schema, generation: header.schemaGeneration)
         if let snapshot = try readSnapshot(files: files, configuration: configuration),
             snapshot.epoch == header.epoch
         {
@@ -149,6 +156,8 @@ enum JournalIO {
     /// already contains (and loading skips them).
     static func compact(_ state: ReplayedState, files: StoreDirectory) throws(DataStoreError) {
         try AtomicFileWriter.replace(files.snapshot, with: try encode(.snapshot(state.snapshotRecord)))
-        try createJournal(files: files, name: state.storeIdentifier, epoch: state.epoch)
+        try createJournal(
+            files: files, name: state.storeIdentifier, epoch: state.epoch, schema: state.recorded,
+            schemaGeneration: state.schemaGeneration)
     }
 }

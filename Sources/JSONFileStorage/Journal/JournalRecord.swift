@@ -13,12 +13,28 @@ enum JournalRecord: Codable, Sendable {
     case forget(ForgetRecord)
     /// The compacted state, alone in `snapshot.json`.
     case snapshot(SnapshotRecord)
+    /// A migration: the store's new schema, the upgrade its rows went through, and the transaction that came
+    /// with it, committed together.
+    case schema(SchemaRecord)
 
     struct Header: Codable, Sendable {
         var format: Int
         var store: String
         var epoch: UUID
         var created: Date
+        /// The schema the store holds (absent in journals written before schemas were recorded).
+        var schema: Schema?
+        /// How many schema changes the store has been through; schema records up to it are already in.
+        var schemaGeneration: Int?
+    }
+
+    struct SchemaRecord: Codable, Sendable {
+        /// One more than the previous schema record's (or the header's) generation.
+        var generation: Int
+        var schema: Schema
+        var upgrade: SchemaUpgrade
+        /// The changes a custom migration stage made, under the previous schema; applied before the upgrade.
+        var transaction: TransactionRecord?
     }
 
     struct TransactionRecord: Codable, Sendable {
@@ -47,6 +63,8 @@ enum JournalRecord: Codable, Sendable {
         var lastTimestamp: Date
         var rows: [DataStoreSnapshot]
         var history: [TransactionRecord]
+        var schema: Schema?
+        var schemaGeneration: Int?
     }
 
     init(from decoder: any Decoder) throws {
@@ -56,6 +74,7 @@ enum JournalRecord: Codable, Sendable {
         case "transaction": self = .transaction(try record.body(TransactionRecord.self))
         case "forget": self = .forget(try record.body(ForgetRecord.self))
         case "snapshot": self = .snapshot(try record.body(SnapshotRecord.self))
+        case "schema": self = .schema(try record.body(SchemaRecord.self))
         default: throw record.unknownType()
         }
     }
@@ -66,6 +85,7 @@ enum JournalRecord: Codable, Sendable {
         case .transaction(let body): try TaggedRecord.encode(type: "transaction", body: body, to: encoder)
         case .forget(let body): try TaggedRecord.encode(type: "forget", body: body, to: encoder)
         case .snapshot(let body): try TaggedRecord.encode(type: "snapshot", body: body, to: encoder)
+        case .schema(let body): try TaggedRecord.encode(type: "schema", body: body, to: encoder)
         }
     }
 }

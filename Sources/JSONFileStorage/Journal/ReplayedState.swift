@@ -7,7 +7,12 @@ struct ReplayedState: Sendable {
     static let formatVersion = 1
 
     let storeIdentifier: String
-    let schema: Schema?
+    /// The schema this instance enforces: the configuration's, or the one it migrated the store to.
+    var enforced: Schema?
+    /// The schema the files say the rows are in (`nil` in a journal from before schemas were recorded).
+    var recorded: Schema?
+    /// The number of schema changes folded in; schema records up to it are skipped on replay.
+    var schemaGeneration = 0
     var table: SnapshotTable
     var epoch: UUID
     var history: [JSONFileHistoryTransaction] = []
@@ -18,13 +23,35 @@ struct ReplayedState: Sendable {
 
     init(storeIdentifier: String, schema: Schema?, epoch: UUID) {
         self.storeIdentifier = storeIdentifier
-        self.schema = schema
+        self.enforced = schema
         self.epoch = epoch
         self.table = SnapshotTable(storeIdentifier: storeIdentifier, schema: schema)
     }
 
+    /// The schema rows are indexed and saves are checked under.
+    var effectiveSchema: Schema? { enforced ?? recorded }
+
+    /// Why this instance must not read or write: another process migrated the store to a layout other than
+    /// the one this instance enforces. `nil` when they agree.
+    var schemaConflict: String? {
+        guard let enforced, let recorded, enforced.storageLayout != recorded.storageLayout else { return nil }
+        let version = recorded.version.map { " (version \($0))" } ?? ""
+        return "its rows are now in a different schema\(version) than this instance was opened with"
+    }
+
+    /// Takes the schema a header or snapshot records, if it is newer than what is folded in.
+    mutating func adopt(_ schema: Schema?, generation: Int?) {
+        guard let schema, (generation ?? 0) >= schemaGeneration else { return }
+        recorded = schema
+        schemaGeneration = generation ?? 0
+        if table.count == 0 {
+            table = SnapshotTable(storeIdentifier: storeIdentifier, schema: effectiveSchema)
+        }
+    }
+
     /// Folds in a compacted snapshot.
     mutating func apply(_ snapshot: JournalRecord.SnapshotRecord) {
+        adopt(snapshot.schema, generation: snapshot.schemaGeneration)
         for row in snapshot.rows {
             table.apply(
                 PlannedChange(kind: .insert, identifier: row.persistentIdentifier, values: row.values))
@@ -52,10 +79,30 @@ struct ReplayedState: Sendable {
             let sequences = Set(body.sequences)
             history.removeAll { sequences.contains($0.token.sequence) }
             oldestValidSequence = max(oldestValidSequence, body.oldestValid)
+        case .schema(let body):
+            guard body.generation > schemaGeneration else { return }  // already in the snapshot
+            if let transaction = body.transaction, transaction.sequence > latestSequence {
+                guard transaction.sequence == latestSequence + 1 else {
+                    throw .corruptStoreFile(
+                        path: path, offset: offset,
+                        reason:
+                            "transaction \(transaction.sequence) follows \(latestSequence): history has a gap"
+                    )
+                }
+                apply(transaction)
+            }
+            apply(body)
         case .header, .snapshot:
             throw .corruptStoreFile(
                 path: path, offset: offset, reason: "unexpected \(record) record inside the journal")
         }
+    }
+
+    /// Moves the rows to a recorded schema: the one place a migration becomes state.
+    mutating func apply(_ body: JournalRecord.SchemaRecord) {
+        recorded = body.schema
+        schemaGeneration = body.generation
+        table = table.upgraded(body.upgrade, schema: effectiveSchema)
     }
 
     /// Applies a committed transaction: the rows change and history grows.
@@ -84,9 +131,7 @@ struct ReplayedState: Sendable {
 
     /// The record of the compacted state.
     var snapshotRecord: JournalRecord.SnapshotRecord {
-        let rows = (table.schema?.entities.map(\.name) ?? Array(table.countsByEntity.keys)).flatMap {
-            table.rows(of: $0)
-        }
+        let rows = Array(table.countsByEntity.keys).flatMap { table.rows(of: $0) }
         return JournalRecord.SnapshotRecord(
             format: Self.formatVersion, store: storeIdentifier, epoch: epoch, sequence: latestSequence,
             nextChange: nextChangeIdentifier, oldestValid: oldestValidSequence, lastTimestamp: lastTimestamp,
@@ -102,6 +147,6 @@ struct ReplayedState: Sendable {
                             kind: $0.kind, identifier: $0.changedPersistentIdentifier, values: $0.values,
                             updatedAttributes: $0.updatedAttributes, tombstone: $0.tombstone)
                     })
-            })
+            }, schema: recorded, schemaGeneration: schemaGeneration)
     }
 }

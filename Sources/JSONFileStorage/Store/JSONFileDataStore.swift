@@ -38,8 +38,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     public let configuration: JSONFileStoreConfiguration
     /// The store's identifier: the configuration's name.
     public let identifier: String
-    /// The schema the store enforces (empty when opened without one).
-    public let schema: Schema
+    /// The schema the store enforces: the configuration's, or without one the schema the files record (empty
+    /// when there is none); ``migrate(to:applying:)`` changes it.
+    public var schema: Schema { access.inMemory { $0.replayed.effectiveSchema } ?? Schema(entities: []) }
     let files: StoreDirectory
     let access: FileStoreAccess<State>
 
@@ -58,7 +59,6 @@ public final class JSONFileDataStore: DataStore, Sendable {
         }
         self.configuration = configuration
         self.identifier = configuration.name
-        self.schema = configuration.schema ?? Schema(entities: [])
         let files = StoreDirectory(configuration.directory)
         self.files = files
         let readOnly = configuration.isReadOnly
@@ -82,10 +82,15 @@ public final class JSONFileDataStore: DataStore, Sendable {
             if !readOnly {
                 try AtomicFileWriter.removeLeftovers(in: files.path)
                 if !StoreFile.exists(files.journal) {
-                    try JournalIO.createJournal(files: files, name: configuration.name, epoch: UUID())
+                    try JournalIO.createJournal(
+                        files: files, name: configuration.name, epoch: UUID(), schema: configuration.schema,
+                        schemaGeneration: 0)
                 }
             }
-            return try JournalIO.load(files: files, configuration: configuration, repairTornTail: !readOnly)
+            var loaded = try JournalIO.load(
+                files: files, configuration: configuration, repairTornTail: !readOnly)
+            try Self.reconcileSchema(&loaded, files: files, configuration: configuration)
+            return loaded
         }
         var initial = State(replayed: loaded.state, journalIdentity: loaded.identity, journalEnd: loaded.end)
         initial.statistics.fullReloads = 1
@@ -121,9 +126,20 @@ public final class JSONFileDataStore: DataStore, Sendable {
         state.statistics.incrementalRefreshes += 1
     }
 
-    /// Runs `body` on state that is current with the files (see `FileStoreAccess`).
+    /// Runs `body` on state that is current with the files (see `FileStoreAccess`); throws `schemaChanged` when
+    /// another process migrated the store away from this instance's schema.
     func read<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
-        try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repairTornTail: false) }, body)
+        try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repairTornTail: false) }) { state in
+            try checkSchema(state)
+            return try body(&state)
+        }
+    }
+
+    /// Throws `schemaChanged` when the files hold rows in a layout other than the one this instance enforces.
+    func checkSchema(_ state: State) throws(DataStoreError) {
+        if let conflict = state.replayed.schemaConflict {
+            throw .schemaChanged(store: identifier, reason: conflict)
+        }
     }
 
     /// Runs `body` holding the shared file lock after reading what changed, even when a `stat` says nothing
@@ -135,7 +151,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// Runs `body` on current state holding the exclusive file lock; a torn tail is cut back first.
     func write<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        return try access.write(refresh: { try refresh(&$0, repairTornTail: true) }, body)
+        return try access.write(refresh: { try refresh(&$0, repairTornTail: true) }) { state in
+            try checkSchema(state)
+            return try body(&state)
+        }
     }
 
     /// Fetches snapshots of one entity from current state; `persistentModelID ==` looks the row up directly.
@@ -167,6 +186,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
         return try access.write(
             refresh: { try refresh(&$0, repairTornTail: true) },
             prepare: { state -> (SavePlan, JournalRecord.TransactionRecord?, Int64) in
+                try checkSchema(state)
                 let plan = try state.replayed.table.plan(request)
                 guard !plan.changes.isEmpty else { return (plan, nil, state.journalEnd) }
                 let body = JournalRecord.TransactionRecord(
@@ -206,7 +226,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// process. The new journal replaces the old one atomically.
     public func erase() throws {
         try write { state in
-            try JournalIO.createJournal(files: files, name: identifier, epoch: UUID())
+            try JournalIO.createJournal(
+                files: files, name: identifier, epoch: UUID(), schema: state.replayed.effectiveSchema,
+                schemaGeneration: 0)
             try AtomicFileWriter.remove(files.snapshot)
             let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: true)
             state.replayed = loaded.state
