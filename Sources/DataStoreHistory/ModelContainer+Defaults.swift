@@ -22,4 +22,15 @@ extension ModelContainer {
         try self.init(
             for: schema, configurations: configurations.isEmpty ? [ModelConfiguration()] : configurations)
     }
+
+    /// The seeds' `ModelContainer(for: Trip.self, migrationPlan: SampleTripsMigrationPlan.self)`: the default
+    /// durable store (unless configurations say otherwise), migrated by the plan before it opens.
+    public convenience init(
+        for types: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?,
+        configurations: ModelConfiguration...
+    ) throws {
+        try self.init(
+            for: types, migrationPlan: migrationPlan,
+            configurations: configurations.isEmpty ? [ModelConfiguration()] : configurations)
+    }
 }

@@ -16,6 +16,9 @@ public struct ModelConfiguration: Sendable {
     /// The entities routed to this store, or `nil` for every entity no other configuration claims.
     public let entityNames: [String]?
     let connect: @Sendable (Schema) throws -> any StoreConnection
+    /// Opens the store for a migration plan: without a schema (to read what it records), as a configuration
+    /// that reuses the opened instance.
+    let openForMigration: @Sendable () throws -> MigratingStore?
 
     /// Describes a store opened from `configuration`, holding `types` (or every unclaimed type when `nil`).
     public init<Configuration: DataStoreConfiguration>(
@@ -44,6 +47,11 @@ public struct ModelConfiguration: Sendable {
             configured.schema = schema
             return TypedStoreConnection(typedStore: try Configuration.Store(configured))
         }
+        self.openForMigration = {
+            var configured = configuration
+            configured.schema = nil
+            return MigratingStore(try Configuration.Store(configured))
+        }
     }
 
     /// Describes a store that is already open, holding `types` (or every unclaimed type when `nil`).
@@ -67,5 +75,6 @@ public struct ModelConfiguration: Sendable {
             }
             return TypedStoreConnection(typedStore: store)
         }
+        self.openForMigration = { MigratingStore(store) }
     }
 }

@@ -100,6 +100,24 @@ public final class ModelContainer: Sendable {
         try self.init(for: schema.modelTypes.types, configurations: configurations)
     }
 
+    /// SwiftData's `ModelContainer(for:migrationPlan:configurations:)`: migrates each store that records an
+    /// earlier version of the plan's models to its last version, stage by stage, then opens the container.
+    ///
+    /// - Throws: ``DataStoreError/invalidMigrationPlan(reason:)`` when the plan's versions or stages do not chain
+    ///   or a store's version is not in the plan (a newer app wrote it);
+    ///   ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)`` when a stage's data cannot take
+    ///   the next version; ``DataStoreError/migrationFailed(store:reason:underlyingError:)`` when a stage's
+    ///   closure throws. The store is then at the last version it completed.
+    public convenience init(
+        for types: [any PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?,
+        configurations: [ModelConfiguration]
+    ) throws {
+        if let migrationPlan {
+            try SchemaMigrator(plan: migrationPlan, configurations: configurations).run()
+        }
+        try self.init(for: types, configurations: configurations)
+    }
+
     /// The identifiers of the container's stores, in configuration order.
     public var storeIdentifiers: [String] { stores.map(\.identifier) }
 

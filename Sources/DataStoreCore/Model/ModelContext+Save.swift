@@ -6,6 +6,18 @@ extension ModelContext {
     /// failing store's part stays pending in the context, so you can fix the cause and save again, or roll
     /// back. See `Docs/Architecture.md`.
     public func save() throws {
+        // A custom migration stage's context: its changes are committed by the migration, with the new schema.
+        guard !defersSaves else { return }
+        let parts = try pendingRequests()
+        for store in container.stores {
+            guard let request = parts[store.identifier], !request.isEmpty else { continue }
+            let outcome = try store.save(request)
+            recordSaved(request, remapped: outcome.remappedIdentifiers)
+        }
+    }
+
+    /// The pending changes as one save request per store identifier.
+    func pendingRequests() throws -> [String: DataStoreSaveChangesRequest] {
         var parts: [String: DataStoreSaveChangesRequest] = [:]
         func add(
             _ id: PersistentIdentifier,
@@ -26,12 +38,7 @@ extension ModelContext {
             try add(id, \.updated)
         }
         for id in deleteOrder { try add(id, \.deleted) }
-
-        for store in container.stores {
-            guard let request = parts[store.identifier], !request.isEmpty else { continue }
-            let outcome = try store.save(request)
-            recordSaved(request, remapped: outcome.remappedIdentifiers)
-        }
+        return parts
     }
 
     /// Updates the context after one store committed `request`.

@@ -68,6 +68,9 @@ public final class ModelContext {
         FileHandle.standardError.write(Data("DataStoreHistory: autosave failed: \(error)\n".utf8))
     }
     var autosaveScheduled = false
+    /// Set on a custom migration stage's `willMigrate` context: `save()` keeps the changes pending, and the
+    /// migration commits them together with the new schema.
+    var defersSaves = false
     var autosaveTimer: (any DispatchSourceTimer)?
     /// Identifies this context in save requests.
     public let editingIdentifier = UUID()
