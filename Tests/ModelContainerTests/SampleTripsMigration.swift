@@ -17,7 +17,9 @@ enum SampleTripsSchemaV1: VersionedSchema {
         var persistentModelID = PersistentIdentifier()
         var name = ""
         var destination = ""
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         var start_date = Date(timeIntervalSinceReferenceDate: 0)
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         var end_date = Date(timeIntervalSinceReferenceDate: 0)
         init() {}
         init(name: String, destination: String, start_date: Date, end_date: Date) {
@@ -41,7 +43,9 @@ enum SampleTripsSchemaV2: VersionedSchema {
         var persistentModelID = PersistentIdentifier()
         var name = ""
         var destination = ""
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         var start_date = Date(timeIntervalSinceReferenceDate: 0)
+        // swift-format-ignore: AlwaysUseLowerCamelCase
         var end_date = Date(timeIntervalSinceReferenceDate: 0)
         init() {}
     }

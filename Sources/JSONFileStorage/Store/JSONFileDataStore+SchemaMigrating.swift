@@ -5,9 +5,9 @@ import StoreFileSupport
 extension JSONFileDataStore: SchemaMigrating {
     /// The schema the journal (or snapshot) records; `nil` for a store written before schemas were recorded.
     public func recordedSchema() throws -> Schema? {
-        try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repairTornTail: false) }) {
-            $0.replayed.recorded
-        }
+        try access.read(
+            isCurrent: isCurrent, refresh: { try refresh(&$0, repairTornTail: false) },
+            { $0.replayed.recorded })
     }
 
     /// Appends one `schema` record holding the new schema, the upgrade and the transaction of `changes`, and

@@ -129,10 +129,12 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// Runs `body` on state that is current with the files (see `FileStoreAccess`); throws `schemaChanged` when
     /// another process migrated the store away from this instance's schema.
     func read<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
-        try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repairTornTail: false) }) { state in
-            try checkSchema(state)
+        let checked = { (state: inout State) throws -> T in
+            try self.checkSchema(state)
             return try body(&state)
         }
+        return try access.read(
+            isCurrent: isCurrent, refresh: { try refresh(&$0, repairTornTail: false) }, checked)
     }
 
     /// Throws `schemaChanged` when the files hold rows in a layout other than the one this instance enforces.
@@ -151,10 +153,11 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// Runs `body` on current state holding the exclusive file lock; a torn tail is cut back first.
     func write<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        return try access.write(refresh: { try refresh(&$0, repairTornTail: true) }) { state in
-            try checkSchema(state)
+        let checked = { (state: inout State) throws -> T in
+            try self.checkSchema(state)
             return try body(&state)
         }
+        return try access.write(refresh: { try refresh(&$0, repairTornTail: true) }, checked)
     }
 
     /// Fetches snapshots of one entity from current state; `persistentModelID ==` looks the row up directly.
