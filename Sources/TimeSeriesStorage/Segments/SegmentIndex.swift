@@ -44,6 +44,31 @@ struct SegmentIndex: Codable, Sendable {
     var lastSequence: Int64
     var nextChange: Int64
     var lastCommit: Date
+    /// The schema the store's samples are read in (absent in stores written before schemas were recorded).
+    var schema: Schema?
+    /// The lightweight migrations, oldest first: samples are never rewritten, so each is applied when samples of
+    /// the commits it covers are read.
+    var migrations: [Migration]?
+
+    /// A schema change: commits up to `throughSequence` were written before it and are read through `upgrade`.
+    struct Migration: Codable, Hashable, Sendable {
+        var throughSequence: Int64
+        var upgrade: SchemaUpgrade
+    }
+
+    /// A commit read as the current schema lays out its samples.
+    func upgraded(_ commit: SegmentRecord.Commit) -> SegmentRecord.Commit {
+        guard let migrations, migrations.contains(where: { $0.throughSequence >= commit.sequence }) else {
+            return commit
+        }
+        var commit = commit
+        for migration in migrations where migration.throughSequence >= commit.sequence {
+            for index in commit.samples.indices {
+                migration.upgrade.upgrade(&commit.samples[index].values, entity: commit.samples[index].entity)
+            }
+        }
+        return commit
+    }
 
     static func empty(store: String, epoch: UUID) -> SegmentIndex {
         SegmentIndex(

@@ -21,7 +21,7 @@ extension TimeSeriesDataStore {
             case .active(let active): result += active.commits
             }
         }
-        return result.filter { $0.sequence > state.index.oldestValid }
+        return result.filter { $0.sequence > state.index.oldestValid }.map(state.index.upgraded)
     }
 
     /// The segments, oldest first, whose ranges `include` accepts: (earliest sample, latest sample, first

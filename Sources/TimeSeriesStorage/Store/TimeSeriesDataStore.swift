@@ -41,6 +41,18 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         var active: ActiveSegment?
         var pending: Pending?
         var statistics = TimeSeriesStoreStatistics()
+        /// The schema this instance enforces: the configuration's, or the one it migrated the store to.
+        var enforced: Schema?
+
+        /// The schema samples are checked and read under.
+        var effectiveSchema: Schema? { enforced ?? index.schema }
+
+        /// Why this instance must not go on: another process migrated the store to another layout.
+        var schemaConflict: String? {
+            guard let enforced, let recorded = index.schema, enforced.storageLayout != recorded.storageLayout
+            else { return nil }
+            return "its samples are now read in a different schema than this instance was opened with"
+        }
 
         var latestSequence: Int64 {
             active?.commits.last?.sequence ?? max(index.lastSequence, index.segments.last?.lastSequence ?? 0)
@@ -62,8 +74,9 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     public let configuration: TimeSeriesStoreConfiguration
     /// The store's identifier: the configuration's name.
     public let identifier: String
-    /// The schema the store enforces (empty when opened without one).
-    public let schema: Schema
+    /// The schema the store enforces: the configuration's, or without one the schema its index records (empty
+    /// when there is none); ``migrate(to:applying:)`` changes it.
+    public var schema: Schema { access.inMemory { $0.effectiveSchema } ?? Schema(entities: []) }
     let files: SegmentFiles
     let access: FileStoreAccess<State>
 
@@ -77,7 +90,6 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         try configuration.validate()
         self.configuration = configuration
         self.identifier = configuration.name
-        self.schema = configuration.schema ?? Schema(entities: [])
         let files = SegmentFiles(configuration.directory)
         self.files = files
         if configuration.isReadOnly {
@@ -103,13 +115,18 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
                 try AtomicFileWriter.removeLeftovers(in: files.root)
                 try AtomicFileWriter.removeLeftovers(in: files.segments)
                 if !StoreFile.exists(files.index) {
-                    try files.writeIndex(.empty(store: configuration.name, epoch: UUID()))
+                    var index = SegmentIndex.empty(store: configuration.name, epoch: UUID())
+                    index.schema = configuration.schema
+                    try files.writeIndex(index)
                 }
             }
-            return try Self.load(files: files, configuration: configuration, repair: !readOnly)
+            var loaded = try Self.load(files: files, configuration: configuration, repair: !readOnly)
+            loaded.enforced = configuration.schema
+            return loaded
         }
         access = try FileStoreAccess(
             loaded, lockPath: files.lock, readOnly: readOnly, busyTimeout: configuration.busyTimeout)
+        if let target = configuration.schema { try reconcileSchema(with: target) }
     }
 
     /// Reads the index and the active segment; checks that every closed segment's file exists and has the
@@ -148,9 +165,11 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         if identity != state.indexIdentity {
             let pending = state.pending
             let statistics = state.statistics
+            let enforced = state.enforced
             state = try Self.load(files: files, configuration: configuration, repair: repair)
             state.pending = pending
             state.statistics = statistics
+            state.enforced = enforced
             return
         }
         guard var active = state.active,
@@ -166,7 +185,16 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
 
     /// Runs `body` on state that is current with the files (see `FileStoreAccess`).
     func read<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
-        try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) }, body)
+        let checked = { (state: inout State) throws -> T in
+            try self.checkSchema(state)
+            return try body(&state)
+        }
+        return try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) }, checked)
+    }
+
+    /// Throws `schemaChanged` when another process migrated the store away from this instance's schema.
+    func checkSchema(_ state: State) throws(DataStoreError) {
+        if let conflict = state.schemaConflict { throw .schemaChanged(store: identifier, reason: conflict) }
     }
 
     /// Runs `body` holding the shared file lock after reading what changed, even when a `stat` says nothing
@@ -178,7 +206,11 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     /// Runs `body` on current state holding the exclusive file lock; a torn tail is cut back first.
     func write<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        return try access.write(refresh: { try refresh(&$0, repair: true) }, body)
+        let checked = { (state: inout State) throws -> T in
+            try self.checkSchema(state)
+            return try body(&state)
+        }
+        return try access.write(refresh: { try refresh(&$0, repair: true) }, checked)
     }
 
     // MARK: - Saving
@@ -211,6 +243,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             return try access.write(
                 refresh: { try refresh(&$0, repair: true) },
                 prepare: { state in
+                    try checkSchema(state)
                     try checkTimes(of: samples, against: state)
                     return try prepareCommit(samples, editingState: request.editingState, in: &state)
                 },
@@ -263,7 +296,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             guard seen.insert(id).inserted else {
                 throw .invalidSave(store: identifier, reason: "model \(id) appears more than once")
             }
-            if let schema = configuration.schema {
+            if configuration.schema != nil || !schema.entities.isEmpty {
                 if attributeNames[id.entityName] == nil {
                     guard let entity = schema.entity(named: id.entityName) else {
                         throw .unknownEntity(store: identifier, entity: id.entityName)
@@ -415,7 +448,9 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     public func erase() throws {
         try write { state in
             let doomed = state.index.segments.map(\.file) + (state.active.map { [$0.file] } ?? [])
-            try writeIndex(.empty(store: identifier, epoch: UUID()), in: &state)
+            var empty = SegmentIndex.empty(store: identifier, epoch: UUID())
+            empty.schema = state.effectiveSchema
+            try writeIndex(empty, in: &state)
             for file in doomed { try AtomicFileWriter.remove(files.segment(file)) }
             state.active = nil
             state.pending = nil
