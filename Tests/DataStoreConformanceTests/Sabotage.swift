@@ -28,6 +28,8 @@ enum Sabotage: String, CaseIterable, Sendable {
     // Capabilities
     case reopenForgetsEverything, instancesShareNothing, rejectedUpdateKeepsInserts
     case rejectedDeleteKeepsInserts, updatesSkipTheBacklog, updatesIgnoreExpiry
+    // Schemas
+    case schemaNotRecorded, renamedValuesDropped, unsafeSchemaAccepted
 
     var caughtBy: ConformanceCase {
         switch self {
@@ -87,6 +89,9 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .instancesShareNothing: .secondInstanceSeesCommits
         case .rejectedUpdateKeepsInserts: .insertOnlyRejectsUpdatesAtomically
         case .rejectedDeleteKeepsInserts: .insertOnlyRejectsDeletesAtomically
+        case .schemaNotRecorded: .schemaIsRecorded
+        case .renamedValuesDropped: .lightweightMigrationKeepsRows
+        case .unsafeSchemaAccepted: .unsafeSchemaChangeRefused
         case .updatesSkipTheBacklog: .historyUpdatesDeliverCommitsInOrder
         case .updatesIgnoreExpiry: .historyUpdatesRejectExpiredTokens
         }

@@ -141,6 +141,15 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     /// `historyUpdates(after:)` with an expired token ends with `historyTokenExpired`.
     case historyUpdatesRejectExpiredTokens
 
+    // Schemas
+    /// The store records the schema it was opened with, and a new version of it (across reopening, if durable).
+    case schemaIsRecorded
+    /// A lightweight migration renames, fills in and drops attribute values of every row, adding no history.
+    case lightweightMigrationKeepsRows
+    /// A change of value kind, `.unique` over colliding values and removing an entity with rows each throw
+    /// `incompatibleSchema` naming the entity and attribute, and change nothing.
+    case unsafeSchemaChangeRefused
+
     /// The case's name.
     public var description: String { rawValue }
 
@@ -217,6 +226,12 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "HistoryProviding: after `deleteHistory`, every token older than the newest deleted transaction expires."
         case .expiryCheckedBeforeAnyRead, .tokenValidatedBeforeReading:
             "HistoryProviding: tokens are validated before anything is read."
+        case .schemaIsRecorded:
+            "SchemaMigrating: the store persists its schema, version included, and `recordedSchema()` returns it."
+        case .lightweightMigrationKeepsRows:
+            "SchemaMigrating: `migrate(to:applying:)` applies the lightweight upgrade to every row."
+        case .unsafeSchemaChangeRefused:
+            "SchemaMigrating: an unsafe difference throws incompatibleSchema naming entity and attribute, and nothing is written."
         case .historySeeksInsteadOfScanning:
             "HistoryProviding: \"after my token\" seeks to the token instead of reading all history."
         case .latestTokenReadsFromTheNewestEnd:
