@@ -1,9 +1,13 @@
 import DataStoreCore
 import Foundation
 import JSONFileStorage
+import StoreTestSupport
 import Testing
 
 /// The seeds' V1 → V2 → V3 plan on a JSON file store, and the plan's bad inputs.
+/// The version the app runs now, under the name the seed uses.
+private typealias Trip = SampleTripsSchemaV3.Trip
+
 @Suite struct MigrationPlanTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "migration-\(UUID().uuidString)")

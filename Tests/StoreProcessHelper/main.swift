@@ -117,6 +117,35 @@ do {
         trip.name = arguments[1]
         container.mainContext.insert(trip)
         report("INSERTED \(arguments[1])")
+    case "seed-v1-trips":
+        // seed-v1-trips DIR COUNT: what the version-1 app wrote, in one save: COUNT trips, every name twice.
+        guard arguments.count == 3, let count = Int(arguments[2]) else {
+            fail("usage: seed-v1-trips DIR COUNT")
+        }
+        let container = try ModelContainer(
+            for: SampleTripsSchemaV1.models, migrationPlan: nil,
+            configurations: [
+                ModelConfiguration(
+                    JSONFileStoreConfiguration(name: "trips", directory: URL(fileURLWithPath: arguments[1])))
+            ])
+        let context = ModelContext(container)
+        for index in 0..<count {
+            let start = Date(timeIntervalSinceReferenceDate: Double(index) * 60)
+            context.insert(
+                SampleTripsSchemaV1.Trip(
+                    name: "trip \(index % max(1, count / 2))", destination: "d\(index)", start_date: start,
+                    end_date: start.addingTimeInterval(3_600)))
+        }
+        try context.save()
+        report("SEEDED \(count)")
+    case "migrate-trips":
+        // migrate-trips DIR: opens the store with the seeds' V1 → V2 → V3 plan.
+        report("READY")
+        _ = try ModelContainer(
+            for: SampleTripsSchemaV3.Trip.self, migrationPlan: SampleTripsMigrationPlan.self,
+            configurations: ModelConfiguration(
+                JSONFileStoreConfiguration(name: "trips", directory: URL(fileURLWithPath: arguments[1]))))
+        report("MIGRATED")
     case "default-container-count":
         let container = try ModelContainer(for: [Trip.self, LivingAccommodation.self])
         report("COUNT \(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()))")
