@@ -41,6 +41,7 @@ public enum DataStoreTool {
         do {
             switch command {
             case .info: try InfoCommand.run(directory, output: output)
+            case .schema: try SchemaCommand.run(directory, output: output)
             case .history: try HistoryCommand.run(directory, parsed, output: output)
             case .tail: try await TailCommand.run(directory, parsed, output: output)
             case .verify: return try VerifyCommand.run(directory, output: output) ? 0 : 1

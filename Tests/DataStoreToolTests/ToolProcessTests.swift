@@ -63,6 +63,28 @@ import Testing
         #expect(value("models: LivingAccommodation") == "2")
         #expect(value("history transactions") == String(try store.fetchHistory(.init()).count))
         #expect(value("epoch") == (try store.currentToken().epoch.uuidString))
+        #expect(
+            value("schema entities")
+                == (try store.recordedSchema()?.entities.map(\.name).joined(separator: ", ")))
+    }
+
+    @Test func schemaPrintsWhatTheStoreRecords() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datastore-schema-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let seed = try ChildProcess(
+            ["seed-v1-trips", directory.path, "4"], executable: "datastore-test-process")
+        #expect(seed.waitForExit(timeout: .seconds(60)) == 0)
+        let migrate = try ChildProcess(
+            ["migrate-trips", directory.path], executable: "datastore-test-process")
+        #expect(migrate.waitForExit(timeout: .seconds(60)) == 0)
+        let (status, output) = try datastore(["schema", directory.path])
+        #expect(status == 0)
+        #expect(output.first == "version  3.0.0")
+        #expect(output.contains("entity Trip"))
+        #expect(output.contains { $0.hasPrefix("  name: string  unique") })
+        #expect(output.contains { $0.hasPrefix("  startDate: date  originalName: start_date") })
+        #expect(!output.contains { $0.contains("start_date:") })
     }
 
     @Test func tailPrintsAnotherProcessesCommitAndExitsZeroOnInterrupt() throws {

@@ -1,6 +1,6 @@
 /// The tool's commands, their options and their help.
 enum ToolCommand: String, CaseIterable {
-    case info, history, tail, verify, repair, compact
+    case info, schema, history, tail, verify, repair, compact
 
     var flags: Set<String> {
         switch self {
@@ -22,6 +22,7 @@ enum ToolCommand: String, CaseIterable {
     var synopsis: String {
         switch self {
         case .info: "datastore info PATH"
+        case .schema: "datastore schema PATH"
         case .history:
             "datastore history PATH [--after TOKEN | --after-file FILE] [--author NAME] [--since DATE] [--limit N] [--json | --jsonl]"
         case .tail: "datastore tail PATH [--after TOKEN | --after-file FILE]"
@@ -38,8 +39,15 @@ enum ToolCommand: String, CaseIterable {
             \(synopsis)
 
             Prints the backend (detected from the files), format version, store identifier, epoch, models per
-            entity, history transactions, the oldest usable token (older ones are expired), the newest token,
-            and the size on disk. Never writes.
+            entity, the schema version and entities it records, history transactions, the oldest usable token
+            (older ones are expired), the newest token, and the size on disk. Never writes.
+            """
+        case .schema:
+            """
+            \(synopsis)
+
+            Prints the schema the store records: its version, and for each entity its attributes with their value
+            kinds, options and defaults, and its unique constraints. Never writes.
             """
         case .history:
             """

@@ -20,6 +20,11 @@ enum InfoCommand {
             ("\(inspection.countedThings): \($0)", "\(inspection.countsByEntity[$0] ?? 0)")
         }
         lines += inspection.details.map { ($0.label, $0.value) }
+        let schema = try SchemaCommand.recordedSchema(directory)
+        lines += [
+            ("schema version", schema?.version.map { "\($0)" } ?? (schema == nil ? "not recorded" : "none")),
+            ("schema entities", schema.map { $0.entities.map(\.name).joined(separator: ", ") } ?? "-"),
+        ]
         lines += [
             ("history transactions", "\(inspection.transactionCount)"),
             ("history changes", "\(inspection.changeCount)"),
