@@ -2,7 +2,7 @@
 ///
 /// A store needs the schema for two rules: ``Attribute/Option/unique`` (an insert whose value is already
 /// taken updates the existing row instead) and ``Attribute/Option/preserveValueOnDeletion`` (the value is
-/// kept in the delete change's tombstone). Build one from model types with ``init(_:)``, as in SwiftData;
+/// kept in the delete change's tombstone). Build one from model types with ``init(_:version:)``, as in SwiftData;
 /// such a schema also opens a container (``ModelContainer/init(for:configurations:)-(Schema,_)``).
 public struct Schema: Hashable, Codable, Sendable {
     /// The entities, in declaration order.
