@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// ```
 /// directory/
-///   store.json                 {"epoch": …, "oldestValid": …}
+///   store.json                 {"epoch": …, "oldestValid": …, "schema": …}
 ///   models/Trip/<key>.json     one snapshot per file
 ///   history.jsonl              one transaction per line
 /// ```
@@ -30,6 +30,8 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
     struct Metadata: Codable {
         var epoch: UUID
         var oldestValid: Int64
+        /// The schema the model files are in (absent in stores written before schemas were recorded).
+        var schema: Schema?
     }
 
     struct State {
@@ -44,16 +46,15 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
     public let configuration: FilePerModelStoreConfiguration
     /// The store's identifier: the configuration's name.
     public let identifier: String
-    /// The schema the store enforces.
-    public let schema: Schema
-    private let state: Mutex<State>
-    private let root: URL
+    /// The schema the store enforces: the configuration's, or the one it migrated to.
+    public var schema: Schema { state.withLock { $0.table.schema } ?? Schema(entities: []) }
+    let state: Mutex<State>
+    let root: URL
 
     /// Opens the store in its directory, creating it if needed.
     public init(_ configuration: FilePerModelStoreConfiguration) throws {
         self.configuration = configuration
         self.identifier = configuration.name
-        self.schema = configuration.schema ?? Schema(entities: [])
         self.root = configuration.directory
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("models"), withIntermediateDirectories: true)
@@ -62,11 +63,12 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
         if let data = try? Data(contentsOf: metadataURL) {
             metadata = try JSONDecoder().decode(Metadata.self, from: data)
         } else {
-            metadata = Metadata(epoch: UUID(), oldestValid: 0)
+            metadata = Metadata(epoch: UUID(), oldestValid: 0, schema: configuration.schema)
             try AtomicFileWriter.replace(metadataURL.path, with: JSONEncoder().encode(metadata))
         }
         // Load every model file into the shared table, and every history line.
-        var table = SnapshotTable(storeIdentifier: configuration.name, schema: configuration.schema)
+        var table = SnapshotTable(
+            storeIdentifier: configuration.name, schema: configuration.schema ?? metadata.schema)
         let models = root.appendingPathComponent("models")
         for entity in try FileManager.default.contentsOfDirectory(atPath: models.path) {
             for file in try FileManager.default.contentsOfDirectory(
@@ -86,9 +88,10 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
             try JSONDecoder().decode(FilePerModelHistoryTransaction.self, from: Data($0.utf8))
         }
         state = Mutex(State(table: table, metadata: metadata, history: history))
+        if let target = configuration.schema { try reconcileSchema(with: target) }
     }
 
-    private func modelFile(_ id: PersistentIdentifier) -> URL {
+    func modelFile(_ id: PersistentIdentifier) -> URL {
         // Keys are UUIDs or similar; percent-encode anything else so a key never escapes its directory.
         let key = id.primaryKey.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id.primaryKey
         return root.appendingPathComponent("models").appendingPathComponent(id.entityName)
@@ -152,7 +155,7 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
         }
     }
 
-    private func appendHistoryLine(_ transaction: FilePerModelHistoryTransaction) throws {
+    func appendHistoryLine(_ transaction: FilePerModelHistoryTransaction) throws {
         let url = root.appendingPathComponent("history.jsonl")
         if !FileManager.default.fileExists(atPath: url.path) {
             _ = FileManager.default.createFile(atPath: url.path, contents: nil)
@@ -172,7 +175,7 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
                 at: root.appendingPathComponent("models"), withIntermediateDirectories: true)
             state = State(
                 table: SnapshotTable(storeIdentifier: identifier, schema: configuration.schema),
-                metadata: Metadata(epoch: UUID(), oldestValid: 0), history: [])
+                metadata: Metadata(epoch: UUID(), oldestValid: 0, schema: state.table.schema), history: [])
             try AtomicFileWriter.replace(
                 root.appendingPathComponent("store.json").path, with: JSONEncoder().encode(state.metadata))
         }
