@@ -166,3 +166,51 @@ private typealias Trip = SampleTripsSchemaV3.Trip
         #expect(try Data(contentsOf: journal) == atV3)
     }
 }
+
+/// What stays true of history and tokens across a migration, and what an older app meets.
+@Suite struct MigrationHistoryTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "migration-\(UUID().uuidString)")
+
+    func configuration() -> ModelConfiguration {
+        ModelConfiguration(JSONFileStoreConfiguration(name: "trips", directory: directory))
+    }
+
+    @Test func tokensIssuedBeforeAMigrationStayValidAndOlderVersionsAreRefused() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let v1 = try ModelContainer(
+            for: SampleTripsSchemaV1.models, migrationPlan: nil, configurations: [configuration()])
+        let context = ModelContext(v1)
+        context.insert(
+            SampleTripsSchemaV1.Trip(
+                name: "Paris", destination: "FR", start_date: Date(timeIntervalSinceReferenceDate: 0),
+                end_date: Date(timeIntervalSinceReferenceDate: 86_400)))
+        try context.save()
+        let before = try #require(try context.fetchHistory(HistoryDescriptor()).last?.token)
+
+        let v3 = try ModelContainer(
+            for: [SampleTripsSchemaV3.Trip.self], migrationPlan: SampleTripsMigrationPlan.self,
+            configurations: [configuration()])
+        let later = ModelContext(v3)
+        later.insert(
+            SampleTripsSchemaV3.Trip(
+                name: "Rome", destination: "IT", startDate: Date(timeIntervalSinceReferenceDate: 0),
+                endDate: Date(timeIntervalSinceReferenceDate: 86_400)))
+        try later.save()
+        // The token from before the migration still works: the migration is not an erase.
+        let after = try later.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > before }))
+        #expect(after.count == 1)
+        #expect(after.first?.author == nil)
+
+        // Version 2's models on a store at version 3: refused, nothing dropped.
+        #expect {
+            try ModelContainer(for: SampleTripsSchemaV2.schema, configurations: [configuration()])
+        } throws: { error in
+            guard let error = error as? DataStoreError, error.code == .incompatibleSchema else {
+                return false
+            }
+            return error.reason?.contains("newer") == true
+        }
+        #expect(try ModelContext(v3).fetchCount(FetchDescriptor<SampleTripsSchemaV3.Trip>()) == 2)
+    }
+}

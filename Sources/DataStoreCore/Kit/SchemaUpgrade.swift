@@ -6,7 +6,8 @@
 /// Safe without a plan: adding an entity; adding an attribute (existing rows get its default, the value in the
 /// model's `init()`); removing an attribute; renaming one through ``Schema/Attribute/originalName``; making an
 /// attribute optional; adding or removing options, when an added `.unique` (or unique set) finds no collision
-/// among the stored values; removing an entity that holds no rows. Anything else throws
+/// among the stored values; removing an entity that holds no rows. Anything else, and a target whose version is
+/// older than the stored one, throws
 /// ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)``. Applying an upgrade twice does the
 /// same as applying it once, so replaying a record a crash left behind is harmless.
 public struct SchemaUpgrade: Hashable, Codable, Sendable {
@@ -68,6 +69,15 @@ public struct SchemaUpgrade: Hashable, Codable, Sendable {
     public static func between(
         stored: Schema, target: Schema, store: String, rows: (String) throws -> [DataStoreSnapshot]
     ) throws -> SchemaUpgrade {
+        if let storedVersion = stored.version, let targetVersion = target.version,
+            targetVersion < storedVersion
+        {
+            throw DataStoreError.incompatibleSchema(
+                store: store, entity: stored.entities.first?.name ?? "?", attribute: nil,
+                reason:
+                    "the store is at schema version \(storedVersion), newer than \(targetVersion): a newer version of "
+                    + "the app wrote it, and opening it with older models would drop what they do not know")
+        }
         var upgrade = SchemaUpgrade()
         for entity in target.entities {
             guard let old = stored.entity(named: entity.name) else { continue }  // a new entity

@@ -33,7 +33,19 @@ public final class ModelContainer: Sendable {
     /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` when configurations share a name or an
     ///   entity, or leave an entity without a store; ``DataStoreError/modelTypeNotInContainer(entity:)``
     ///   when a configuration names a type missing from `types`; and whatever a store throws on opening.
-    public init(for types: [any PersistentModel.Type], configurations: [ModelConfiguration]) throws {
+    public convenience init(for types: [any PersistentModel.Type], configurations: [ModelConfiguration])
+        throws
+    {
+        try self.init(for: types, version: nil, configurations: configurations)
+    }
+
+    /// Opens the stores for `types`, the models of schema `version` when it is known (a schema or a migration
+    /// plan gave it): the stores then record it, and refuse to open when they are at a newer version.
+    init(
+        for types: [any PersistentModel.Type], version: Schema.Version?, configurations: [ModelConfiguration]
+    )
+        throws
+    {
         guard !configurations.isEmpty else {
             throw DataStoreError.invalidConfiguration(
                 reason:
@@ -68,14 +80,14 @@ public final class ModelContainer: Sendable {
             }
             routes[name] = index
         }
-        let schema = Schema(types)
+        let schema = Schema(types, version: version)
         self.schema = schema
         self.configurations = configurations
         self.storeIndexByEntity = routes
         self.modelTypes = ModelTypeRegistry(types)
         self.stores = try configurations.indices.map { index in
             let entities = schema.entities.filter { routes[$0.name] == index }
-            return try configurations[index].connect(Schema(entities: entities))
+            return try configurations[index].connect(Schema(entities: entities, version: version))
         }
         let identifiers = stores.map(\.identifier)
         self.storeIdentifierByEntity = routes.mapValues { identifiers[$0] }
@@ -97,7 +109,7 @@ public final class ModelContainer: Sendable {
                     "the schema was built from entities, not model types; build it with Schema([Trip.self, …])"
             )
         }
-        try self.init(for: schema.modelTypes.types, configurations: configurations)
+        try self.init(for: schema.modelTypes.types, version: schema.version, configurations: configurations)
     }
 
     /// SwiftData's `ModelContainer(for:migrationPlan:configurations:)`: migrates each store that records an
@@ -115,7 +127,10 @@ public final class ModelContainer: Sendable {
         if let migrationPlan {
             try SchemaMigrator(plan: migrationPlan, configurations: configurations).run()
         }
-        try self.init(for: types, configurations: configurations)
+        // The app's models are the plan's last version: the stores record it.
+        try self.init(
+            for: types, version: migrationPlan?.schemas.last?.versionIdentifier,
+            configurations: configurations)
     }
 
     /// The identifiers of the container's stores, in configuration order.
