@@ -24,6 +24,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
         var nextChangeIdentifier: Int64 = 1
         var lastTimestamp = Date.distantPast
         var statistics = HistoryQueryStatistics()
+        /// Models fetches examined (handed to predicate evaluation).
+        var modelsExamined = 0
         /// The continuations of `historyUpdates` sequences, fed under the lock so none misses a commit.
         var observers: [UUID: AsyncThrowingStream<InMemoryHistoryTransaction, any Error>.Continuation] = [:]
     }
@@ -50,16 +52,16 @@ public final class InMemoryDataStore: DataStore, Sendable {
             State(table: SnapshotTable(storeIdentifier: configuration.name, schema: configuration.schema)))
     }
 
-    /// Fetches snapshots of one entity; a predicate on `persistentModelID ==` looks the row up directly.
+    /// Fetches snapshots of one entity; a predicate on `persistentModelID ==` looks the row up directly, and an
+    /// equality on an indexed attribute examines only the models holding the value.
     public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
         -> DataStoreFetchResult
     {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let candidates: [DataStoreSnapshot] = state.withLock { state in
-            if let id = bounds.identifier {
-                return state.table[id].map { [$0] } ?? []
-            }
-            return Array(state.table.rows(of: Model.entityName))
+            let candidates = state.table.candidates(for: bounds)
+            state.modelsExamined += candidates.count
+            return candidates
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
@@ -140,6 +142,10 @@ public final class InMemoryDataStore: DataStore, Sendable {
             InMemoryHistoryToken(storeIdentifier: identifier, epoch: $0.epoch, sequence: $0.latestSequence)
         }
     }
+
+    /// The models fetches have examined since the store was opened: every candidate a predicate was evaluated
+    /// on. An equality on an indexed attribute examines only the models holding the value.
+    public var modelsExamined: Int { state.withLock { $0.modelsExamined } }
 
     /// The number of models held.
     public var modelCount: Int { state.withLock { $0.table.count } }

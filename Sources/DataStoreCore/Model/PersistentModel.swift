@@ -37,6 +37,11 @@ public protocol PersistentModel {
     /// Every key path must be one of ``schemaAttributes``; an insert whose values of a set are taken updates
     /// the holder (an upsert), on every backend that enforces `.unique`. Empty by default.
     static var uniqueConstraints: [[PartialKeyPath<Self>]] { get }
+    /// Attribute lists that stores index, the equivalent of SwiftData's `#Index<Trip>([\.name], [\.startDate,
+    /// \.endDate])`, declared like ``uniqueConstraints``. A store that keeps indexes answers an equality on an
+    /// index's first attribute from it instead of examining every model. `.unique` attributes are indexed
+    /// anyway. Empty by default.
+    static var indexes: [[PartialKeyPath<Self>]] { get }
     /// The identifier of this instance; unresolved until a context inserts it.
     var persistentModelID: PersistentIdentifier { get set }
     /// Creates an empty instance for decoding to fill in.
@@ -49,6 +54,8 @@ extension PersistentModel {
 
     /// No compound uniqueness unless the model declares it.
     public static var uniqueConstraints: [[PartialKeyPath<Self>]] { [] }
+    /// No indexes unless the model declares them.
+    public static var indexes: [[PartialKeyPath<Self>]] { [] }
 
     /// The entity this type declares, for a ``Schema``. A compound constraint's key path that is not an
     /// attribute is dropped here; ``checkUniqueConstraints()`` reports it.
@@ -64,22 +71,30 @@ extension PersistentModel {
             },
             compoundUniqueConstraints: uniqueConstraints.map { set in
                 set.compactMap { schemaAttribute(for: $0)?.name }
-            })
+            },
+            indexes: indexes.map { set in set.compactMap { schemaAttribute(for: $0)?.name } })
     }
 
-    /// Checks that every key path of ``uniqueConstraints`` is a declared attribute.
+    /// Checks that every key path of ``uniqueConstraints`` and ``indexes`` is a declared attribute.
     ///
     /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` naming the entity and the constraint.
     public static func checkUniqueConstraints() throws(DataStoreError) {
-        for (index, set) in uniqueConstraints.enumerated() {
+        try checkAttributeLists(uniqueConstraints, kind: "unique constraint")
+        try checkAttributeLists(indexes, kind: "index")
+    }
+
+    /// Throws for a list that is empty or names a key path that is not an attribute.
+    private static func checkAttributeLists(_ lists: [[PartialKeyPath<Self>]], kind: String)
+        throws(DataStoreError)
+    {
+        for (index, set) in lists.enumerated() {
             guard !set.isEmpty else {
-                throw .invalidConfiguration(
-                    reason: "\(entityName): unique constraint \(index + 1) names no attribute")
+                throw .invalidConfiguration(reason: "\(entityName): \(kind) \(index + 1) names no attribute")
             }
             for keyPath in set where schemaAttribute(for: keyPath) == nil {
                 throw .invalidConfiguration(
                     reason:
-                        "\(entityName): unique constraint \(index + 1) names \(keyPath), which is not one of its "
+                        "\(entityName): \(kind) \(index + 1) names \(keyPath), which is not one of its "
                         + "schemaAttributes")
             }
         }

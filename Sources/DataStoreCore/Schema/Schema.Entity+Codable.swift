@@ -1,9 +1,10 @@
 extension Schema.Entity {
     private enum CodingKeys: String, CodingKey {
-        case name, attributes, compoundUniqueConstraints
+        case name, attributes, compoundUniqueConstraints, indexes
     }
 
-    /// Decodes an entity; `compoundUniqueConstraints` may be absent (schemas written before it existed).
+    /// Decodes an entity; `compoundUniqueConstraints` and `indexes` may be absent (schemas written before they
+    /// existed).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -11,7 +12,8 @@ extension Schema.Entity {
             attributes: try container.decode([Schema.Attribute].self, forKey: .attributes),
             compoundUniqueConstraints: try container.decodeIfPresent(
                 [[String]].self, forKey: .compoundUniqueConstraints)
-                ?? [])
+                ?? [],
+            indexes: try container.decodeIfPresent([[String]].self, forKey: .indexes) ?? [])
     }
 
     /// Encodes the entity.
@@ -21,6 +23,9 @@ extension Schema.Entity {
         try container.encode(attributes, forKey: .attributes)
         if !compoundUniqueConstraints.isEmpty {
             try container.encode(compoundUniqueConstraints, forKey: .compoundUniqueConstraints)
+        }
+        if !indexes.isEmpty {
+            try container.encode(indexes, forKey: .indexes)
         }
     }
 }

@@ -8,12 +8,24 @@ extension Schema {
         /// Sets of attributes whose values are unique *together* (SwiftData's `#Unique`): an insert whose
         /// values of one set are taken updates the holder. A single `.unique` attribute is a set of one.
         public var compoundUniqueConstraints: [[String]]
+        /// Attribute lists stores index (SwiftData's `#Index`).
+        public var indexes: [[String]]
 
         /// Creates an entity.
-        public init(name: String, attributes: [Attribute], compoundUniqueConstraints: [[String]] = []) {
+        public init(
+            name: String, attributes: [Attribute], compoundUniqueConstraints: [[String]] = [],
+            indexes: [[String]] = []
+        ) {
             self.name = name
             self.attributes = attributes
             self.compoundUniqueConstraints = compoundUniqueConstraints
+            self.indexes = indexes
+        }
+
+        /// The attributes an equality lookup can be answered for from an index: the first attribute of every
+        /// index and every unique constraint.
+        public var indexedAttributeNames: Set<String> {
+            Set((uniqueConstraints + indexes).compactMap(\.first))
         }
 
         /// The attribute with the given name, if the entity has it.

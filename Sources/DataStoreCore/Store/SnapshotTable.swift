@@ -12,11 +12,20 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     public let schema: Schema?
     var rowsByEntity: [String: [PersistentIdentifier: DataStoreSnapshot]] = [:]
     private var uniqueOwners: [UniqueKey: PersistentIdentifier] = [:]
+    /// Entity → indexed attribute → value → the models holding it (see ``Schema/Entity/indexedAttributeNames``).
+    private var valueIndex: [String: [String: [SnapshotValue: Set<PersistentIdentifier>]]] = [:]
+    /// Entity → the attributes ``valueIndex`` covers, from the schema.
+    private let indexedAttributes: [String: Set<String>]
 
     /// Creates an empty table.
     public init(storeIdentifier: String, schema: Schema?) {
         self.storeIdentifier = storeIdentifier
         self.schema = schema
+        var indexed: [String: Set<String>] = [:]
+        for entity in schema?.entities ?? [] where !entity.indexedAttributeNames.isEmpty {
+            indexed[entity.name] = entity.indexedAttributeNames
+        }
+        self.indexedAttributes = indexed
     }
 
     /// The number of rows of every entity.
@@ -71,13 +80,48 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         for key in uniqueKeys(of: after) {
             uniqueOwners[key] = id
         }
+        if let attributes = indexedAttributes[id.entityName] {
+            for name in attributes {
+                let old = before.map { $0[attribute: name] }
+                let new = after.map { $0[attribute: name] }
+                guard old != new else { continue }
+                if let old { valueIndex[id.entityName, default: [:]][name, default: [:]][old]?.remove(id) }
+                if let new {
+                    valueIndex[id.entityName, default: [:]][name, default: [:]][new, default: []].insert(id)
+                }
+            }
+        }
         rowsByEntity[id.entityName, default: [:]][id] = after
+    }
+
+    /// The rows a fetch must examine: the one row a `persistentModelID ==` names; else, when the predicate
+    /// requires equality on an indexed attribute, only the rows holding that value (the smallest such set);
+    /// else every row of the entity.
+    public func candidates<Model: PersistentModel>(for bounds: ModelPredicateBounds<Model>)
+        -> [DataStoreSnapshot]
+    {
+        let entity = Model.entityName
+        if let id = bounds.identifier { return self[id].map { [$0] } ?? [] }
+        if let indexed = indexedAttributes[entity], let index = valueIndex[entity] {
+            var smallest: Set<PersistentIdentifier>?
+            for constraint in bounds.attributeConstraints
+            where constraint.relation == .equal && indexed.contains(constraint.name) {
+                let holders = index[constraint.name]?[constraint.value] ?? []
+                if smallest.map({ holders.count < $0.count }) ?? true { smallest = holders }
+            }
+            if let smallest {
+                let rows = rowsByEntity[entity] ?? [:]
+                return smallest.compactMap { rows[$0] }
+            }
+        }
+        return Array(rows(of: entity))
     }
 
     /// Removes every row.
     public mutating func removeAll() {
         rowsByEntity = [:]
         uniqueOwners = [:]
+        valueIndex = [:]
     }
 
     private func uniqueKeys(of snapshot: DataStoreSnapshot?) -> [UniqueKey] {

@@ -160,16 +160,16 @@ public final class JSONFileDataStore: DataStore, Sendable {
         return try access.write(refresh: { try refresh(&$0, repairTornTail: true) }, checked)
     }
 
-    /// Fetches snapshots of one entity from current state; `persistentModelID ==` looks the row up directly.
+    /// Fetches snapshots of one entity from current state; `persistentModelID ==` looks the row up directly, and
+    /// an equality on an indexed attribute examines only the models holding the value.
     public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
         -> DataStoreFetchResult
     {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let candidates: [DataStoreSnapshot] = try read { state in
-            if let id = bounds.identifier {
-                return state.replayed.table[id].map { [$0] } ?? []
-            }
-            return Array(state.replayed.table.rows(of: Model.entityName))
+            let candidates = state.replayed.table.candidates(for: bounds)
+            state.statistics.modelsExamined += candidates.count
+            return candidates
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(

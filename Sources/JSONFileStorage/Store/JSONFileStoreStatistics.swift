@@ -12,6 +12,9 @@ public struct JSONFileStoreStatistics: Hashable, Sendable {
     public var fullReloads = 0
     /// Times it read only what other processes appended since its last look.
     public var incrementalRefreshes = 0
+    /// Models fetches examined: every candidate a predicate was evaluated on. An equality on an indexed
+    /// attribute examines only the models holding the value.
+    public var modelsExamined = 0
 
     /// Zero counters.
     public init() {}

@@ -1,0 +1,165 @@
+import DataStoreCore
+import Foundation
+import InMemoryStorage
+import JSONFileStorage
+import Testing
+
+/// A model with SwiftData-style indexes: `#Index<IndexedNote>([\.category], [\.priority, \.title])`.
+final class IndexedNote: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<IndexedNote>] = [
+        .attribute("title", \.title), .attribute("category", \.category), .attribute("priority", \.priority),
+    ]
+    static var indexes: [[PartialKeyPath<IndexedNote>]] { [[\.category], [\.priority, \.title]] }
+    var persistentModelID = PersistentIdentifier()
+    var title = ""
+    var category = ""
+    var priority = 0
+    init() {}
+    init(title: String, category: String, priority: Int) {
+        self.title = title
+        self.category = category
+        self.priority = priority
+    }
+}
+
+/// Declares an index on something that is not an attribute.
+final class BadlyIndexedNote: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<BadlyIndexedNote>] = [.attribute("title", \.title)]
+    static var indexes: [[PartialKeyPath<BadlyIndexedNote>]] { [[\.persistentModelID]] }
+    var persistentModelID = PersistentIdentifier()
+    var title = ""
+    init() {}
+}
+
+/// Equality on an indexed attribute is answered from the index, by the stores' own counters.
+@Suite struct IndexTests {
+    func note(_ index: Int) -> IndexedNote {
+        IndexedNote(title: "n\(index)", category: "c\(index % 1_000)", priority: index % 10)
+    }
+
+    @Test func anIndexedEqualityExaminesOnlyTheMatchingModels() throws {
+        let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
+        let container = try ModelContainer(
+            for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)])
+        let context = ModelContext(container)
+        for index in 0..<100_000 { context.insert(note(index)) }
+        try context.save()
+
+        let fresh = ModelContext(container)
+        var before = store.modelsExamined
+        let matches = try fresh.fetch(
+            FetchDescriptor<IndexedNote>(predicate: #Predicate { $0.category == "c7" }))
+        #expect(matches.count == 100)
+        #expect(matches.allSatisfy { $0.category == "c7" })
+        #expect(store.modelsExamined - before == 100)
+
+        // The first attribute of a compound index, with a further condition evaluated on the candidates.
+        before = store.modelsExamined
+        let urgent = try fresh.fetchCount(
+            FetchDescriptor<IndexedNote>(
+                predicate: #Predicate { $0.priority == 3 && $0.title != "n3" }))
+        #expect(urgent == 9_999)
+        #expect(store.modelsExamined - before == 10_000)
+
+        // Not indexed: every model is examined.
+        before = store.modelsExamined
+        _ = try fresh.fetchCount(FetchDescriptor<IndexedNote>(predicate: #Predicate { $0.title == "n5" }))
+        #expect(store.modelsExamined - before == 100_000)
+    }
+
+    @Test func theJSONFileStoreKeepsItsIndexesAcrossReopeningAndEdits() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "index-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = JSONFileStoreConfiguration(
+            name: "notes", schema: Schema([IndexedNote.self]), directory: directory, durability: .relaxed)
+        do {
+            let store = try JSONFileDataStore(configuration)
+            let context = ModelContext(
+                try ModelContainer(
+                    for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)]))
+            for index in 0..<20_000 { context.insert(note(index)) }
+            try context.save()
+            // Edits move models between index entries.
+            for moved in try context.fetch(
+                FetchDescriptor<IndexedNote>(predicate: #Predicate { $0.category == "c1" }))
+            {
+                moved.category = "c2"
+            }
+            try context.save()
+        }
+        let store = try JSONFileDataStore(configuration)
+        let context = ModelContext(
+            try ModelContainer(for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)]))
+        let before = store.statistics.modelsExamined
+        #expect(
+            try context.fetchCount(
+                FetchDescriptor<IndexedNote>(predicate: #Predicate { $0.category == "c1" })) == 0)
+        #expect(
+            try context.fetchCount(
+                FetchDescriptor<IndexedNote>(predicate: #Predicate { $0.category == "c2" })) == 40)
+        #expect(store.statistics.modelsExamined - before == 40)
+    }
+
+    @Test(arguments: 0..<100)
+    func indexedFetchesEqualAFullScan(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var table = SnapshotTable(storeIdentifier: "notes", schema: Schema([IndexedNote.self]))
+        var inserted: [PersistentIdentifier] = []
+        for index in 0..<Int.random(in: 0...200, using: &random) {
+            let id = PersistentIdentifier(
+                storeIdentifier: "notes", entityName: "IndexedNote", primaryKey: "\(index)")
+            let model = IndexedNote(
+                title: "t\(Int.random(in: 0..<20, using: &random))",
+                category: "c\(Int.random(in: 0..<5, using: &random))",
+                priority: Int.random(in: 0..<4, using: &random))
+            table.apply(PlannedChange(kind: .insert, identifier: id, values: model.snapshotValues))
+            inserted.append(id)
+        }
+        // Random edits and deletes, so that index entries move and disappear.
+        for id in inserted where Int.random(in: 0..<4, using: &random) == 0 {
+            if Bool.random(using: &random) {
+                table.apply(PlannedChange(kind: .delete, identifier: id, values: [:]))
+            } else {
+                table.apply(
+                    PlannedChange(
+                        kind: .update, identifier: id,
+                        values: ["category": .string("c\(Int.random(in: 0..<5, using: &random))")],
+                        updatedAttributes: ["category"]))
+            }
+        }
+        let everything = Array(table.rows(of: "IndexedNote"))
+        let category = "c\(Int.random(in: 0..<6, using: &random))"
+        let priority = Int.random(in: 0..<5, using: &random)
+        let title = "t\(Int.random(in: 0..<20, using: &random))"
+        let predicates: [Predicate<IndexedNote>] = [
+            #Predicate { $0.category == category },
+            #Predicate { $0.priority == priority },
+            #Predicate { $0.category == category && $0.priority == priority },
+            #Predicate { $0.priority == priority && $0.title == title },
+            #Predicate { $0.category == category || $0.priority == priority },
+            #Predicate { $0.category != category },
+        ]
+        for predicate in predicates {
+            let descriptor = FetchDescriptor<IndexedNote>(predicate: predicate)
+            let indexed = try SnapshotQuery.run(
+                descriptor, over: table.candidates(for: ModelPredicateBounds(predicate)),
+                storeIdentifier: "notes")
+            let scanned = try SnapshotQuery.run(descriptor, over: everything, storeIdentifier: "notes")
+            #expect(indexed == scanned, "seed \(seed)")
+        }
+    }
+
+    @Test func anIndexOnSomethingThatIsNotAnAttributeIsRefused() throws {
+        #expect {
+            try ModelContainer(
+                for: [BadlyIndexedNote.self],
+                configurations: [ModelConfiguration(store: InMemoryDataStore(.init(name: "bad")))])
+        } throws: { error in
+            guard let error = error as? DataStoreError, error.code == .invalidConfiguration else {
+                return false
+            }
+            return error.reason?.contains("index 1") == true
+        }
+    }
+}
