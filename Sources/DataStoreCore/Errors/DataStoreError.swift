@@ -17,6 +17,9 @@ import Foundation
 /// ```
 ///
 /// Read the details from the caught value (`catch let error as DataStoreError where error.code == .storeLocked`).
+/// The static members match by code in `catch` and `case` patterns only: `==` compares the details too, so in
+/// Swift Testing write `#expect { … } throws: { ($0 as? DataStoreError)?.code == .storeLocked }` rather than
+/// `#expect(throws: DataStoreError.storeLocked)`.
 /// ``description`` gives a full sentence for logs. Two errors are equal when their code and details are equal;
 /// ``underlyingError`` does not take part.
 public struct DataStoreError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -30,14 +30,45 @@ extension JSONFileDataStore: HistoryProviding {
             let doomed = try query(for: state.replayed).run(
                 everything, over: state.replayed.history, statistics: &statistics)
             state.statistics.history.add(statistics)
-            guard let newest = doomed.last?.token.sequence else { return }
-            let forget = JournalRecord.ForgetRecord(
-                sequences: doomed.map(\.token.sequence),
-                oldestValid: max(state.replayed.oldestValidSequence, newest))
-            state.journalEnd += try JournalIO.append(
-                .forget(forget), files: files, at: state.journalEnd, synchronize: true)
-            try state.replayed.apply(.forget(forget), offset: state.journalEnd, path: files.journal)
+            guard try forget(doomed.map(\.token.sequence), in: &state) else { return }
             try compact(&state)
+        }
+    }
+
+    /// Appends a `forget` record for `sequences` (in commit order) and applies it; `false` when there is none.
+    private func forget(_ sequences: [Int64], in state: inout State) throws -> Bool {
+        guard let newest = sequences.last else { return false }
+        let forget = JournalRecord.ForgetRecord(
+            sequences: sequences, oldestValid: max(state.replayed.oldestValidSequence, newest))
+        state.journalEnd += try JournalIO.append(
+            .forget(forget), files: files, at: state.journalEnd, synchronize: true)
+        try state.replayed.apply(.forget(forget), offset: state.journalEnd, path: files.journal)
+        return true
+    }
+
+    /// Trims history to the configuration's ``JSONFileStoreConfiguration/HistoryRetention`` after a save, holding
+    /// the write lock: once it exceeds a limit by the margin, the oldest transactions beyond the count limit and
+    /// those past the age limit are forgotten; the store compacts once the forgotten outnumber the kept.
+    func applyRetention(_ state: inout State) throws {
+        let policy = configuration.historyRetention
+        guard !policy.keepsEverything else { return }
+        let history = state.replayed.history
+        var excess = 0
+        if let limit = policy.maximumTransactionCount, history.count >= limit + policy.margin {
+            excess = history.count - limit
+        }
+        if let age = policy.maximumAge {
+            let cutoff = Date().addingTimeInterval(-age)
+            // Timestamps never decrease along history: the old ones are a prefix. Trim them in batches too.
+            let old = history.partitioningIndex { $0.timestamp >= cutoff }
+            if old >= policy.margin || old == history.count { excess = max(excess, old) }
+        }
+        guard excess > 0 else { return }
+        _ = try forget(history.prefix(excess).map(\.token.sequence), in: &state)
+        state.forgottenSinceCompaction += excess
+        if state.forgottenSinceCompaction > state.replayed.history.count {
+            try compact(&state)
+            state.forgottenSinceCompaction = 0
         }
     }
 

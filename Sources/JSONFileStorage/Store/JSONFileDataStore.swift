@@ -32,6 +32,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
         /// The offset just past the last whole record read.
         var journalEnd: Int64
         var statistics = JSONFileStoreStatistics()
+        /// Transactions retention forgot since this instance last compacted.
+        var forgottenSinceCompaction = 0
     }
 
     /// The configuration the store was opened with.
@@ -56,6 +58,14 @@ public final class JSONFileDataStore: DataStore, Sendable {
     public init(_ configuration: JSONFileStoreConfiguration) throws {
         guard !configuration.name.isEmpty else {
             throw DataStoreError.invalidConfiguration(reason: "a store needs a non-empty name")
+        }
+        if let count = configuration.historyRetention.maximumTransactionCount, count < 1 {
+            throw DataStoreError.invalidConfiguration(
+                reason: "historyRetention.maximumTransactionCount must be at least 1, not \(count)")
+        }
+        if let age = configuration.historyRetention.maximumAge, !(age > 0 && age.isFinite) {
+            throw DataStoreError.invalidConfiguration(
+                reason: "historyRetention.maximumAge must be a positive number of seconds, not \(age)")
         }
         self.configuration = configuration
         self.identifier = configuration.name
@@ -218,6 +228,13 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 state.journalEnd += written
                 state.statistics.journalBytesWritten += written
                 state.statistics.committedSaves += 1
+                do {
+                    try applyRetention(&state)
+                } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
+                    throw error
+                } catch {
+                    // The save is committed; a trim that failed (a full disk) is tried again after the next one.
+                }
                 return DataStoreSaveChangesResult(
                     storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers,
                     token: JSONFileHistoryToken(

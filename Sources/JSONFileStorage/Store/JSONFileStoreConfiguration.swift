@@ -31,6 +31,8 @@ public struct JSONFileStoreConfiguration: DataStoreConfiguration {
     /// How long a call waits for another process's lock on the store before it throws
     /// ``DataStoreError/storeLocked(path:)``. Ten seconds by default; zero fails at once.
     public var busyTimeout: Duration = .seconds(10)
+    /// How much history to keep; everything by default (see ``HistoryRetention``).
+    public var historyRetention = HistoryRetention.keepEverything
 
     /// Creates a configuration.
     public init(

@@ -1,0 +1,34 @@
+public import Foundation
+
+extension JSONFileStoreConfiguration {
+    /// How much history a JSON file store keeps. Models are never removed; only history transactions are, oldest
+    /// first, and tokens older than the newest removed transaction then throw `historyTokenExpired`, as after
+    /// `deleteHistory`.
+    ///
+    /// The store trims after a save once history exceeds a limit by a margin (an eighth of the count limit, so
+    /// that trimming costs one `forget` record per many saves, not one per save), and trims it back to exactly the
+    /// limit: the newest `maximumTransactionCount` transactions, and none older than `maximumAge`. It compacts
+    /// (reclaiming the space) once the trimmed transactions outnumber the kept ones.
+    public struct HistoryRetention: Hashable, Sendable {
+        /// Keep at most this many transactions (at least 1). `nil` sets no count limit.
+        public var maximumTransactionCount: Int?
+        /// Remove transactions committed longer ago than this many seconds (positive). `nil` sets no age limit.
+        public var maximumAge: TimeInterval?
+
+        /// Creates a policy.
+        public init(maximumTransactionCount: Int? = nil, maximumAge: TimeInterval? = nil) {
+            self.maximumTransactionCount = maximumTransactionCount
+            self.maximumAge = maximumAge
+        }
+
+        /// Keep all history (the default): it shrinks only through `deleteHistory` or `datastore compact
+        /// --history-before`.
+        public static let keepEverything = HistoryRetention()
+
+        /// Whether no limit is set.
+        var keepsEverything: Bool { maximumTransactionCount == nil && maximumAge == nil }
+
+        /// How far past the count limit history may grow before a trim.
+        var margin: Int { max(1, (maximumTransactionCount ?? 0) / 8) }
+    }
+}

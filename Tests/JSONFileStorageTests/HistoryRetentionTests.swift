@@ -1,0 +1,92 @@
+import DataStoreCore
+import Foundation
+import JSONFileStorage
+import Testing
+
+/// The JSON file store's history retention: by count and by age, with expiry and reclaimed space.
+@Suite struct HistoryRetentionTests {
+    struct Memo: PersistentModel {
+        static let schemaAttributes: [ModelAttribute<Memo>] = [.attribute("text", \.text)]
+        var persistentModelID = PersistentIdentifier()
+        var text = ""
+        init() {}
+    }
+
+    func open(_ directory: URL, _ retention: JSONFileStoreConfiguration.HistoryRetention) throws
+        -> JSONFileDataStore
+    {
+        var configuration = JSONFileStoreConfiguration(
+            name: "memos", schema: Schema([Memo.self]), directory: directory, durability: .relaxed)
+        configuration.historyRetention = retention
+        return try JSONFileDataStore(configuration)
+    }
+
+    func save(_ index: Int, to store: JSONFileDataStore) throws -> JSONFileHistoryToken {
+        var memo = Memo()
+        memo.text = "m\(index)"
+        memo.persistentModelID = PersistentIdentifier(
+            storeIdentifier: "memos", entityName: "Memo", primaryKey: "\(index)")
+        return try #require(
+            try store.save(
+                DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [memo.snapshot])
+            ).token)
+    }
+
+    @Test func byCountTheNewestTransactionsAreKeptExactly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "retention-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try open(directory, .init(maximumTransactionCount: 10))
+        var tokens: [JSONFileHistoryToken] = []
+        for index in 0..<1_000 {
+            tokens.append(try save(index, to: store))
+            let count = try store.fetchHistory(HistoryDescriptor()).count
+            #expect(count == min(index + 1, 10), "after save \(index)")
+        }
+        let history = try store.fetchHistory(HistoryDescriptor())
+        #expect(history.map(\.token) == Array(tokens.suffix(10)))
+        #expect(try store.modelCount() == 1_000)  // models are never removed
+        // Older tokens expire; the one just before the kept transactions still works.
+        let old = tokens[500]
+        #expect {
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
+        } throws: { ($0 as? DataStoreError)?.code == .historyTokenExpired }
+        let edge = tokens[989]
+        #expect(
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > edge })).count == 10)
+        // The space of trimmed history is reclaimed: the journal holds a bounded tail, not 1,000 records.
+        let journal =
+            try FileManager.default.attributesOfItem(
+                atPath: directory.appendingPathComponent("journal.jsonl").path)[.size] as? Int ?? 0
+        #expect(Int64(journal) * 20 < store.statistics.journalBytesWritten)
+        // Reopening keeps the trimmed state.
+        let reopened = try open(directory, .init(maximumTransactionCount: 10))
+        #expect(try reopened.fetchHistory(HistoryDescriptor()).map(\.token) == Array(tokens.suffix(10)))
+    }
+
+    @Test func byAgeOldTransactionsGo() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "retention-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try open(directory, .init(maximumAge: 0.5))
+        for index in 0..<5 { _ = try save(index, to: store) }
+        Thread.sleep(forTimeInterval: 0.6)
+        let recent = try save(5, to: store)
+        #expect(try store.fetchHistory(HistoryDescriptor()).map(\.token) == [recent])
+    }
+
+    @Test func impossiblePoliciesAreRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "retention-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for policy in [
+            JSONFileStoreConfiguration.HistoryRetention(maximumTransactionCount: 0),
+            .init(maximumTransactionCount: -3), .init(maximumAge: 0), .init(maximumAge: -1),
+        ] {
+            #expect {
+                try open(directory, policy)
+            } throws: { ($0 as? DataStoreError)?.code == .invalidConfiguration }
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+}
