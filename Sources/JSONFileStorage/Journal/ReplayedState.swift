@@ -102,7 +102,12 @@ struct ReplayedState: Sendable {
     mutating func apply(_ body: JournalRecord.SchemaRecord) {
         recorded = body.schema
         schemaGeneration = body.generation
-        table = table.upgraded(body.upgrade, schema: effectiveSchema)
+        // Rebuilding the table is O(rows): only when rows change or the indexes it keeps do.
+        if !body.upgrade.isEmpty || !body.upgrade.removedEntities.isEmpty
+            || table.schema?.storageLayout != effectiveSchema?.storageLayout
+        {
+            table = table.upgraded(body.upgrade, schema: effectiveSchema)
+        }
     }
 
     /// Applies a committed transaction: the rows change and history grows.

@@ -71,7 +71,13 @@ extension JSONFileDataStore: SchemaMigrating {
         {
             return
         }
-        let migration = try state.table.migration(from: stored ?? target, to: target, applying: nil)
+        // Only the checks that need the data read rows; the upgrade itself is applied once, by the record.
+        let upgrade =
+            try stored.map { stored in
+                try SchemaUpgrade.between(
+                    stored: stored, target: target, store: configuration.name,
+                    rows: { Array(state.table.rows(of: $0)) })
+            } ?? SchemaUpgrade()
         guard !configuration.isReadOnly else {
             guard let stored, stored.storageLayout != target.storageLayout else { return }
             let entity =
@@ -85,7 +91,7 @@ extension JSONFileDataStore: SchemaMigrating {
                     + "them; open it once for writing")
         }
         let record = JournalRecord.SchemaRecord(
-            generation: state.schemaGeneration + 1, schema: target, upgrade: migration.upgrade,
+            generation: state.schemaGeneration + 1, schema: target, upgrade: upgrade,
             transaction: nil)
         let written = try JournalIO.append(.schema(record), files: files, at: loaded.end, synchronize: true)
         try loaded.state.apply(.schema(record), offset: loaded.end, path: files.journal)
