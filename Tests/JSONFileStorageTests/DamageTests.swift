@@ -45,6 +45,41 @@ import Testing
         #expect(try fingerprint(directory.url) == before)
     }
 
+    @Test func aDamagedSchemaRecordIsDamageAndATornOneLeavesTheOldSchema() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        for index in 0..<3 { try saveMemo("m\(index)", to: store) }
+        let beforeMigration = try Data(contentsOf: directory.journal)
+        // A lightweight migration (body dropped) appends one schema record.
+        var revised = Schema([Memo.self])
+        revised.entities[0].attributes.removeAll { $0.name == "body" }
+        try store.migrate(to: revised, applying: nil)
+        let migrated = try Data(contentsOf: directory.journal)
+        let schemaLine = beforeMigration.count
+        #expect(migrated.count > schemaLine)
+
+        // A flipped byte inside the whole schema record: corruptStoreFile at its offset, nothing written.
+        var damaged = migrated
+        damaged[schemaLine + 40] ^= 0x20
+        try damaged.write(to: directory.journal)
+        let before = try fingerprint(directory.url)
+        #expect {
+            try openMemoStore(directory.url)
+        } throws: { error in
+            guard let error = error as? DataStoreError, error.code == .corruptStoreFile else { return false }
+            return error.offset == Int64(schemaLine)
+        }
+        #expect(try fingerprint(directory.url) == before)
+
+        // The same record cut short (a crash while writing it): a torn tail, cut back; the old schema stands.
+        try migrated.prefix(migrated.count - 10).write(to: directory.journal)
+        let reader = try JSONFileDataStore(
+            JSONFileStoreConfiguration(name: "memos", directory: directory.url))
+        #expect(try reader.recordedSchema()?.entities[0].attribute(named: "body") != nil)
+        #expect(try Data(contentsOf: directory.journal) == beforeMigration)
+    }
+
     @Test func repairCutsBackToTheLastGoodRecordAndKeepsTheRemovedBytes() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
