@@ -35,8 +35,8 @@ public struct SchemaUpgrade: Hashable, Codable, Sendable {
     /// Creates an upgrade that changes nothing.
     public init() {}
 
-    /// Whether no row changes.
-    public var isEmpty: Bool { entities.values.allSatisfy(\.isEmpty) }
+    /// Whether no row changes and no entity goes.
+    public var isEmpty: Bool { entities.values.allSatisfy(\.isEmpty) && removedEntities.isEmpty }
 
     /// Upgrades one row's values in place.
     public func upgrade(_ values: inout [String: SnapshotValue], entity: String) {

@@ -103,9 +103,7 @@ struct ReplayedState: Sendable {
         recorded = body.schema
         schemaGeneration = body.generation
         // Rebuilding the table is O(rows): only when rows change or the indexes it keeps do.
-        if !body.upgrade.isEmpty || !body.upgrade.removedEntities.isEmpty
-            || table.schema?.storageLayout != effectiveSchema?.storageLayout
-        {
+        if !body.upgrade.isEmpty || table.schema?.storageLayout != effectiveSchema?.storageLayout {
             table = table.upgraded(body.upgrade, schema: effectiveSchema)
         }
     }
