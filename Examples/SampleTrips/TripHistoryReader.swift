@@ -4,7 +4,7 @@ public import Foundation
 /// The seeds' three functions from "Track model changes with SwiftData history", ported with type names
 /// changed only (`DefaultHistoryTransaction` → `ContainerHistoryTransaction`, `DefaultHistoryToken` →
 /// `CompositeHistoryToken`, `DefaultHistoryInsert` → `HistoryInsert`, …) and the token kept in a JSON file
-/// in place of `UserDefaults`.
+/// in place of `UserDefaults`. `findTrips(in:)`'s predicate is the seed's line, unchanged.
 public struct TripHistoryReader {
     /// The container the app and widget share.
     public let modelContainer: ModelContainer
@@ -48,7 +48,7 @@ public struct TripHistoryReader {
                 let modelID = change.changedPersistentIdentifier
                 let fetchDescriptor = FetchDescriptor<Trip>(
                     predicate: #Predicate { trip in
-                        trip.livingAccommodation == modelID
+                        trip.livingAccommodation?.persistentModelID == modelID
                     })
                 let fetchResults = try? taskContext.fetch(fetchDescriptor)
                 guard let matchedTrip = fetchResults?.first else {

@@ -2,15 +2,19 @@ public import DataStoreCore
 public import Foundation
 
 /// The seeds' `Trip`, ported: `@Attribute(.preserveValueOnDeletion)` becomes an option on the attribute
-/// declaration, and the relationship is a stored identifier.
+/// declaration, and `@Relationship(deleteRule: .cascade, inverse: …)` a relationship declaration next to the
+/// attributes plus `@Relationship` on the property.
 public final class Trip: PersistentModel, Hashable {
-    /// The persisted attributes.
+    /// The persisted attributes and relationships.
     public static let schemaAttributes: [ModelAttribute<Trip>] = [
         .attribute("name", \.name, options: [.unique, .preserveValueOnDeletion]),
         .attribute("destination", \.destination),
         .attribute("startDate", \.startDate, options: .preserveValueOnDeletion),
         .attribute("endDate", \.endDate, options: .preserveValueOnDeletion),
-        .attribute("livingAccommodation", \.livingAccommodation),
+        .relationship(
+            "livingAccommodation", \.livingAccommodation, deleteRule: .cascade,
+            inverse: \LivingAccommodation.trip),
+        .relationship("bucketList", \.bucketList, deleteRule: .cascade, inverse: \BucketListItem.trip),
     ]
     /// The model's identifier.
     public var persistentModelID = PersistentIdentifier()
@@ -22,8 +26,10 @@ public final class Trip: PersistentModel, Hashable {
     public var startDate = Date(timeIntervalSinceReferenceDate: 0)
     /// The last day.
     public var endDate = Date(timeIntervalSinceReferenceDate: 0)
-    /// The trip's accommodation.
-    public var livingAccommodation: PersistentIdentifier?
+    /// Where the trip stays; deleted with the trip.
+    @Relationship public var livingAccommodation: LivingAccommodation?
+    /// What to do there; deleted with the trip.
+    @Relationship public var bucketList: [BucketListItem] = []
 
     /// An empty instance for decoding.
     public init() {}
@@ -44,6 +50,7 @@ public final class LivingAccommodation: PersistentModel {
         .attribute("address", \.address),
         .attribute("placeName", \.placeName, options: .preserveValueOnDeletion),
         .attribute("isConfirmed", \.isConfirmed),
+        .relationship("trip", \.trip),
     ]
     /// The model's identifier.
     public var persistentModelID = PersistentIdentifier()
@@ -53,6 +60,9 @@ public final class LivingAccommodation: PersistentModel {
     public var placeName = ""
     /// Whether the stay is confirmed (the widget's button).
     public var isConfirmed = false
+    /// The trip staying here: the inverse of ``Trip/livingAccommodation``. Deleting the accommodation sets the
+    /// trip's `livingAccommodation` to `nil` (the default `.nullify` rule).
+    @Relationship public var trip: Trip?
 
     /// An empty instance for decoding.
     public init() {}
@@ -61,6 +71,40 @@ public final class LivingAccommodation: PersistentModel {
     public init(address: String, placeName: String) {
         self.address = address
         self.placeName = placeName
+    }
+}
+
+/// The seeds' `BucketListItem`: something to do on a trip.
+public final class BucketListItem: PersistentModel {
+    /// The persisted attributes and relationships.
+    public static let schemaAttributes: [ModelAttribute<BucketListItem>] = [
+        .attribute("title", \.title),
+        .attribute("details", \.details),
+        .attribute("hasReservation", \.hasReservation),
+        .attribute("isInPlan", \.isInPlan),
+        .relationship("trip", \.trip),
+    ]
+    /// The model's identifier.
+    public var persistentModelID = PersistentIdentifier()
+    /// What it is.
+    public var title = ""
+    /// More about it.
+    public var details = ""
+    /// Whether it is booked.
+    public var hasReservation = false
+    /// Whether it is in the plan.
+    public var isInPlan = false
+    /// The trip it belongs to: the inverse of ``Trip/bucketList``.
+    @Relationship public var trip: Trip?
+
+    /// An empty instance for decoding.
+    public init() {}
+
+    /// An item not yet booked.
+    public init(title: String, details: String = "", hasReservation: Bool = false) {
+        self.title = title
+        self.details = details
+        self.hasReservation = hasReservation
     }
 }
 

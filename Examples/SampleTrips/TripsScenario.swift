@@ -21,7 +21,7 @@ public enum TripsScenario {
                 name: "Trip to \(destination)", destination: destination, startDay: 9_000 + index * 10,
                 days: 5)
             app.insert(trip)
-            trip.livingAccommodation = stay.persistentModelID
+            trip.livingAccommodation = stay
         }
         try app.save()
         return plans.count

@@ -58,14 +58,14 @@ public final class InMemoryDataStore: DataStore, Sendable {
         -> DataStoreFetchResult
     {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
-        let candidates: [DataStoreSnapshot] = state.withLock { state in
+        let (candidates, rows) = state.withLock { state in
             let candidates = state.table.candidates(for: bounds)
             state.modelsExamined += candidates.count
-            return candidates
+            return (candidates, state.table)
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates, storeIdentifier: identifier))
+                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows))
     }
 
     /// Commits the request as one transaction, or throws and changes nothing.
@@ -80,7 +80,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
             }
             let token = commit(plan, of: request, in: &state)
             return DataStoreSaveChangesResult(
-                storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: token)
+                storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: token,
+                deleteRuleChanges: plan.deleteRuleChanges)
         }
     }
 

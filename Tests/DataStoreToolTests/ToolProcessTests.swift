@@ -41,10 +41,12 @@ import Testing
         let expected = try store.fetchHistory(.init()).filter { $0.author == "widget" }
         #expect(listed.map { $0["sequence"] as? Int } == expected.map { Int($0.token.sequence) })
         #expect(listed.allSatisfy { $0["author"] as? String == "widget" })
-        let kinds = listed.flatMap {
-            ($0["changes"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
-        }
-        #expect(kinds == ["update", "delete"])
+        let changes = listed.flatMap { $0["changes"] as? [[String: Any]] ?? [] }
+        // The widget confirms one accommodation and deletes another; deleting it nullifies its trip's
+        // `livingAccommodation` in the same transaction (the inverse's default delete rule).
+        #expect(changes.compactMap { $0["kind"] as? String } == ["update", "delete", "update"])
+        #expect(changes.last?["entity"] as? String == "Trip")
+        #expect(changes.last?["updatedAttributes"] as? [String] == ["livingAccommodation"])
     }
 
     @Test func infoReportsTheCounts() throws {

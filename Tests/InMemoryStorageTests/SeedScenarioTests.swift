@@ -29,7 +29,7 @@ import Testing
         .enumerated() {
             let trip = Trip(
                 name: "Trip to \(destination)", destination: destination, startDay: index * 10, days: 5)
-            trip.livingAccommodation = accommodations[place]?.persistentModelID
+            trip.livingAccommodation = accommodations[place]
             context.insert(trip)
         }
         try context.save()
@@ -85,7 +85,7 @@ import Testing
         let lodge = LivingAccommodation(address: "1 Ski Way", placeName: "Lodge Frost")
         widget.insert(lodge)
         try widget.save()
-        oslo.livingAccommodation = lodge.persistentModelID
+        oslo.livingAccommodation = try #require(app.model(for: lodge.persistentModelID) as? LivingAccommodation)
         try app.save()
         #expect(reader.findUnreadTrips().map(\.destination) == ["Oslo"])
         #expect(reader.findUnreadTrips().isEmpty)

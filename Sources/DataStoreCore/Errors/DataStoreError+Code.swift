@@ -63,5 +63,9 @@ extension DataStoreError {
         public static let invalidMigrationPlan = Code("invalidMigrationPlan")
         /// A migration stage failed; the store stays at the last version it completed.
         public static let migrationFailed = Code("migrationFailed")
+        /// A relationship is declared wrongly, or a save would store a reference it cannot hold.
+        public static let invalidRelationship = Code("invalidRelationship")
+        /// A delete is refused by a `.deny` delete rule: the relationship still holds models.
+        public static let deleteDenied = Code("deleteDenied")
     }
 }

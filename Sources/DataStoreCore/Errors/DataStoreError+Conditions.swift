@@ -226,6 +226,33 @@ extension DataStoreError {
         DataStoreError(.invalidMigrationPlan, reason: reason)
     }
 
+    /// Matches every ``Code/invalidRelationship`` error in a `catch` or `case` pattern.
+    public static let invalidRelationship = DataStoreError(.invalidRelationship)
+
+    /// A relationship is declared wrongly (its destination is outside the schema or in another store, its
+    /// inverse does not point back), or a save would make it hold a model it cannot (a deleted model, a model
+    /// of another container). `identifier` names the offending related model when there is one. Nothing was
+    /// saved.
+    public static func invalidRelationship(
+        entity: String, relationship: String, identifier: PersistentIdentifier? = nil, reason: String
+    ) -> DataStoreError {
+        DataStoreError(
+            .invalidRelationship, entity: entity, attribute: relationship, identifier: identifier, reason: reason)
+    }
+
+    /// Matches every ``Code/deleteDenied`` error in a `catch` or `case` pattern.
+    public static let deleteDenied = DataStoreError(.deleteDenied)
+
+    /// Deleting `identifier` is refused because its `.deny` relationship still holds models (`changeCount` of
+    /// them). Nothing was saved.
+    public static func deleteDenied(
+        store: String, identifier: PersistentIdentifier, relationship: String, relatedCount: Int
+    ) -> DataStoreError {
+        DataStoreError(
+            .deleteDenied, store: store, entity: identifier.entityName, attribute: relationship,
+            identifier: identifier, changeCount: relatedCount)
+    }
+
     /// Matches every ``Code/migrationFailed`` error in a `catch` or `case` pattern.
     public static let migrationFailed = DataStoreError(.migrationFailed)
 

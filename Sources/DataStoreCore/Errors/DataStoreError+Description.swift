@@ -76,6 +76,13 @@ extension DataStoreError {
             return
                 "Store '\(store)' cannot open under this schema without a migration plan: \(place): \(reason). "
                 + "Nothing was written."
+        case .invalidRelationship:
+            let model = identifier.map { " (model \($0))" } ?? ""
+            return "Relationship \(entity ?? "?").\(attribute ?? "?")\(model): \(reason). Nothing was saved."
+        case .deleteDenied:
+            return
+                "Cannot delete \(identifier.map { "\($0)" } ?? "?"): its relationship '\(attribute ?? "?")' "
+                + "has the .deny delete rule and still holds \(changeCount ?? 0) model(s). Nothing was saved."
         case .schemaChanged:
             return
                 "Store '\(store)' was migrated by another process: \(reason). Reopen it with the new schema."

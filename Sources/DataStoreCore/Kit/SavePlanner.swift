@@ -93,7 +93,45 @@ public enum SavePlanner {
             }
             order.append(contentsOf: request.updated.map(\.persistentIdentifier))
             order.append(contentsOf: request.deleted.map(\.persistentIdentifier))
-            return SavePlan(changes: try changes(), remappedIdentifiers: remapped)
+            var rules = DeleteRules(deleted: request.deleted.map(\.persistentIdentifier))
+            try rules.apply(in: &self)
+            order.append(contentsOf: rules.nullified + rules.cascaded)
+            try checkReferences(of: request.inserted + request.updated)
+            let changes = try changes()
+            let requested = seen
+            return SavePlan(
+                changes: changes, remappedIdentifiers: remapped,
+                deleteRuleChanges: changes.filter { !requested.contains($0.identifier) })
+        }
+
+        /// Throws when an inserted or updated model's relationship gains an identifier that names no model of
+        /// the destination after this save (a deleted model, one never saved, or one of another entity).
+        mutating func checkReferences(of snapshots: [DataStoreSnapshot]) throws(DataStoreError) {
+            guard let schema else { return }
+            for snapshot in snapshots {
+                let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+                guard let entity = schema.entity(named: id.entityName), !entity.relationships.isEmpty,
+                    let after = final[id] ?? nil
+                else { continue }
+                let before = try original(id)
+                for relationship in entity.relationships {
+                    let held = Set(before?[attribute: relationship.name].relatedIdentifiers ?? [])
+                    guard let targets = after[attribute: relationship.name].relatedIdentifiers else {
+                        throw .invalidRelationship(
+                            entity: id.entityName, relationship: relationship.name,
+                            reason: "its value is not an identifier or a list of identifiers")
+                    }
+                    for target in targets where !held.contains(target) {
+                        guard target.entityName == relationship.destination, try current(target) != nil else {
+                            throw .invalidRelationship(
+                                entity: id.entityName, relationship: relationship.name, identifier: target,
+                                reason:
+                                    "the related model is not in store '\(store)' (deleted, never saved, or not a "
+                                    + "\(relationship.destination))")
+                        }
+                    }
+                }
+            }
         }
 
         func check(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {

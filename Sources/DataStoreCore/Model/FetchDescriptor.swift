@@ -13,6 +13,11 @@ public struct FetchDescriptor<Model: PersistentModel>: Sendable {
     /// Whether a context's fetch sees its own unsaved inserts, changes and deletes (`true`, as in SwiftData),
     /// or only what is saved in the store (`false`).
     public var includePendingChanges = true
+    /// Relationships to load with the fetch, as SwiftData's `relationshipKeyPathsForPrefetching`: each costs
+    /// one more store request for all the fetched models together. Without it, a relationship loads (for all
+    /// the fetched models at once) when it is first read.
+    public nonisolated(unsafe) var relationshipKeyPathsForPrefetching: [PartialKeyPath<Model>] = []
+    // `nonisolated(unsafe)`: key paths are immutable values; `PartialKeyPath` is just not marked `Sendable`.
 
     /// Creates a descriptor.
     public init(

@@ -16,6 +16,8 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     public let valueKind: String
     /// The attribute's name in an earlier schema version, as SwiftData's `@Attribute(originalName:)`.
     public let originalName: String?
+    /// The relationship's destination, rule and inverse, for a relationship; `nil` for an attribute.
+    let relationship: RelationshipAccess<Model>?
     private let read: (Model) -> SnapshotValue
     private let write: (inout Model, SnapshotValue) -> Bool
 
@@ -36,11 +38,12 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
             })
     }
 
-    private init(
+    init(
         name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
-        valueKind: String, originalName: String?, read: @escaping (Model) -> SnapshotValue,
-        write: @escaping (inout Model, SnapshotValue) -> Bool
+        valueKind: String, originalName: String?, relationship: RelationshipAccess<Model>? = nil,
+        read: @escaping (Model) -> SnapshotValue, write: @escaping (inout Model, SnapshotValue) -> Bool
     ) {
+        self.relationship = relationship
         self.name = name
         self.keyPath = keyPath
         self.options = options
@@ -61,6 +64,21 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     /// - Throws: ``DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)`` when the value's
     ///   kind does not convert to the property's type; `model` is unchanged then.
     public func setValue(_ value: SnapshotValue, on model: inout Model) throws(DataStoreError) {
+        try setValue(value, on: &model, resolver: nil)
+    }
+
+    /// Sets the attribute; a relationship becomes a fault that `resolver` loads on first read.
+    func setValue(_ value: SnapshotValue, on model: inout Model, resolver: (any RelatedModelResolving)?)
+        throws(DataStoreError)
+    {
+        if let relationship {
+            guard let identifiers = value.relatedIdentifiers else {
+                throw .attributeTypeMismatch(
+                    entity: Model.entityName, attribute: name, expected: valueTypeName, found: value.kindName)
+            }
+            relationship.setFault(model, identifiers, resolver)
+            return
+        }
         guard write(&model, value) else {
             throw .attributeTypeMismatch(
                 entity: Model.entityName, attribute: name, expected: valueTypeName, found: value.kindName)

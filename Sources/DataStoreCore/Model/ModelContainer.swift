@@ -52,7 +52,11 @@ public final class ModelContainer: Sendable {
                     "a container needs at least one configuration (import DataStoreHistory for the default store)"
             )
         }
-        for type in types { try type.checkUniqueConstraints() }
+        let types = Self.includingRelatedTypes(types)
+        for type in types {
+            try type.checkUniqueConstraints()
+            try type.checkRelationships()
+        }
         let allNames = types.map { $0.entityName }
         if let duplicate = Self.firstDuplicate(allNames) {
             throw DataStoreError.invalidConfiguration(reason: "entity '\(duplicate)' is listed twice")
@@ -80,6 +84,7 @@ public final class ModelContainer: Sendable {
             }
             routes[name] = index
         }
+        try Self.checkRelationshipsStayInOneStore(types, routes: routes, configurations: configurations)
         let schema = Schema(types, version: version)
         self.schema = schema
         self.configurations = configurations
@@ -151,6 +156,40 @@ public final class ModelContainer: Sendable {
             throw .unknownStore(store: identifier)
         }
         return store
+    }
+
+    /// `types` followed by every model type reachable through their relationships, as SwiftData's
+    /// `ModelContainer(for: Trip.self)` includes the models `Trip` relates to.
+    static func includingRelatedTypes(_ types: [any PersistentModel.Type]) -> [any PersistentModel.Type] {
+        var result = types
+        var seen = Set(types.map { $0.entityName })
+        var index = 0
+        while index < result.count {
+            for related in result[index].relatedModelTypes where seen.insert(related.entityName).inserted {
+                result.append(related)
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// Throws when a relationship points to an entity routed to another store: a save commits to one store
+    /// at a time, so delete rules and inverses could not be applied atomically (SwiftData does not relate
+    /// models across stores either).
+    private static func checkRelationshipsStayInOneStore(
+        _ types: [any PersistentModel.Type], routes: [String: Int], configurations: [ModelConfiguration]
+    ) throws(DataStoreError) {
+        for type in types {
+            for relationship in type.schemaRelationships
+            where routes[relationship.destination] != routes[type.entityName] {
+                let other = routes[relationship.destination].map { configurations[$0].name } ?? "?"
+                throw .invalidRelationship(
+                    entity: type.entityName, relationship: relationship.name,
+                    reason:
+                        "it points to \(relationship.destination), which lives in another store ('\(other)'); "
+                        + "relationships cannot cross stores")
+            }
+        }
     }
 
     private static func firstDuplicate(_ names: [String]) -> String? {

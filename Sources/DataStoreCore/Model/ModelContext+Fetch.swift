@@ -8,7 +8,10 @@ extension ModelContext {
     /// store holds. Class instances the context already tracks are returned as the same instance, refreshed
     /// from the store unless they have unsaved changes.
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
-        try fetchSnapshots(descriptor).map(materialize)
+        let resolver = makeResolver(for: Model.self)
+        let models: [Model] = try fetchSnapshots(descriptor).map { try materialize($0, resolver: resolver) }
+        if let resolver { prefetch(descriptor.relationshipKeyPathsForPrefetching, through: resolver) }
+        return models
     }
 
     /// The number of models that match the descriptor, after its offset and limit (unsaved changes included
@@ -57,6 +60,18 @@ extension ModelContext {
         return model
     }
 
+    /// Loads the models of `Model` with these identifiers that the context does not track yet, in one store
+    /// fetch, and tracks them; their relationships load through `resolver`.
+    func loadModels<Model: PersistentModel>(
+        _: Model.Type, _ identifiers: Set<PersistentIdentifier>, resolver: ContextRelationshipResolver
+    ) throws {
+        var descriptor = FetchDescriptor<Model>(predicate: #Predicate { identifiers.contains($0.persistentModelID) })
+        descriptor.includePendingChanges = false
+        for snapshot in try fetchSnapshots(descriptor) {
+            _ = try materialize(snapshot, resolver: resolver) as Model
+        }
+    }
+
     /// The tracked instance with the given identifier, without fetching.
     public func registeredModel<Model: PersistentModel>(for identifier: PersistentIdentifier) -> Model? {
         resolve(identifier).flatMap { registry[$0]?.model as? Model }
@@ -77,12 +92,17 @@ extension ModelContext {
     {
         let store = try container.connection(forEntity: Model.entityName)
         let pending = descriptor.includePendingChanges ? pendingRegistrations(of: Model.entityName) : []
-        guard !pending.isEmpty else {
+        // A predicate or sort that follows a relationship sees unsaved changes of related models only here.
+        let relatedPending =
+            descriptor.includePendingChanges && hasChanges
+            && Model.relatedModelTypes.contains { !pendingRegistrations(of: $0.entityName).isEmpty }
+        guard !pending.isEmpty || relatedPending else {
             return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
         }
         // The store's matches without offset and limit (pending changes can move both), its stale rows of
         // pending models replaced by their unsaved state, then the whole descriptor applied again in Swift.
-        var unlimited = FetchDescriptor<Model>(predicate: descriptor.predicate)
+        // When related models have unsaved changes, the store cannot evaluate the predicate: it returns all.
+        var unlimited = FetchDescriptor<Model>(predicate: relatedPending ? nil : descriptor.predicate)
         unlimited.includePendingChanges = false
         let pendingIDs = Set(pending.map(\.0))
         var candidates = try store.fetch(
@@ -92,7 +112,9 @@ extension ModelContext {
         for (id, registration) in pending where !registration.isDeleted {
             candidates.append(DataStoreSnapshot(persistentIdentifier: id, values: registration.currentValues))
         }
-        return try SnapshotQuery.run(descriptor, over: candidates, storeIdentifier: store.identifier)
+        return try SnapshotQuery.run(
+            descriptor, over: candidates, storeIdentifier: store.identifier,
+            resolver: makeResolver(for: Model.self))
     }
 
     /// The context's models of `entity` with unsaved inserts, changes or deletes.
@@ -107,22 +129,26 @@ extension ModelContext {
         .map { ($0.key, $0.value) }
     }
 
-    /// The model for a fetched snapshot, reusing the tracked class instance where there is one.
-    func materialize<Model: PersistentModel>(_ snapshot: DataStoreSnapshot) throws -> Model {
+    /// The model for a fetched snapshot, reusing the tracked class instance where there is one; its
+    /// relationships load through `resolver`, which notes their identifiers for one batch load.
+    func materialize<Model: PersistentModel>(
+        _ snapshot: DataStoreSnapshot, resolver: ContextRelationshipResolver?
+    ) throws -> Model {
+        resolver?.note(snapshot, of: Model.self)
         let id = snapshot.persistentIdentifier
         if let known = resolve(id), let registration = registry[known],
             var model = registration.model as? Model
         {
             if case .none = registration.baseline { return model }  // an unsaved insert
             if isUpdated(registration) || registration.isDeleted { return model }
-            try model.apply(snapshot.values)
+            try model.apply(snapshot.values, resolver: resolver)
             var refreshed = Registration(
                 model: model, baseline: .saved(snapshot.values), twins: registration.twins)
-            refreshed.markSaved(snapshot.values)
+            refreshed.markSaved(snapshot.values, resolver: resolver)
             registry[known] = refreshed
             return model
         }
-        let model = try Model(snapshot: snapshot)
+        let model = try Model(snapshot: snapshot, resolver: resolver)
         if Model.self is AnyObject.Type {
             // Class instances are tracked so that `save()` sees changes made to them.
             registry[id] = Registration(model: model, baseline: .saved(snapshot.values))
@@ -146,13 +172,15 @@ extension ModelContext {
     ) throws {
         try checkNoEscapingMutations(allowEscapingMutations)
         let snapshots = try fetchSnapshots(descriptor)
+        let resolver = makeResolver(for: Model.self)
         let size = max(1, batchSize)
         var start = 0
         while start < snapshots.count {
             let batch = snapshots[start..<min(start + size, snapshots.count)]
             let trackedBefore = Set(batch.compactMap { resolve($0.persistentIdentifier) })
             for snapshot in batch {
-                try block(try materialize(snapshot))
+                let model: Model = try materialize(snapshot, resolver: resolver)
+                try block(model)
             }
             try checkNoEscapingMutations(allowEscapingMutations)
             for snapshot in batch {

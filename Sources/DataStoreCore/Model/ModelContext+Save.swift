@@ -13,11 +13,13 @@ extension ModelContext {
             guard let request = parts[store.identifier], !request.isEmpty else { continue }
             let outcome = try store.save(request)
             recordSaved(request, remapped: outcome.remappedIdentifiers)
+            applyDeleteRuleChanges(outcome.deleteRuleChanges)
         }
     }
 
     /// The pending changes as one save request per store identifier.
     func pendingRequests() throws -> [String: DataStoreSaveChangesRequest] {
+        try prepareRelationshipsForSave()
         var parts: [String: DataStoreSaveChangesRequest] = [:]
         func add(
             _ id: PersistentIdentifier,
@@ -58,7 +60,7 @@ extension ModelContext {
                 // An upsert landed on a model this context already tracks: both instances now hold the
                 // inserted values, and edits to either are saved from here on.
                 registry[used]?.twins.append(registration.model)
-                registry[used]?.markSaved(snapshot.values)
+                registry[used]?.markSaved(snapshot.values, resolver: relationshipResolver)
             } else {
                 registry[used] = registration
             }
@@ -66,7 +68,7 @@ extension ModelContext {
         let inserted = Set(request.inserted.map(\.persistentIdentifier))
         insertOrder.removeAll { inserted.contains($0) }
         for snapshot in request.updated {
-            registry[snapshot.persistentIdentifier]?.markSaved(snapshot.values)
+            registry[snapshot.persistentIdentifier]?.markSaved(snapshot.values, resolver: relationshipResolver)
         }
         // Struct models are values: once saved there is nothing to track, and keeping them would make every
         // later save compare them all. Their identifiers still resolve through `aliases`. (Inserted structs

@@ -40,11 +40,12 @@ public final class ModelContext {
         }
 
         /// Records `values` as saved and puts every instance at them.
-        mutating func markSaved(_ values: [String: SnapshotValue]) {
+        mutating func markSaved(_ values: [String: SnapshotValue], resolver: (any RelatedModelResolving)?) {
             baseline = .saved(values)
             guard !twins.isEmpty else { return }
-            try? model.apply(values)  // The values came from this model type, so they convert.
-            for index in twins.indices { try? twins[index].apply(values) }
+            // The values came from this model type, so they convert.
+            try? model.apply(values, resolver: resolver)
+            for index in twins.indices { try? twins[index].apply(values, resolver: resolver) }
         }
     }
 
@@ -83,6 +84,8 @@ public final class ModelContext {
     /// Primary keys of identifiers the context proposed, to the identifier the store used, so that struct
     /// copies holding an older identifier still resolve.
     var aliases: [String: PersistentIdentifier] = [:]
+    /// Loads relationships of models the context refreshes outside a fetch (rollback, saves).
+    lazy var relationshipResolver = ContextRelationshipResolver(context: self)
 
     /// Creates a context for the container.
     public init(_ container: ModelContainer) {
@@ -140,6 +143,7 @@ public final class ModelContext {
         registry[assigned] = Registration(model: model, baseline: .none)
         insertOrder.append(assigned)
         aliases[assigned.primaryKey] = assigned
+        insertRelatedModels(of: model)
         changed()
     }
 
@@ -192,9 +196,10 @@ public final class ModelContext {
                 registry[id] = nil
             case .saved(let values):
                 var model = registration.model
-                try? model.apply(values)  // The values came from this model type, so they convert.
+                // The values came from this model type, so they convert.
+                try? model.apply(values, resolver: relationshipResolver)
                 var restored = Registration(model: model, baseline: .saved(values), twins: registration.twins)
-                restored.markSaved(values)
+                restored.markSaved(values, resolver: relationshipResolver)
                 registry[id] = restored
             }
         }

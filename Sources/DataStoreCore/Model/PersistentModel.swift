@@ -72,7 +72,8 @@ extension PersistentModel {
             compoundUniqueConstraints: uniqueConstraints.map { set in
                 set.compactMap { schemaAttribute(for: $0)?.name }
             },
-            indexes: indexes.map { set in set.compactMap { schemaAttribute(for: $0)?.name } })
+            indexes: indexes.map { set in set.compactMap { schemaAttribute(for: $0)?.name } },
+            relationships: schemaRelationships)
     }
 
     /// Checks that every key path of ``uniqueConstraints`` and ``indexes`` is a declared attribute.
@@ -120,16 +121,32 @@ extension PersistentModel {
     }
 
     /// Creates an instance from a snapshot; throws when a value does not fit its attribute's type.
+    ///
+    /// Relationships of a model made this way read as empty: fetch models through a ``ModelContext`` to
+    /// follow them.
     public init(snapshot: DataStoreSnapshot) throws(DataStoreError) {
+        try self.init(snapshot: snapshot, resolver: nil)
+    }
+
+    /// Creates an instance whose relationships `resolver` loads on first read.
+    init(snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError) {
         self.init()
-        try apply(snapshot.values)
+        try apply(snapshot.values, resolver: resolver)
         persistentModelID = snapshot.persistentIdentifier
     }
 
     /// Overwrites the instance's attributes with snapshot values; absent names read as `null`.
+    /// Relationships set this way read as empty until a context refreshes the model.
     public mutating func apply(_ values: [String: SnapshotValue]) throws(DataStoreError) {
+        try apply(values, resolver: nil)
+    }
+
+    /// Overwrites the attributes; relationships become faults that `resolver` loads on first read.
+    mutating func apply(_ values: [String: SnapshotValue], resolver: (any RelatedModelResolving)?)
+        throws(DataStoreError)
+    {
         for attribute in Self.schemaAttributes {
-            try attribute.setValue(values[attribute.name] ?? .null, on: &self)
+            try attribute.setValue(values[attribute.name] ?? .null, on: &self, resolver: resolver)
         }
     }
 }

@@ -25,6 +25,7 @@ protocol StoreConnection: Sendable {
 struct StoreSaveOutcome: Sendable {
     var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
     var position: CompositeHistoryToken.Component?
+    var deleteRuleChanges: [PlannedChange] = []
 }
 
 /// One store transaction on its way into the merged stream.
@@ -51,7 +52,8 @@ where Store.HistoryType.Token == Store.Token {
         let result = try typedStore.save(request)
         return StoreSaveOutcome(
             remappedIdentifiers: result.remappedIdentifiers,
-            position: result.token.map { .init(epoch: $0.epoch, sequence: $0.sequence) })
+            position: result.token.map { .init(epoch: $0.epoch, sequence: $0.sequence) },
+            deleteRuleChanges: result.deleteRuleChanges)
     }
 
     func history(

@@ -24,6 +24,9 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
 
     /// The one identifier every match has, when the predicate requires `persistentModelID == id`.
     public var identifier: PersistentIdentifier?
+    /// The identifiers every match is one of, when the whole predicate is `ids.contains($0.persistentModelID)`
+    /// (how a context loads the models a fetch's relationships refer to).
+    public var identifiers: Set<PersistentIdentifier>?
     /// The comparisons on attributes that every match satisfies.
     public var attributeConstraints: [AttributeConstraint] = []
     /// Whether ``identifier`` and ``attributeConstraints`` are the whole predicate: a model that satisfies
@@ -34,19 +37,19 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     /// Reads the bounds of a predicate; `nil` has none.
     public init(_ predicate: Predicate<Model>?) {
         guard let predicate else { return }
+        if let membership = (predicate.expression as? any MembershipExpression)?.membership,
+            let members = Self.identifierSet(membership.values), Self.isIdentifier(membership.keyPath)
+        {
+            identifiers = members
+            return
+        }
         let analysis = PredicateConjuncts.analysis(of: predicate)
         isExact = analysis.isWholePredicate
         let constraints = analysis.constraints
         guard !constraints.isEmpty else { return }
-        // `\Model.persistentModelID` written here would go through the protocol requirement and never equal
-        // the predicate's key path, so recognise it by what it reads from a probe instead.
-        var probe = Model()
-        let sentinel = PersistentIdentifier(
-            storeIdentifier: "\u{1}probe", entityName: "", primaryKey: UUID().uuidString)
-        probe.persistentModelID = sentinel
         for constraint in constraints {
             if constraint.relation == .equal, let id = constraint.value as? PersistentIdentifier,
-                probe[keyPath: constraint.keyPath] as? PersistentIdentifier == sentinel
+                Self.isIdentifier(constraint.keyPath)
             {
                 if identifier != nil && identifier != id { isExact = false }
                 identifier = id
@@ -59,5 +62,23 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
                 isExact = false
             }
         }
+    }
+
+    /// Whether `keyPath` reads the model's identifier. `\Model.persistentModelID` written here would go
+    /// through the protocol requirement and never equal the predicate's key path, so recognise it by what it
+    /// reads from a probe instead.
+    private static func isIdentifier(_ keyPath: AnyKeyPath) -> Bool {
+        var probe = Model()
+        let sentinel = PersistentIdentifier(
+            storeIdentifier: "\u{1}probe", entityName: "", primaryKey: UUID().uuidString)
+        probe.persistentModelID = sentinel
+        return probe[keyPath: keyPath] as? PersistentIdentifier == sentinel
+    }
+
+    /// The identifiers of a captured set or array of identifiers.
+    private static func identifierSet(_ values: Any) -> Set<PersistentIdentifier>? {
+        if let set = values as? Set<PersistentIdentifier> { return set }
+        if let array = values as? [PersistentIdentifier] { return Set(array) }
+        return nil
     }
 }

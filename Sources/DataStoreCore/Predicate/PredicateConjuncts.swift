@@ -108,3 +108,17 @@ private func appendComparison(
     }
     return false
 }
+
+/// `constant.contains(input[keyPath])`: a membership test of a key path on the input in a captured sequence.
+protocol MembershipExpression {
+    var membership: (keyPath: AnyKeyPath, values: Any)? { get }
+}
+
+extension PredicateExpressions.SequenceContains: MembershipExpression {
+    var membership: (keyPath: AnyKeyPath, values: Any)? {
+        guard let values = (sequence as? any ConstantExpression)?.constantValue,
+            let keyPath = (element as? any InputKeyPathExpression)?.inputKeyPath
+        else { return nil }
+        return (keyPath, values)
+    }
+}

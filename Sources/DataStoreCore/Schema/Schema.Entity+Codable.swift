@@ -1,10 +1,10 @@
 extension Schema.Entity {
     private enum CodingKeys: String, CodingKey {
-        case name, attributes, compoundUniqueConstraints, indexes
+        case name, attributes, compoundUniqueConstraints, indexes, relationships
     }
 
-    /// Decodes an entity; `compoundUniqueConstraints` and `indexes` may be absent (schemas written before they
-    /// existed).
+    /// Decodes an entity; `compoundUniqueConstraints`, `indexes` and `relationships` may be absent (schemas
+    /// written before they existed).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -13,7 +13,8 @@ extension Schema.Entity {
             compoundUniqueConstraints: try container.decodeIfPresent(
                 [[String]].self, forKey: .compoundUniqueConstraints)
                 ?? [],
-            indexes: try container.decodeIfPresent([[String]].self, forKey: .indexes) ?? [])
+            indexes: try container.decodeIfPresent([[String]].self, forKey: .indexes) ?? [],
+            relationships: try container.decodeIfPresent([Schema.Relationship].self, forKey: .relationships) ?? [])
     }
 
     /// Encodes the entity.
@@ -26,6 +27,9 @@ extension Schema.Entity {
         }
         if !indexes.isEmpty {
             try container.encode(indexes, forKey: .indexes)
+        }
+        if !relationships.isEmpty {
+            try container.encode(relationships, forKey: .relationships)
         }
     }
 }

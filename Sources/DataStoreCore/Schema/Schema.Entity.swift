@@ -10,16 +10,24 @@ extension Schema {
         public var compoundUniqueConstraints: [[String]]
         /// Attribute lists stores index (SwiftData's `#Index`).
         public var indexes: [[String]]
+        /// The relationships; each is also one of ``attributes``, under the same name.
+        public var relationships: [Relationship]
 
         /// Creates an entity.
         public init(
             name: String, attributes: [Attribute], compoundUniqueConstraints: [[String]] = [],
-            indexes: [[String]] = []
+            indexes: [[String]] = [], relationships: [Relationship] = []
         ) {
             self.name = name
             self.attributes = attributes
             self.compoundUniqueConstraints = compoundUniqueConstraints
             self.indexes = indexes
+            self.relationships = relationships
+        }
+
+        /// The relationship with the given name, if the entity has it.
+        public func relationship(named name: String) -> Relationship? {
+            relationships.first { $0.name == name }
         }
 
         /// The attributes an equality lookup can be answered for from an index: the first attribute of every

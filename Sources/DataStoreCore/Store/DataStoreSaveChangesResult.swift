@@ -7,14 +7,18 @@ public struct DataStoreSaveChangesResult<Token: StoreHistoryToken>: Sendable {
     public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
     /// The token of the transaction the save created, or `nil` when the save changed nothing.
     public var token: Token?
+    /// The changes the save made beyond the request, by relationship delete rules: cascaded deletes and
+    /// nullified inverses (``SavePlan/deleteRuleChanges``). A context applies them to the models it tracks.
+    public var deleteRuleChanges: [PlannedChange]
 
     /// Creates a result.
     public init(
         storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:],
-        token: Token?
+        token: Token?, deleteRuleChanges: [PlannedChange] = []
     ) {
         self.storeIdentifier = storeIdentifier
         self.remappedIdentifiers = remappedIdentifiers
         self.token = token
+        self.deleteRuleChanges = deleteRuleChanges
     }
 }

@@ -8,10 +8,18 @@ public struct SavePlan: Hashable, Sendable {
     public var changes: [PlannedChange]
     /// Proposed identifier to used identifier, for inserts that became updates (upserts).
     public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    /// The changes among ``changes`` that the request did not name: the deletes a `.cascade` rule added and
+    /// the updates a `.nullify` rule made to inverse relationships. Report them in
+    /// ``DataStoreSaveChangesResult/deleteRuleChanges`` so contexts update the models they track.
+    public var deleteRuleChanges: [PlannedChange]
 
     /// Creates a plan.
-    public init(changes: [PlannedChange], remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) {
+    public init(
+        changes: [PlannedChange], remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier],
+        deleteRuleChanges: [PlannedChange] = []
+    ) {
         self.changes = changes
         self.remappedIdentifiers = remappedIdentifiers
+        self.deleteRuleChanges = deleteRuleChanges
     }
 }

@@ -6,18 +6,31 @@ import Foundation
 /// answer the ``DataStore`` requirements ask for. Without `sortBy`, results come in identifier order, so
 /// they are deterministic whatever order the store keeps.
 public enum SnapshotQuery {
-    /// Runs `descriptor` over `candidates`.
+    /// Runs `descriptor` over `candidates`. Pass the store's rows as `relatedRows` so that a predicate or
+    /// sort that follows a relationship (`$0.trip?.name == "Paris"`) reads the related models from them;
+    /// without it, relationships read as empty.
     ///
     /// - Throws: ``DataStoreError/predicateEvaluationFailed(store:reason:)`` when the predicate throws, and
     ///   ``DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)`` when a snapshot does not
     ///   decode.
     public static func run<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
-        storeIdentifier: String
+        storeIdentifier: String, relatedRows: (any SnapshotRowSource)? = nil
+    ) throws(DataStoreError) -> [DataStoreSnapshot] {
+        let resolver: SnapshotRowResolver? =
+            Model.schemaAttributes.contains { $0.relationship != nil }
+            ? relatedRows.map(SnapshotRowResolver.init) : nil
+        return try run(descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver)
+    }
+
+    /// Runs `descriptor`, resolving relationships through `resolver`.
+    static func run<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
+        storeIdentifier: String, resolver: (any RelatedModelResolving)?
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         var matches: [(model: Model, snapshot: DataStoreSnapshot)] = []
         for snapshot in candidates {
-            let model = try Model(snapshot: snapshot)
+            let model = try Model(snapshot: snapshot, resolver: resolver)
             if let predicate = descriptor.predicate {
                 do {
                     guard try predicate.evaluate(model) else { continue }

@@ -102,6 +102,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     {
         let entity = Model.entityName
         if let id = bounds.identifier { return self[id].map { [$0] } ?? [] }
+        if let ids = bounds.identifiers {
+            return ids.compactMap { $0.entityName == entity ? self[$0] : nil }
+        }
         if let indexed = indexedAttributes[entity], let index = valueIndex[entity] {
             var smallest: Set<PersistentIdentifier>?
             for constraint in bounds.attributeConstraints

@@ -176,14 +176,14 @@ public final class JSONFileDataStore: DataStore, Sendable {
         -> DataStoreFetchResult
     {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
-        let candidates: [DataStoreSnapshot] = try read { state in
+        let (candidates, rows) = try read { state in
             let candidates = state.replayed.table.candidates(for: bounds)
             state.statistics.modelsExamined += candidates.count
-            return candidates
+            return (candidates, state.replayed.table)
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates, storeIdentifier: identifier))
+                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows))
     }
 
     /// Commits the request as one journal record, after catching up on other processes' commits.
@@ -238,7 +238,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 return DataStoreSaveChangesResult(
                     storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers,
                     token: JSONFileHistoryToken(
-                        storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence))
+                        storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence),
+                    deleteRuleChanges: plan.deleteRuleChanges)
             })
     }
 

@@ -102,9 +102,10 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
     public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
         -> DataStoreFetchResult
     {
-        let rows = state.withLock { Array($0.table.rows(of: Model.entityName)) }
+        let (rows, table) = state.withLock { (Array($0.table.rows(of: Model.entityName)), $0.table) }
         return DataStoreFetchResult(
-            snapshots: try SnapshotQuery.run(request.descriptor, over: rows, storeIdentifier: identifier))
+            snapshots: try SnapshotQuery.run(
+                request.descriptor, over: rows, storeIdentifier: identifier, relatedRows: table))
     }
 
     /// Plans the save with `SnapshotTable`, writes one file per changed model and one history line, then applies.
@@ -151,7 +152,8 @@ public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable 
             state.table = table
             state.history.append(transaction)
             return DataStoreSaveChangesResult(
-                storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: token)
+                storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: token,
+                deleteRuleChanges: plan.deleteRuleChanges)
         }
     }
 

@@ -1,0 +1,35 @@
+/// Keeps both sides of a relationship with an inverse in step, in memory, as SwiftData does.
+enum InverseMaintenance {
+    /// After `owner`'s relationship at `relationship` lost `removed` and gained `added`, removes `owner` from
+    /// the inverse of each model it lost and adds it to the inverse of each it gained. Setting the inverse
+    /// runs the inverse's own maintenance, which finds `owner`'s side already up to date and stops there.
+    static func update<Owner: PersistentModel & AnyObject, Destination: PersistentModel & AnyObject>(
+        _ owner: Owner, relationship: AnyKeyPath, removed: [Destination], added: [Destination]
+    ) {
+        guard let inverse = inverseKeyPath(of: relationship, in: Owner.self, destination: Destination.self)
+        else { return }
+        let kept = Set(removed.map(ObjectIdentifier.init)).intersection(added.map(ObjectIdentifier.init))
+        let lost = removed.filter { !kept.contains(ObjectIdentifier($0)) }
+        let gained = added.filter { !kept.contains(ObjectIdentifier($0)) }
+        if let toOne = inverse as? ReferenceWritableKeyPath<Destination, Owner?> {
+            for model in lost where model[keyPath: toOne] === owner { model[keyPath: toOne] = nil }
+            for model in gained where model[keyPath: toOne] !== owner { model[keyPath: toOne] = owner }
+        } else if let toMany = inverse as? ReferenceWritableKeyPath<Destination, [Owner]> {
+            for model in lost where model[keyPath: toMany].contains(where: { $0 === owner }) {
+                model[keyPath: toMany].removeAll { $0 === owner }
+            }
+            for model in gained where !model[keyPath: toMany].contains(where: { $0 === owner }) {
+                model[keyPath: toMany].append(owner)
+            }
+        }
+    }
+
+    /// The key path of the inverse: declared on this side, or on the destination's relationship that names
+    /// this one as its inverse.
+    static func inverseKeyPath<Owner: PersistentModel, Destination: PersistentModel>(
+        of relationship: AnyKeyPath, in _: Owner.Type, destination _: Destination.Type
+    ) -> AnyKeyPath? {
+        if let declared = Owner.schemaAttribute(for: relationship)?.relationship?.inverse { return declared }
+        return Destination.schemaAttributes.first { $0.relationship?.inverse == relationship }?.keyPath
+    }
+}

@@ -1,0 +1,98 @@
+/// Marks a class model's property as a relationship, the counterpart of SwiftData's `@Relationship`:
+///
+/// ```swift
+/// final class Trip: PersistentModel {
+///     static let schemaAttributes: [ModelAttribute<Trip>] = [
+///         .attribute("name", \.name),
+///         .relationship("livingAccommodation", \.livingAccommodation, deleteRule: .cascade,
+///                       inverse: \LivingAccommodation.trip),
+///         .relationship("bucketList", \.bucketList, deleteRule: .cascade, inverse: \BucketListItem.trip),
+///     ]
+///     var persistentModelID = PersistentIdentifier()
+///     var name = ""
+///     @Relationship var livingAccommodation: LivingAccommodation?
+///     @Relationship var bucketList: [BucketListItem] = []
+///     init() {}
+/// }
+/// ```
+///
+/// The delete rule and inverse are declared with ``ModelAttribute/relationship(_:_:deleteRule:inverse:options:originalName:)-(_,ReferenceWritableKeyPath<Model,Related?>,_,_,_,_)``
+/// in ``PersistentModel/schemaAttributes``; the wrapper is what makes the property load on first read and
+/// keep its inverse up to date:
+///
+/// - A fetched model's relationship holds the related identifiers; the first read loads the models (a
+///   context loads every model the same fetch refers to in one store request, and returns the instance it
+///   already tracks for an identifier).
+/// - Setting either side of a relationship with an inverse updates the other side in memory at once
+///   (`trip.bucketList.append(item)` makes `item.trip === trip`); the next save writes both.
+@propertyWrapper
+public struct Relationship<Value: RelationshipValue> {
+    enum State {
+        case loaded(Value)
+        case fault(RelationshipFault)
+    }
+
+    var state: State
+
+    /// A relationship holding `wrappedValue`.
+    public init(wrappedValue: Value) {
+        state = .loaded(wrappedValue)
+    }
+
+    /// Relationships are properties of class models only; the enclosing instance is what loads them.
+    @available(*, unavailable, message: "@Relationship is for properties of class models")
+    public var wrappedValue: Value {
+        get { fatalError("@Relationship is for properties of class models") }
+        set { fatalError("@Relationship is for properties of class models") }
+    }
+
+    /// Reads and writes the relationship of `owner`: loads a fault on first read, and keeps the inverse of
+    /// each model added or removed.
+    public static subscript<Owner: PersistentModel & AnyObject>(
+        _enclosingInstance owner: Owner, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+    ) -> Value {
+        get {
+            if let discovery = RelationshipStorageDiscovery.current { discovery.storageKeyPath = storageKeyPath }
+            return loadedValue(of: owner, storage: storageKeyPath)
+        }
+        set {
+            let old = loadedValue(of: owner, storage: storageKeyPath)
+            guard !old.holdsSameInstances(as: newValue) else { return }
+            owner[keyPath: storageKeyPath].state = .loaded(newValue)
+            InverseMaintenance.update(
+                owner, relationship: wrappedKeyPath, removed: old.relatedModels, added: newValue.relatedModels)
+        }
+    }
+
+    /// The value, loading it first if it is a fault.
+    static func loadedValue<Owner: AnyObject>(of owner: Owner, storage: ReferenceWritableKeyPath<Owner, Self>)
+        -> Value
+    {
+        switch owner[keyPath: storage].state {
+        case .loaded(let value):
+            return value
+        case .fault(let fault):
+            guard let resolver = fault.resolver,
+                let models = resolver.resolve(fault.identifiers, as: Value.Destination.self)
+            else { return Value(relatedModels: []) }
+            let value = Value(relatedModels: models)
+            owner[keyPath: storage].state = .loaded(value)
+            return value
+        }
+    }
+
+    /// The related identifiers, without loading anything.
+    var identifiers: [PersistentIdentifier] {
+        switch state {
+        case .loaded(let value): value.relatedModels.map(\.persistentModelID)
+        case .fault(let fault): fault.identifiers
+        }
+    }
+
+    /// The related models already in memory; empty for a fault.
+    var loadedModels: [Value.Destination] {
+        if case .loaded(let value) = state { return value.relatedModels }
+        return []
+    }
+}

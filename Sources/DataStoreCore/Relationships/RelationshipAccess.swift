@@ -1,0 +1,72 @@
+import Foundation
+
+/// What a relationship attribute adds to an attribute: where it points, its rule and inverse, and access to
+/// its storage that neither loads related models nor touches inverses (for snapshots and materializing).
+struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
+    // `@unchecked`: key paths and metatypes are immutable; the storage cache locks.
+
+    /// The model type the relationship points to.
+    let destination: any (PersistentModel & AnyObject).Type
+    /// Whether it holds a list.
+    let isToMany: Bool
+    /// What deleting the owner does to the related models.
+    let deleteRule: Schema.Relationship.DeleteRule
+    /// The inverse relationship's key path on the destination, when declared on this side.
+    let inverse: AnyKeyPath?
+    /// The related identifiers, or `nil` when the property is not a `@Relationship`.
+    let identifiers: (Model) -> [PersistentIdentifier]?
+    /// The related models in memory (none for a relationship not read yet).
+    let loadedModels: (Model) -> [any PersistentModel]
+    /// Makes the relationship a fault over `identifiers`, loaded through the resolver on first read; keeps
+    /// the loaded models when they already are those identifiers.
+    let setFault: (Model, [PersistentIdentifier], (any RelatedModelResolving)?) -> Void
+
+    init<Value: RelationshipValue>(
+        keyPath: ReferenceWritableKeyPath<Model, Value>, deleteRule: Schema.Relationship.DeleteRule,
+        inverse: AnyKeyPath?
+    ) where Model: AnyObject {
+        destination = Value.Destination.self
+        isToMany = Value.isToMany
+        self.deleteRule = deleteRule
+        self.inverse = inverse
+        let storage = StorageKeyPath<Model, Value>(keyPath)
+        identifiers = { model in storage.keyPath.map { model[keyPath: $0].identifiers } }
+        loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
+        setFault = { model, identifiers, resolver in
+            guard let keyPath = storage.keyPath else { return }
+            if case .loaded(let value) = model[keyPath: keyPath].state,
+                value.relatedModels.map(\.persistentModelID) == identifiers
+            {
+                return
+            }
+            model[keyPath: keyPath].state = .fault(
+                RelationshipFault(identifiers: identifiers, resolver: resolver))
+        }
+    }
+
+    /// The storage key path of one relationship property, found once.
+    final class StorageKeyPath<Owner: PersistentModel & AnyObject, Value: RelationshipValue>:
+        @unchecked Sendable
+    {
+        // `@unchecked`: the lazily found key path is guarded by the lock.
+        private let property: ReferenceWritableKeyPath<Owner, Value>
+        private let lock = NSLock()
+        private var found: ReferenceWritableKeyPath<Owner, Relationship<Value>>??
+
+        init(_ property: ReferenceWritableKeyPath<Owner, Value>) {
+            self.property = property
+        }
+
+        /// The `@Relationship` storage, or `nil` when the property is a plain stored property.
+        var keyPath: ReferenceWritableKeyPath<Owner, Relationship<Value>>? {
+            lock.lock()
+            defer { lock.unlock() }
+            if let found { return found }
+            let discovered =
+                RelationshipStorageDiscovery.find(property, in: Owner.self)
+                as? ReferenceWritableKeyPath<Owner, Relationship<Value>>
+            found = .some(discovered)
+            return discovered
+        }
+    }
+}
