@@ -26,6 +26,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
         var statistics = HistoryQueryStatistics()
         /// Models fetches examined (handed to predicate evaluation).
         var modelsExamined = 0
+        var fetchRequests = 0
         /// The continuations of `historyUpdates` sequences, fed under the lock so none misses a commit.
         var observers: [UUID: AsyncThrowingStream<InMemoryHistoryTransaction, any Error>.Continuation] = [:]
     }
@@ -61,6 +62,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
         let (candidates, rows) = state.withLock { state in
             let candidates = state.table.candidates(for: bounds)
             state.modelsExamined += candidates.count
+            state.fetchRequests += 1
             return (candidates, state.table)
         }
         return DataStoreFetchResult(
@@ -147,6 +149,10 @@ public final class InMemoryDataStore: DataStore, Sendable {
     /// The models fetches have examined since the store was opened: every candidate a predicate was evaluated
     /// on. An equality on an indexed attribute examines only the models holding the value.
     public var modelsExamined: Int { state.withLock { $0.modelsExamined } }
+
+    /// The model fetches answered since the store was opened: how many store round trips a context made
+    /// (loading a relationship for every fetched model is one).
+    package var fetchRequests: Int { state.withLock { $0.fetchRequests } }
 
     /// The number of models held.
     public var modelCount: Int { state.withLock { $0.table.count } }

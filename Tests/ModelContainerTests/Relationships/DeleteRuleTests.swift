@@ -1,0 +1,171 @@
+import DataStoreCore
+import Foundation
+import SampleTrips
+import Testing
+
+/// Delete rules are applied by the save, in its transaction, and recorded in history.
+@Suite struct DeleteRuleTests {
+    @Test(arguments: TripStores.Kind.allCases)
+    func cascadeDeletesTheTripItsItemsAndItsStayInOneTransaction(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let context = ModelContext(container)
+        let trip = try makeTrip("Lisbon", items: 3, in: context)
+        try makeTrip("Oslo", items: 2, in: context)
+        let before = try #require(try context.fetchHistory(.init()).last?.token)
+        let related = Set(
+            [trip.persistentModelID, try #require(trip.livingAccommodation?.persistentModelID)]
+                + trip.bucketList.map(\.persistentModelID))
+        #expect(related.count == 5)
+
+        context.delete(trip)
+        try context.save()
+
+        let transactions = try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > before }))
+        #expect(transactions.count == 1)
+        let changes = try #require(transactions.first?.changes)
+        #expect(changes.count == 5)
+        #expect(changes.allSatisfy { $0.kind == .delete })
+        #expect(Set(changes.map(\.changedPersistentIdentifier)) == related)
+        let tombstones = changes.compactMap { change -> HistoryDelete<LivingAccommodation>? in
+            guard case .delete(let delete as HistoryDelete<LivingAccommodation>) = change else { return nil }
+            return delete
+        }
+        #expect(tombstones.map { $0.tombstone[\LivingAccommodation.placeName] } == ["Stay in Lisbon"])
+        let tripDelete = changes.first { $0.changedPersistentIdentifier == trip.persistentModelID }
+        #expect(tripDelete?.tombstone?["name"] == .string("Lisbon"))
+
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Oslo"])
+        #expect(try fresh.fetchCount(FetchDescriptor<BucketListItem>()) == 2)
+        #expect(try fresh.fetchCount(FetchDescriptor<LivingAccommodation>()) == 1)
+        // The deleting context forgot the cascaded models too.
+        #expect(context.registeredModel(for: trip.bucketList[0].persistentModelID) as BucketListItem? == nil)
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func deletingTheStayNullifiesTheTripsRelationshipInEveryContext(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let app = ModelContext(container)
+        let trip = try makeTrip("Lisbon", items: 1, in: app)
+        let stay = try #require(trip.livingAccommodation)
+        let before = try #require(try app.fetchHistory(.init()).last?.token)
+
+        let other = ModelContext(container)
+        let otherTrip = try #require(try other.fetch(FetchDescriptor<Trip>()).first)
+        #expect(otherTrip.livingAccommodation?.placeName == "Stay in Lisbon")
+
+        let widget = ModelContext(container)
+        widget.author = TransactionAuthor.widget
+        widget.delete(try #require(widget.model(for: stay.persistentModelID) as? LivingAccommodation))
+        try widget.save()
+
+        // The app's context sees it after a fetch, as does another context that had read it.
+        _ = try app.fetch(FetchDescriptor<Trip>())
+        #expect(trip.livingAccommodation == nil)
+        _ = try other.fetch(FetchDescriptor<Trip>())
+        #expect(otherTrip.livingAccommodation == nil)
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first?.livingAccommodation == nil)
+        #expect(trip.bucketList.count == 1)  // other relationships untouched
+
+        let changes = try app.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > before }))
+            .flatMap(\.changes)
+        #expect(changes.map(\.kind) == [.delete, .update])
+        guard case .update(let update as HistoryUpdate<Trip>) = changes.last else {
+            Issue.record("expected a typed Trip update, got \(String(describing: changes.last))")
+            return
+        }
+        #expect(update.updatedAttributes.contains(\Trip.livingAccommodation))
+        #expect(update.updatedAttributes.count == 1)
+        var matched = false
+        for keyPath in update.updatedAttributes {
+            switch keyPath {
+            case \Trip.livingAccommodation: matched = true
+            default: break
+            }
+        }
+        #expect(matched)
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func deletingAnItemRemovesItFromTheTripsList(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let context = ModelContext(container)
+        let trip = try makeTrip("Lisbon", items: 3, in: context)
+        let doomed = trip.bucketList[1]
+        context.delete(doomed)
+        try context.save()
+        #expect(trip.bucketList.map(\.title) == ["Lisbon 0", "Lisbon 2"])
+        let fresh = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
+        #expect(fresh.bucketList.map(\.title) == ["Lisbon 0", "Lisbon 2"])
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func denyRefusesTheDeleteAndWritesNothing(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind, [Shelf.self], name: "shelves")
+        let context = ModelContext(container)
+        let shelf = Shelf(label: "Fiction")
+        context.insert(shelf)
+        shelf.books.append(Book(title: "Dune"))
+        try context.save()
+        let history = try context.fetchHistory(.init()).count
+        let bytes = try stores.fingerprint()
+
+        context.delete(shelf)
+        #expect {
+            try context.save()
+        } throws: { error in
+            guard let error = error as? DataStoreError, error.code == .deleteDenied else { return false }
+            return error.entity == "Shelf" && error.attribute == "books"
+                && error.identifier == shelf.persistentModelID && error.changeCount == 1
+        }
+        #expect(try stores.fingerprint() == bytes)
+        #expect(try ModelContext(container).fetchHistory(.init()).count == history)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Shelf>()) == 1)
+
+        // Emptying the shelf first lets the delete through, in one save.
+        context.rollback()
+        let book = try #require(shelf.books.first)
+        context.delete(book)
+        context.delete(shelf)
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Shelf>()) == 0)
+        let last = try #require(try context.fetchHistory(.init()).last)
+        // The book's tombstone keeps the shelf it was on (`.preserveValueOnDeletion` on a relationship).
+        let bookDelete = last.changes.first { $0.changedPersistentIdentifier == book.persistentModelID }
+        #expect(bookDelete?.tombstone?["shelf"] == .identifier(shelf.persistentModelID))
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func aCascadeCycleDeletesEachModelOnce(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind, [Ping.self], name: "cycle")
+        let context = ModelContext(container)
+        let ping = Ping()
+        ping.name = "ping"
+        context.insert(ping)
+        let pong = Pong()
+        pong.name = "pong"
+        ping.pong = pong
+        #expect(pong.ping === ping)
+        try context.save()
+        let before = try #require(try context.fetchHistory(.init()).last?.token)
+
+        context.delete(pong)
+        try context.save()
+        let changes = try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > before }))
+            .flatMap(\.changes)
+        #expect(changes.map(\.kind) == [.delete, .delete])
+        #expect(Set(changes.map(\.changedPersistentIdentifier)) == [ping.persistentModelID, pong.persistentModelID])
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Ping>()) == 0)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Pong>()) == 0)
+    }
+}

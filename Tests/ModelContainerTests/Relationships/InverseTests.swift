@@ -1,0 +1,101 @@
+import DataStoreCore
+import Foundation
+import InMemoryStorage
+import SampleTrips
+import Testing
+
+/// Both sides of a relationship stay in step: in memory at once, in the store after a save.
+@Suite struct InverseTests {
+    @Test(arguments: TripStores.Kind.allCases)
+    func appendingToTheListSetsTheItemsTripBeforeAndAfterSaveAndReopen(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        var container: ModelContainer? = try stores.container(kind)
+        let context = ModelContext(try #require(container))
+        let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 3)
+        context.insert(trip)
+        let item = BucketListItem(title: "Tram 28")
+        trip.bucketList.append(item)
+        #expect(item.trip === trip)
+        try context.save()
+        #expect(item.trip === trip)
+        #expect(trip.bucketList.first === item)
+        #expect(context.insertedModelsArray.isEmpty)  // the item was inserted with its trip
+
+        // A fresh context of the same store: one instance per identifier, both sides linked.
+        let again = ModelContext(try #require(container))
+        let fetched = try #require(try again.fetch(FetchDescriptor<Trip>()).first)
+        let fetchedItem = try #require(fetched.bucketList.first)
+        #expect(fetchedItem.trip === fetched)
+        #expect(fetchedItem.title == "Tram 28")
+
+        guard kind == .jsonFile else { return }
+        container = nil
+        let reopened = ModelContext(try stores.container(kind))
+        let items = try reopened.fetch(FetchDescriptor<BucketListItem>())
+        #expect(items.map(\.title) == ["Tram 28"])
+        #expect(items.first?.trip?.name == "Lisbon")
+        #expect(items.first?.trip?.bucketList.first === items.first)
+    }
+
+    @Test func settingEitherSideMovesTheModelBetweenOwners() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(.inMemory)
+        let context = ModelContext(container)
+        let lisbon = try makeTrip("Lisbon", items: 2, in: context)
+        let oslo = try makeTrip("Oslo", items: 0, in: context)
+        let moved = lisbon.bucketList[0]
+
+        moved.trip = oslo  // the to-one side
+        #expect(lisbon.bucketList.map(\.title) == ["Lisbon 1"])
+        #expect(oslo.bucketList.first === moved)
+        let stay = try #require(lisbon.livingAccommodation)
+        oslo.livingAccommodation = stay  // a to-one with a to-one inverse: Lisbon loses its stay
+        #expect(stay.trip === oslo)
+        #expect(lisbon.livingAccommodation == nil)
+        try context.save()
+
+        let fresh = ModelContext(container)
+        let trips = try fresh.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(trips.map { $0.bucketList.map(\.title) } == [["Lisbon 1"], ["Lisbon 0"]])
+        #expect(trips.map { $0.livingAccommodation?.placeName } == [nil, "Stay in Lisbon"])
+        #expect(trips[1].livingAccommodation?.trip === trips[1])
+        // Oslo's own stay lost its trip: it points nowhere now, on both sides.
+        let orphans = try fresh.fetch(FetchDescriptor<LivingAccommodation>()).filter { $0.trip == nil }
+        #expect(orphans.map(\.placeName) == ["Stay in Oslo"])
+    }
+
+    @Test func aFetchOfManyTripsLoadsTheirStaysInOneStoreRequest() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(.inMemory)
+        let setup = ModelContext(container)
+        for index in 0..<200 {
+            let trip = Trip(name: "T\(index)", destination: "D\(index)", startDay: index, days: 1)
+            setup.insert(trip)
+            trip.livingAccommodation = LivingAccommodation(address: "\(index)", placeName: "P\(index)")
+        }
+        try setup.save()
+        let store = try #require(container.store("trips", as: InMemoryDataStore.self))
+
+        let context = ModelContext(container)
+        let before = store.fetchRequests
+        let trips = try context.fetch(FetchDescriptor<Trip>())
+        let names = trips.compactMap { $0.livingAccommodation?.placeName }
+        #expect(names.count == 200)
+        #expect(Set(names).count == 200)
+        // One request for the trips, one for all their stays; reading the inverse back needs none.
+        #expect(store.fetchRequests - before == 2)
+        #expect(trips.allSatisfy { $0.livingAccommodation?.trip === $0 })
+        #expect(store.fetchRequests - before == 2)
+
+        // Prefetching loads them with the fetch.
+        var descriptor = FetchDescriptor<Trip>()
+        descriptor.relationshipKeyPathsForPrefetching = [\.livingAccommodation]
+        let prefetching = ModelContext(container)
+        let start = store.fetchRequests
+        _ = try prefetching.fetch(descriptor)
+        #expect(store.fetchRequests - start == 2)
+    }
+}
