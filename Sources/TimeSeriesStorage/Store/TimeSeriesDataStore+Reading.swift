@@ -60,7 +60,7 @@ extension TimeSeriesDataStore {
             case .notEqual: break
             }
         }
-        let candidates: [DataStoreSnapshot] = try read { state in
+        let (candidates, related) = try read { state in
             let sources = segments(in: state) { earliest, latest, _, _ in latest >= lower && earliest <= upper
             }
             var snapshots: [DataStoreSnapshot] = []
@@ -78,11 +78,11 @@ extension TimeSeriesDataStore {
                             values: sample.values))
                 }
             }
-            return snapshots
+            return (snapshots, try relatedRows(for: request.descriptor, in: &state))
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates, storeIdentifier: identifier))
+                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: related))
     }
 
     /// The transaction for a commit.

@@ -83,11 +83,14 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     /// Opens the store in the configuration's directory, creating it if needed (unless read-only).
     ///
     /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` for a non-positive span, lateness, window or
-    ///   retention limit; ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for damaged files or a
+    ///   retention limit; ``DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)`` for a
+    ///   relationship this insert-only store cannot keep (see ``checkRelationships(_:)``);
+    ///   ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for damaged files or a
     ///   segment removed by hand; ``DataStoreError/storageUnavailable(path:reason:)`` when the directory cannot
     ///   be used. Files are left as they were.
     public init(_ configuration: TimeSeriesStoreConfiguration) throws {
         try configuration.validate()
+        try Self.checkRelationships(configuration.schema)
         self.configuration = configuration
         self.identifier = configuration.name
         let files = SegmentFiles(configuration.directory)

@@ -1,0 +1,69 @@
+public import DataStoreCore
+import Foundation
+
+extension TimeSeriesDataStore {
+    /// Throws for a relationship the store cannot keep: samples are never updated or deleted, so a store
+    /// holds to-one references only, with no inverse (maintaining one is an update of the other side) and no
+    /// `.cascade` rule (a delete). `.nullify`, `.deny` and `.noAction` on a to-one reference without an inverse
+    /// never need a change, and are accepted.
+    ///
+    /// - Throws: ``DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)`` naming the
+    ///   entity and relationship.
+    public static func checkRelationships(_ schema: Schema?) throws(DataStoreError) {
+        for entity in schema?.entities ?? [] {
+            for relationship in entity.relationships {
+                let reason: String? =
+                    if relationship.isToMany {
+                        "a to-many relationship changes its owner whenever a model joins it"
+                    } else if relationship.inverse != nil {
+                        "keeping the inverse '\(relationship.inverse ?? "")' up to date needs updates"
+                    } else if relationship.deleteRule == .cascade {
+                        "the .cascade delete rule needs deletes"
+                    } else {
+                        nil
+                    }
+                if let reason {
+                    throw .invalidRelationship(
+                        entity: entity.name, relationship: relationship.name,
+                        reason: "the insert-only time-series store cannot keep it: \(reason)")
+                }
+            }
+        }
+    }
+
+    /// The rows of the entities `Model`'s relationships point to, for a predicate or sort that follows one;
+    /// `nil` when it has none. Samples are found by key only by reading every segment, so this costs a scan
+    /// of the store, paid only by fetches that follow a relationship.
+    func relatedRows<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>, in state: inout State)
+        throws -> SampleRows?
+    {
+        let destinations = Set(Model.schemaEntity.relationships.map(\.destination))
+        guard !destinations.isEmpty, descriptor.predicate != nil || !descriptor.sortBy.isEmpty else {
+            return nil
+        }
+        var rows: [PersistentIdentifier: DataStoreSnapshot] = [:]
+        for commit in try commits(of: segments(in: state) { _, _, _, _ in true }, in: &state) {
+            for sample in commit.samples where destinations.contains(sample.entity) {
+                let id = PersistentIdentifier(
+                    storeIdentifier: identifier, entityName: sample.entity, primaryKey: sample.key)
+                rows[id] = DataStoreSnapshot(persistentIdentifier: id, values: sample.values)
+            }
+        }
+        return SampleRows(rows: rows)
+    }
+
+    /// Samples by identifier, as a row source.
+    struct SampleRows: SnapshotRowSource, Sendable {
+        let rows: [PersistentIdentifier: DataStoreSnapshot]
+
+        func row(for identifier: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot? {
+            rows[identifier]
+        }
+
+        func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue]) throws(DataStoreError)
+            -> PersistentIdentifier?
+        {
+            nil
+        }
+    }
+}
