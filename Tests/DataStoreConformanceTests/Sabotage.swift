@@ -30,6 +30,8 @@ enum Sabotage: String, CaseIterable, Sendable {
     case rejectedDeleteKeepsInserts, updatesSkipTheBacklog, updatesIgnoreExpiry
     // Schemas
     case schemaNotRecorded, renamedValuesDropped, unsafeSchemaAccepted
+    // Relationships
+    case cascadeIgnored, nullifyIgnored, denyIgnored, danglingReferenceAccepted, toManyValuesDropped
 
     var caughtBy: ConformanceCase {
         switch self {
@@ -92,6 +94,11 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .schemaNotRecorded: .schemaIsRecorded
         case .renamedValuesDropped: .lightweightMigrationKeepsRows
         case .unsafeSchemaAccepted: .unsafeSchemaChangeRefused
+        case .cascadeIgnored: .cascadeDeletesRelatedModels
+        case .nullifyIgnored: .nullifyUpdatesTheInverse
+        case .denyIgnored: .denyRefusesTheDelete
+        case .danglingReferenceAccepted: .danglingReferenceRejected
+        case .toManyValuesDropped: .inverseSidesStayConsistent
         case .updatesSkipTheBacklog: .historyUpdatesDeliverCommitsInOrder
         case .updatesIgnoreExpiry: .historyUpdatesRejectExpiredTokens
         }

@@ -42,8 +42,36 @@ final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Se
                         })
                 })
         }
+        schema = schema.map { Self.relationshipsSabotaged($0, by: configuration.sabotage) }
         self.base = try InMemoryDataStore(
             InMemoryStoreConfiguration(name: configuration.name, schema: schema))
+    }
+
+    /// The schema with the relationship sabotages applied: delete rules weakened, inverses or all
+    /// relationships forgotten.
+    static func relationshipsSabotaged(_ schema: Schema, by sabotage: Sabotage) -> Schema {
+        var schema = schema
+        for index in schema.entities.indices {
+            switch sabotage {
+            case .danglingReferenceAccepted:
+                schema.entities[index].relationships = []
+            case .cascadeIgnored, .denyIgnored, .nullifyIgnored:
+                schema.entities[index].relationships = schema.entities[index].relationships.map {
+                    relationship in
+                    var relationship = relationship
+                    switch (sabotage, relationship.deleteRule) {
+                    case (.cascadeIgnored, .cascade), (.denyIgnored, .deny):
+                        relationship.deleteRule = .noAction
+                    case (.nullifyIgnored, .nullify): relationship.inverse = nil
+                    default: break
+                    }
+                    return relationship
+                }
+            default:
+                break
+            }
+        }
+        return schema
     }
 
     // MARK: Fetching
@@ -65,6 +93,18 @@ final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Se
             result = try base.fetch(request)
         } catch DataStoreError.predicateEvaluationFailed where sabotage == .predicateErrorUntyped {
             throw UntypedError()
+        }
+        if sabotage == .toManyValuesDropped {
+            // A store that cannot persist lists of identifiers and reads them back empty.
+            result.snapshots = result.snapshots.map { snapshot in
+                var snapshot = snapshot
+                for (name, value) in snapshot.values {
+                    if case .array(let elements) = value, case .identifier? = elements.first {
+                        snapshot.values[name] = .array([])
+                    }
+                }
+                return snapshot
+            }
         }
         if sabotage == .fetchLosesAnAttribute {
             result.snapshots = result.snapshots.map { snapshot in

@@ -85,7 +85,8 @@ import Testing
         let lodge = LivingAccommodation(address: "1 Ski Way", placeName: "Lodge Frost")
         widget.insert(lodge)
         try widget.save()
-        oslo.livingAccommodation = try #require(app.model(for: lodge.persistentModelID) as? LivingAccommodation)
+        oslo.livingAccommodation = try #require(
+            app.model(for: lodge.persistentModelID) as? LivingAccommodation)
         try app.save()
         #expect(reader.findUnreadTrips().map(\.destination) == ["Oslo"])
         #expect(reader.findUnreadTrips().isEmpty)

@@ -49,7 +49,8 @@ final class CascadingReading: PersistentModel {
 }
 
 @Suite struct TimeSeriesRelationshipTests {
-    func configuration(_ directory: URL, _ types: [any PersistentModel.Type]) -> TimeSeriesStoreConfiguration {
+    func configuration(_ directory: URL, _ types: [any PersistentModel.Type]) -> TimeSeriesStoreConfiguration
+    {
         TimeSeriesStoreConfiguration(
             name: "runs", schema: Schema(types), directory: directory, acceptedLateness: 86_400)
     }
@@ -59,7 +60,9 @@ final class CascadingReading: PersistentModel {
         defer { directory.remove() }
         let container = try ModelContainer(
             for: [RunReading.self],
-            configurations: [ModelConfiguration(configuration(directory.url, [RunReading.self, CalibrationRun.self]))])
+            configurations: [
+                ModelConfiguration(configuration(directory.url, [RunReading.self, CalibrationRun.self]))
+            ])
         #expect(Set(container.schema.entities.map(\.name)) == ["RunReading", "CalibrationRun"])
         let context = ModelContext(container)
         let morning = CalibrationRun()
@@ -107,7 +110,9 @@ final class CascadingReading: PersistentModel {
             try TimeSeriesDataStore(
                 TimeSeriesStoreConfiguration(name: "runs", schema: schema, directory: directory.url))
         } throws: { error in
-            guard let error = error as? DataStoreError, error.code == .invalidRelationship else { return false }
+            guard let error = error as? DataStoreError, error.code == .invalidRelationship else {
+                return false
+            }
             return error.entity == entity && error.attribute == relationship
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)

@@ -150,6 +150,22 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     /// `incompatibleSchema` naming the entity and attribute, and change nothing.
     case unsafeSchemaChangeRefused
 
+    // Relationships
+    /// Deleting a model deletes the models its `.cascade` relationship holds, in the same transaction, with
+    /// tombstones, and reports them in `deleteRuleChanges`.
+    case cascadeDeletesRelatedModels
+    /// Deleting a model removes it from the inverse relationship of the models it related to (`.nullify`), as an
+    /// update in the same transaction naming the relationship.
+    case nullifyUpdatesTheInverse
+    /// Deleting a model whose `.deny` relationship holds a surviving model throws `deleteDenied` and changes
+    /// nothing.
+    case denyRefusesTheDelete
+    /// A save whose relationship gains an identifier the store does not hold throws `invalidRelationship` and
+    /// changes nothing.
+    case danglingReferenceRejected
+    /// After moves and deletes, every folder lists exactly the entries that name it, and the reverse.
+    case inverseSidesStayConsistent
+
     /// The case's name.
     public var description: String { rawValue }
 
@@ -158,7 +174,9 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         switch self {
         case .updateThenFetch, .deleteThenFetch, .unchangedUpdateRecordsNothing, .updatedAttributesExact,
             .tombstoneHoldsOnlyPreservedAttributes, .tombstoneValuesAreTheDeletedValues, .uniqueInsertUpserts,
-            .uniqueUpdateViolationRejected, .missingModelRejected:
+            .uniqueUpdateViolationRejected, .missingModelRejected, .cascadeDeletesRelatedModels,
+            .nullifyUpdatesTheInverse, .denyRefusesTheDelete, .danglingReferenceRejected,
+            .inverseSidesStayConsistent:
             return !capabilities.contains(.insertOnly)
         case .reopenKeepsDataHistoryAndTokens:
             return capabilities.contains(.durable)
@@ -173,9 +191,24 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         }
     }
 
+    /// Whether the check opens stores with ``ConformanceFolder/schema`` (the relationship fixtures) rather
+    /// than ``ConformanceItem/schema``.
+    public var usesRelationshipFixtures: Bool {
+        switch self {
+        case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
+            .danglingReferenceRejected, .inverseSidesStayConsistent:
+            true
+        default: false
+        }
+    }
+
     /// The implementation requirement the check enforces, as the protocols' documentation states it.
     public var requirement: String {
         switch self {
+        case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
+            .danglingReferenceRejected, .inverseSidesStayConsistent:
+            "DataStore: a save applies the schema's relationship delete rules in its own transaction and refuses references to models the store does not hold."
+
         case .insertThenFetch, .updateThenFetch, .deleteThenFetch:
             "DataStore: `fetch` returns the committed state of every saved model."
         case .emptySaveRecordsNothing, .unchangedUpdateRecordsNothing:

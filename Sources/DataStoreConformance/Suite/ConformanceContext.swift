@@ -9,7 +9,8 @@ public import Foundation
 public struct ConformanceContext: Sendable {
     /// The name to give the store; it becomes the store identifier.
     public var storeName: String
-    /// The schema to open the store with: ``ConformanceItem``'s entity.
+    /// The schema to open the store with: ``ConformanceItem``'s entity, and for the relationship checks also
+    /// ``ConformanceFolder`` and ``ConformanceEntry`` (``ConformanceFolder/schema``).
     public var schema: Schema
     /// A fresh directory for the store's files.
     public var directory: URL

@@ -64,7 +64,9 @@ public enum DataStoreConformance {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let context = ConformanceContext(
-            storeName: "conformance", schema: ConformanceItem.schema, directory: directory)
+            storeName: "conformance",
+            schema: check.usesRelationshipFixtures ? ConformanceFolder.schema : ConformanceItem.schema,
+            directory: directory)
         do {
             try await runChecked(
                 check, capabilities: capabilities, timeLimit: timeLimit, context: context,

@@ -237,7 +237,8 @@ extension DataStoreError {
         entity: String, relationship: String, identifier: PersistentIdentifier? = nil, reason: String
     ) -> DataStoreError {
         DataStoreError(
-            .invalidRelationship, entity: entity, attribute: relationship, identifier: identifier, reason: reason)
+            .invalidRelationship, entity: entity, attribute: relationship, identifier: identifier,
+            reason: reason)
     }
 
     /// Matches every ``Code/deleteDenied`` error in a `catch` or `case` pattern.

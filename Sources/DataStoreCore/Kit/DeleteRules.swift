@@ -21,7 +21,8 @@ struct DeleteRules {
     }
 
     mutating func apply<Source>(in planner: inout SavePlanner.Planner<Source>) throws(DataStoreError) {
-        guard let schema = planner.schema, schema.entities.contains(where: { !$0.relationships.isEmpty }) else {
+        guard let schema = planner.schema, schema.entities.contains(where: { !$0.relationships.isEmpty })
+        else {
             return
         }
         var denials: [(PersistentIdentifier, Schema.Relationship, [PersistentIdentifier])] = []

@@ -65,7 +65,8 @@ extension ModelContext {
     func loadModels<Model: PersistentModel>(
         _: Model.Type, _ identifiers: Set<PersistentIdentifier>, resolver: ContextRelationshipResolver
     ) throws {
-        var descriptor = FetchDescriptor<Model>(predicate: #Predicate { identifiers.contains($0.persistentModelID) })
+        var descriptor = FetchDescriptor<Model>(
+            predicate: #Predicate { identifiers.contains($0.persistentModelID) })
         descriptor.includePendingChanges = false
         for snapshot in try fetchSnapshots(descriptor) {
             _ = try materialize(snapshot, resolver: resolver) as Model

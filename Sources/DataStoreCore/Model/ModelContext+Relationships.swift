@@ -1,7 +1,8 @@
 extension ModelContext {
     /// A resolver for one fetch of `Model`, or `nil` when it has no relationships.
     func makeResolver<Model: PersistentModel>(for _: Model.Type) -> ContextRelationshipResolver? {
-        Model.schemaAttributes.contains { $0.relationship != nil } ? ContextRelationshipResolver(context: self) : nil
+        Model.schemaAttributes.contains { $0.relationship != nil }
+            ? ContextRelationshipResolver(context: self) : nil
     }
 
     /// Loads the relationships named by `keyPaths` for every model the fetch brought in.
@@ -9,7 +10,9 @@ extension ModelContext {
         _ keyPaths: [PartialKeyPath<Model>], through resolver: ContextRelationshipResolver
     ) {
         for keyPath in keyPaths {
-            guard let destination = Model.schemaAttribute(for: keyPath)?.relationship?.destination else { continue }
+            guard let destination = Model.schemaAttribute(for: keyPath)?.relationship?.destination else {
+                continue
+            }
             resolver.prefetch(destination)
         }
     }
@@ -86,7 +89,8 @@ extension ModelContext {
         if (registration.model as AnyObject) !== (related as AnyObject) {
             throw .invalidRelationship(
                 entity: entity, relationship: relationship, identifier: known,
-                reason: "the related instance is not the one this context tracks (it came from another context)")
+                reason:
+                    "the related instance is not the one this context tracks (it came from another context)")
         }
     }
 
@@ -104,7 +108,8 @@ extension ModelContext {
                 guard case .saved(var saved) = registration.baseline else { continue }
                 saved.merge(change.values) { _, new in new }
                 var model = registration.model
-                try? applyChanged(change.values, to: &model)  // The store wrote them from this model's values.
+                // The store wrote these values from this model type's values, so they convert.
+                try? applyChanged(change.values, to: &model)
                 registration.model = model
                 registration.baseline = .saved(saved)
                 registry[id] = registration
@@ -112,7 +117,9 @@ extension ModelContext {
         }
     }
 
-    private func applyChanged<Model: PersistentModel>(_ values: [String: SnapshotValue], to model: inout Model)
+    private func applyChanged<Model: PersistentModel>(
+        _ values: [String: SnapshotValue], to model: inout Model
+    )
         throws(DataStoreError)
     {
         for attribute in Model.schemaAttributes {

@@ -68,7 +68,8 @@ extension ModelContext {
         let inserted = Set(request.inserted.map(\.persistentIdentifier))
         insertOrder.removeAll { inserted.contains($0) }
         for snapshot in request.updated {
-            registry[snapshot.persistentIdentifier]?.markSaved(snapshot.values, resolver: relationshipResolver)
+            registry[snapshot.persistentIdentifier]?.markSaved(
+                snapshot.values, resolver: relationshipResolver)
         }
         // Struct models are values: once saved there is nothing to track, and keeping them would make every
         // later save compare them all. Their identifiers still resolve through `aliases`. (Inserted structs

@@ -43,7 +43,9 @@ final class ContextRelationshipResolver: RelatedModelResolving {
                 try context.loadModels(Model.self, missing, resolver: self)
             } catch {
                 FileHandle.standardError.write(
-                    Data("DataStoreHistory: loading \(Model.entityName) relationships failed: \(error)\n".utf8))
+                    Data(
+                        "DataStoreHistory: loading \(Model.entityName) relationships failed: \(error)\n".utf8)
+                )
                 return nil
             }
         }

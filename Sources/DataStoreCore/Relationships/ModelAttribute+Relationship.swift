@@ -16,7 +16,8 @@ extension ModelAttribute where Model: AnyObject {
         options: Schema.Attribute.Option = [], originalName: String? = nil
     ) -> ModelAttribute {
         makeRelationship(
-            name, keyPath, deleteRule: deleteRule, inverse: inverse, options: options, originalName: originalName)
+            name, keyPath, deleteRule: deleteRule, inverse: inverse, options: options,
+            originalName: originalName)
     }
 
     /// Declares a to-many relationship stored at `keyPath` (a `@Relationship var bucketList: [Item] = []`)
@@ -28,7 +29,8 @@ extension ModelAttribute where Model: AnyObject {
         options: Schema.Attribute.Option = [], originalName: String? = nil
     ) -> ModelAttribute {
         makeRelationship(
-            name, keyPath, deleteRule: deleteRule, inverse: inverse, options: options, originalName: originalName)
+            name, keyPath, deleteRule: deleteRule, inverse: inverse, options: options,
+            originalName: originalName)
     }
 
     private static func makeRelationship<Value: RelationshipValue>(

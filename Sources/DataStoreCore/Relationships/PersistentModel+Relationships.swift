@@ -57,7 +57,8 @@ extension PersistentModel {
         guard let attribute = schemaAttribute(for: inverse), let other = attribute.relationship else {
             throw .invalidRelationship(
                 entity: Owner.entityName, relationship: relationship,
-                reason: "its inverse \(inverse) is not a relationship declared in \(entityName).schemaAttributes")
+                reason:
+                    "its inverse \(inverse) is not a relationship declared in \(entityName).schemaAttributes")
         }
         guard other.destination.entityName == Owner.entityName else {
             throw .invalidRelationship(

@@ -5,7 +5,9 @@
 protocol RelatedModelResolving: AnyObject {
     /// The models with these identifiers, in the same order, leaving out the ones that do not exist; `nil`
     /// when they could not be loaded (the store failed), so that the relationship stays a fault.
-    func resolve<Model: PersistentModel & AnyObject>(_ identifiers: [PersistentIdentifier], as type: Model.Type)
+    func resolve<Model: PersistentModel & AnyObject>(
+        _ identifiers: [PersistentIdentifier], as type: Model.Type
+    )
         -> [Model]?
 }
 

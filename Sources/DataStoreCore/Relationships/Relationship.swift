@@ -53,7 +53,9 @@ public struct Relationship<Value: RelationshipValue> {
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
     ) -> Value {
         get {
-            if let discovery = RelationshipStorageDiscovery.current { discovery.storageKeyPath = storageKeyPath }
+            if let discovery = RelationshipStorageDiscovery.current {
+                discovery.storageKeyPath = storageKeyPath
+            }
             return loadedValue(of: owner, storage: storageKeyPath)
         }
         set {
@@ -61,7 +63,8 @@ public struct Relationship<Value: RelationshipValue> {
             guard !old.holdsSameInstances(as: newValue) else { return }
             owner[keyPath: storageKeyPath].state = .loaded(newValue)
             InverseMaintenance.update(
-                owner, relationship: wrappedKeyPath, removed: old.relatedModels, added: newValue.relatedModels)
+                owner, relationship: wrappedKeyPath, removed: old.relatedModels, added: newValue.relatedModels
+            )
         }
     }
 

@@ -14,7 +14,8 @@ extension Schema.Entity {
                 [[String]].self, forKey: .compoundUniqueConstraints)
                 ?? [],
             indexes: try container.decodeIfPresent([[String]].self, forKey: .indexes) ?? [],
-            relationships: try container.decodeIfPresent([Schema.Relationship].self, forKey: .relationships) ?? [])
+            relationships: try container.decodeIfPresent([Schema.Relationship].self, forKey: .relationships)
+                ?? [])
     }
 
     /// Encodes the entity.

@@ -60,7 +60,8 @@ extension TimeSeriesDataStore {
             rows[identifier]
         }
 
-        func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue]) throws(DataStoreError)
+        func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue])
+            throws(DataStoreError)
             -> PersistentIdentifier?
         {
             nil

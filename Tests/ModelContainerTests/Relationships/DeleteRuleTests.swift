@@ -22,7 +22,8 @@ import Testing
         context.delete(trip)
         try context.save()
 
-        let transactions = try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > before }))
+        let transactions = try context.fetchHistory(
+            HistoryDescriptor(predicate: #Predicate { $0.token > before }))
         #expect(transactions.count == 1)
         let changes = try #require(transactions.first?.changes)
         #expect(changes.count == 5)
@@ -164,7 +165,10 @@ import Testing
         let changes = try context.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > before }))
             .flatMap(\.changes)
         #expect(changes.map(\.kind) == [.delete, .delete])
-        #expect(Set(changes.map(\.changedPersistentIdentifier)) == [ping.persistentModelID, pong.persistentModelID])
+        #expect(
+            Set(changes.map(\.changedPersistentIdentifier)) == [
+                ping.persistentModelID, pong.persistentModelID,
+            ])
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Ping>()) == 0)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Pong>()) == 0)
     }

@@ -99,7 +99,8 @@ struct TripStores {
                 for: types,
                 configurations: [
                     ModelConfiguration(
-                        JSONFileStoreConfiguration(name: name, directory: directory.appendingPathComponent(name)))
+                        JSONFileStoreConfiguration(
+                            name: name, directory: directory.appendingPathComponent(name)))
                 ])
         }
     }
@@ -110,7 +111,9 @@ struct TripStores {
         let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
         while let url = enumerator?.nextObject() as? URL {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 files[url.path] = try Data(contentsOf: url)
             }
         }

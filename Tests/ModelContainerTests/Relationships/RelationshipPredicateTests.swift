@@ -54,9 +54,13 @@ import Testing
             let unreserved = #Predicate<Trip> { trip in
                 trip.bucketList.filter { $0.hasReservation == false }.count > 0
             }
-            let expectedUnreserved = Set(all.filter { $0.bucketList.contains { !$0.hasReservation } }.map(\.name))
-            #expect(Set(try context.fetch(FetchDescriptor(predicate: unreserved)).map(\.name)) == expectedUnreserved)
-            #expect(try context.fetchCount(FetchDescriptor(predicate: unreserved)) == expectedUnreserved.count)
+            let expectedUnreserved = Set(
+                all.filter { $0.bucketList.contains { !$0.hasReservation } }.map(\.name))
+            #expect(
+                Set(try context.fetch(FetchDescriptor(predicate: unreserved)).map(\.name))
+                    == expectedUnreserved)
+            #expect(
+                try context.fetchCount(FetchDescriptor(predicate: unreserved)) == expectedUnreserved.count)
             var enumerated: Set<String> = []
             try ModelContext(container).enumerate(FetchDescriptor(predicate: unreserved), batchSize: 3) {
                 enumerated.insert($0.name)
@@ -79,7 +83,9 @@ import Testing
             if let stay = all.compactMap(\.livingAccommodation).randomElement(using: &random) {
                 let modelID = stay.persistentModelID
                 let matched = try context.fetch(
-                    FetchDescriptor<Trip>(predicate: #Predicate { trip in trip.livingAccommodation?.persistentModelID == modelID }))
+                    FetchDescriptor<Trip>(
+                        predicate: #Predicate { trip in trip.livingAccommodation?.persistentModelID == modelID
+                        }))
                 #expect(matched.map(\.name) == [stay.trip?.name].compactMap { $0 })
             }
 
@@ -92,7 +98,8 @@ import Testing
                     sortBy: [SortDescriptor(\.trip?.name), SortDescriptor(\.title)]))
             let expectedItems = items.filter { $0.trip?.destination == destination }
                 .sorted { ($0.trip!.name, $0.title) < ($1.trip!.name, $1.title) }
-            #expect(onTrips.map(\.persistentModelID) == expectedItems.map(\.persistentModelID), "seed \(seed)")
+            #expect(
+                onTrips.map(\.persistentModelID) == expectedItems.map(\.persistentModelID), "seed \(seed)")
         }
     }
 

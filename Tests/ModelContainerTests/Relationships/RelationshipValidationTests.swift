@@ -23,20 +23,24 @@ import Testing
                     name: "bucketList", destination: "BucketListItem", isToMany: true, deleteRule: .cascade,
                     inverse: "trip"))
         // The inverse declared on Trip's side is recorded on the other side too.
-        #expect(container.schema.entity(named: "BucketListItem")?.relationship(named: "trip")?.inverse == "bucketList")
+        #expect(
+            container.schema.entity(named: "BucketListItem")?.relationship(named: "trip")?.inverse
+                == "bucketList")
     }
 
     @Test func anInverseThatDoesNotPointBackIsRefused() {
         #expect {
             try ModelContainer(
-                for: [Misfiled.self], configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "m"))])
+                for: [Misfiled.self],
+                configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "m"))])
         } throws: { isInvalidRelationship($0, entity: "Misfiled", relationship: "book") }
     }
 
     @Test func aRelationshipWithoutTheWrapperIsRefused() {
         #expect {
             try ModelContainer(
-                for: [Unwrapped.self], configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "u"))])
+                for: [Unwrapped.self],
+                configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "u"))])
         } throws: { isInvalidRelationship($0, entity: "Unwrapped", relationship: "book") }
     }
 
@@ -47,7 +51,8 @@ import Testing
                 configurations: [
                     ModelConfiguration(
                         InMemoryStoreConfiguration(name: "trips"), for: [Trip.self, BucketListItem.self]),
-                    ModelConfiguration(InMemoryStoreConfiguration(name: "stays"), for: [LivingAccommodation.self]),
+                    ModelConfiguration(
+                        InMemoryStoreConfiguration(name: "stays"), for: [LivingAccommodation.self]),
                 ])
         } throws: { isInvalidRelationship($0, entity: "Trip", relationship: "livingAccommodation") }
     }
@@ -91,9 +96,11 @@ import Testing
 
     @Test func aStoreRefusesAReferenceToAModelItDoesNotHold() throws {
         let store = try InMemoryDataStore(.init(name: "trips", schema: Schema([Trip.self])))
-        let ghost = PersistentIdentifier(storeIdentifier: "trips", entityName: "LivingAccommodation", primaryKey: "ghost")
+        let ghost = PersistentIdentifier(
+            storeIdentifier: "trips", entityName: "LivingAccommodation", primaryKey: "ghost")
         var trip = DataStoreSnapshot(
-            persistentIdentifier: PersistentIdentifier(storeIdentifier: "trips", entityName: "Trip", primaryKey: "t"),
+            persistentIdentifier: PersistentIdentifier(
+                storeIdentifier: "trips", entityName: "Trip", primaryKey: "t"),
             values: Trip().snapshotValues)
         trip.values["livingAccommodation"] = .identifier(ghost)
         #expect {

@@ -1,0 +1,180 @@
+import DataStoreCore
+import Foundation
+
+/// Delete rules and inverses, applied by the store's save inside the transaction of the delete.
+enum RelationshipChecks {
+    static func cascadeDeletesRelatedModels<S>(_ h: Harness<S>) throws {
+        let a = h.entry("a")
+        let b = h.entry("b")
+        let other = h.entry("other")
+        let folder = h.folder("f", entries: [a, b])
+        try h.save(inserted: [h.linked(a, to: folder), h.linked(b, to: folder), other, folder])
+        let before = try h.history().count
+        let result = try h.performing("deleting the folder") {
+            try h.store.save(DataStoreSaveChangesRequest(deleted: [folder]))
+        }
+        let history = try h.history()
+        try h.expect.equal(history.count, before + 1, "the transactions after deleting the folder")
+        let changes = history.last?.changes ?? []
+        try h.expect.equal(
+            changes.map { "\($0.kind) \($0.changedPersistentIdentifier.primaryKey)" },
+            ["delete f", "delete a", "delete b"], "the delete's changes, cascade included")
+        try h.expect.equal(
+            changes.map { $0.tombstone?["name"] }, [.string("f"), .string("a"), .string("b")],
+            "the tombstones of the folder and its cascaded entries")
+        try h.expect.equal(
+            Set(result.deleteRuleChanges.map(\.identifier)),
+            [a.persistentIdentifier, b.persistentIdentifier],
+            "deleteRuleChanges in the save's result")
+        try h.expect.equal(
+            try h.rows(ConformanceEntry.self).map(\.persistentIdentifier), [other.persistentIdentifier],
+            "the entries left")
+    }
+
+    static func nullifyUpdatesTheInverse<S>(_ h: Harness<S>) throws {
+        let a = h.entry("a")
+        let b = h.entry("b")
+        let folder = h.folder("f", entries: [a, b])
+        try h.save(inserted: [h.linked(a, to: folder), h.linked(b, to: folder), folder])
+        try h.save(deleted: [a])
+        let changes = try h.history().last?.changes ?? []
+        try h.expect.equal(
+            changes.map { "\($0.kind) \($0.changedPersistentIdentifier.primaryKey) \($0.updatedAttributes)" },
+            ["delete a []", "update f [\"entries\"]"],
+            "the delete and the nullified inverse, in one transaction")
+        let folders = try h.rows(ConformanceFolder.self)
+        try h.expect.equal(
+            folders.first?[attribute: "entries"], .array([.identifier(b.persistentIdentifier)]),
+            "the folder's entries after deleting one")
+    }
+
+    static func denyRefusesTheDelete<S>(_ h: Harness<S>) throws {
+        let pinned = h.entry("pinned")
+        var folder = h.folder("f", entries: [])
+        folder.values["pinned"] = .identifier(pinned.persistentIdentifier)
+        try h.save(inserted: [pinned, folder])
+        let before = try h.relationshipState()
+        try h.expect.error(
+            "deleteDenied naming ConformanceFolder.pinned",
+            matching: {
+                $0.code == .deleteDenied && $0.entity == "ConformanceFolder" && $0.attribute == "pinned"
+            },
+            in: { try h.save(deleted: [folder]) })
+        try h.expect.equal(try h.relationshipState(), before, "data and history after the refused delete")
+        // Deleting the pinned entry in the same save lets the folder go.
+        try h.save(deleted: [folder, pinned])
+        try h.expect.equal(try h.rows(ConformanceFolder.self).count, 0, "folders after deleting both")
+    }
+
+    static func danglingReferenceRejected<S>(_ h: Harness<S>) throws {
+        let folder = h.folder("f", entries: [])
+        try h.save(inserted: [folder])
+        let before = try h.relationshipState()
+        let ghost = h.entry("ghost")
+        try h.expect.error(
+            "invalidRelationship naming ConformanceEntry.folder",
+            matching: {
+                $0.code == .invalidRelationship && $0.entity == "ConformanceEntry" && $0.attribute == "folder"
+            },
+            in: {
+                var orphan = h.entry("orphan")
+                orphan.values["folder"] = .identifier(h.folder("missing", entries: []).persistentIdentifier)
+                try h.save(inserted: [h.entry("fine"), orphan])
+            })
+        try h.expect.error(
+            "invalidRelationship naming ConformanceFolder.entries",
+            matching: {
+                $0.code == .invalidRelationship && $0.entity == "ConformanceFolder"
+                    && $0.attribute == "entries"
+            },
+            in: { try h.save(updated: [h.folder("f", entries: [ghost])]) })
+        try h.expect.equal(try h.relationshipState(), before, "data and history after the rejected saves")
+    }
+
+    static func inverseSidesStayConsistent<S>(_ h: Harness<S>) throws {
+        let a = h.entry("a")
+        let b = h.entry("b")
+        let c = h.entry("c")
+        let left = h.folder("left", entries: [a, b])
+        let right = h.folder("right", entries: [c])
+        try h.save(inserted: [
+            h.linked(a, to: left), h.linked(b, to: left), h.linked(c, to: right), left, right,
+        ])
+        // Move b to the right folder (three models change together), then delete c (nullify).
+        try h.save(updated: [
+            h.linked(b, to: right), h.folder("left", entries: [a]), h.folder("right", entries: [c, b]),
+        ])
+        try h.save(deleted: [c])
+        let folders = try h.rows(ConformanceFolder.self)
+        let entries = try h.rows(ConformanceEntry.self)
+        let listed = folders.map {
+            "\($0.persistentIdentifier.primaryKey): "
+                + ($0[attribute: "entries"].relatedIdentifiersForChecks).map(\.primaryKey).joined(
+                    separator: ",")
+        }
+        try h.expect.equal(listed, ["left: a", "right: b"], "each folder's entries")
+        let owners = entries.map {
+            "\($0.persistentIdentifier.primaryKey) in "
+                + ($0[attribute: "folder"].relatedIdentifiersForChecks.first?.primaryKey ?? "nil")
+        }
+        try h.expect.equal(owners, ["a in left", "b in right"], "each entry's folder")
+    }
+}
+
+extension SnapshotValue {
+    /// The identifiers of a relationship value, for comparing in checks.
+    var relatedIdentifiersForChecks: [PersistentIdentifier] {
+        switch self {
+        case .identifier(let id): [id]
+        case .array(let values):
+            values.compactMap {
+                if case .identifier(let id) = $0 { return id }
+                return nil
+            }
+        default: []
+        }
+    }
+}
+
+extension Harness {
+    func relationshipIdentifier<Model: PersistentModel>(_: Model.Type, _ key: String) -> PersistentIdentifier
+    {
+        PersistentIdentifier(storeIdentifier: store.identifier, entityName: Model.entityName, primaryKey: key)
+    }
+
+    /// A folder snapshot holding `entries`, pinning nothing.
+    func folder(_ name: String, entries: [DataStoreSnapshot]) -> DataStoreSnapshot {
+        DataStoreSnapshot(
+            persistentIdentifier: relationshipIdentifier(ConformanceFolder.self, name),
+            values: [
+                "name": .string(name),
+                "entries": .array(entries.map { .identifier($0.persistentIdentifier) }),
+                "pinned": .null,
+            ])
+    }
+
+    /// An entry snapshot in no folder.
+    func entry(_ name: String) -> DataStoreSnapshot {
+        DataStoreSnapshot(
+            persistentIdentifier: relationshipIdentifier(ConformanceEntry.self, name),
+            values: ["name": .string(name), "folder": .null])
+    }
+
+    /// The entry placed in `folder`.
+    func linked(_ entry: DataStoreSnapshot, to folder: DataStoreSnapshot) -> DataStoreSnapshot {
+        changed(entry, ["folder": .identifier(folder.persistentIdentifier)])
+    }
+
+    /// Every row of `Model`, in identifier order.
+    func rows<Model: PersistentModel>(_: Model.Type) throws -> [DataStoreSnapshot] {
+        try performing("fetch \(Model.entityName)") {
+            try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Model>())).snapshots
+        }
+    }
+
+    /// Folders, entries and history, to compare before and after something that must change nothing.
+    func relationshipState() throws -> [String] {
+        try (rows(ConformanceFolder.self) + rows(ConformanceEntry.self)).map { "\($0)" }
+            + history().map { "\($0.transactionIdentifier):\($0.changes.count)" }
+    }
+}
