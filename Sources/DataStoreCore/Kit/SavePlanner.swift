@@ -93,6 +93,7 @@ public enum SavePlanner {
             }
             order.append(contentsOf: request.updated.map(\.persistentIdentifier))
             order.append(contentsOf: request.deleted.map(\.persistentIdentifier))
+            remapReferences()
             var rules = DeleteRules(deleted: request.deleted.map(\.persistentIdentifier))
             try rules.apply(in: &self)
             order.append(contentsOf: rules.nullified + rules.cascaded)
@@ -102,6 +103,27 @@ public enum SavePlanner {
             return SavePlan(
                 changes: changes, remappedIdentifiers: remapped,
                 deleteRuleChanges: changes.filter { !requested.contains($0.identifier) })
+        }
+
+        /// Points references to an insert that became an upsert at the model it updated, in every row this
+        /// save writes, so that a new model related to it in the same save relates to the holder.
+        mutating func remapReferences() {
+            guard !remapped.isEmpty, let schema else { return }
+            for (id, row) in final {
+                guard var row, let entity = schema.entity(named: id.entityName), !entity.relationships.isEmpty
+                else { continue }
+                var changed = false
+                for relationship in entity.relationships {
+                    let value = row[attribute: relationship.name]
+                    guard let targets = value.relatedIdentifiers,
+                        targets.contains(where: { remapped[$0] != nil })
+                    else { continue }
+                    let mapped = targets.map { SnapshotValue.identifier(remapped[$0] ?? $0) }
+                    row.values[relationship.name] = relationship.isToMany ? .array(mapped) : mapped[0]
+                    changed = true
+                }
+                if changed { final[id] = .some(row) }
+            }
         }
 
         /// Throws when an inserted or updated model's relationship gains an identifier that names no model of

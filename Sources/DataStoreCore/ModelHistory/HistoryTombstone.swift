@@ -19,6 +19,16 @@ public struct HistoryTombstone<Model: PersistentModel>: Hashable, Sendable {
         return Value(snapshotValue: value)
     }
 
+    /// The identifiers a preserved relationship held when the model was deleted (`tombstone[\Book.shelf]`),
+    /// or `nil` when it was not preserved: the related models may be gone too, so the tombstone keeps
+    /// identifiers, not models.
+    public subscript<Value: RelationshipValue>(keyPath: KeyPath<Model, Value>) -> [PersistentIdentifier]? {
+        guard let attribute = Model.schemaAttribute(for: keyPath), let value = values[attribute.name] else {
+            return nil
+        }
+        return value.relatedIdentifiers
+    }
+
     /// The key paths of the preserved attributes.
     public var keyPaths: [PartialKeyPath<Model>] {
         Model.schemaAttributes.filter { values[$0.name] != nil }.map(\.keyPath)

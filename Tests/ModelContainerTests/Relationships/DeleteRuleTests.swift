@@ -142,6 +142,12 @@ import Testing
         // The book's tombstone keeps the shelf it was on (`.preserveValueOnDeletion` on a relationship).
         let bookDelete = last.changes.first { $0.changedPersistentIdentifier == book.persistentModelID }
         #expect(bookDelete?.tombstone?["shelf"] == .identifier(shelf.persistentModelID))
+        guard case .delete(let typed as HistoryDelete<Book>)? = bookDelete else {
+            Issue.record("expected a typed Book delete, got \(String(describing: bookDelete))")
+            return
+        }
+        #expect(typed.tombstone[\Book.shelf] == [shelf.persistentModelID])
+        #expect(typed.tombstone[\Book.title] == nil)
     }
 
     @Test(arguments: TripStores.Kind.allCases)

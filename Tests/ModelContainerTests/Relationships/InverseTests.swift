@@ -99,3 +99,28 @@ import Testing
         #expect(store.fetchRequests - start == 2)
     }
 }
+
+/// An insert that becomes an upsert of a model holding the same unique value takes its relationships along.
+@Suite struct UpsertRelationshipTests {
+    @Test func aNewItemOfAnUpsertedTripRelatesToTheHolder() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(.inMemory)
+        let first = ModelContext(container)
+        let original = try makeTrip("Lisbon", items: 0, in: first)
+
+        let second = ModelContext(container)
+        let duplicate = Trip(name: "Lisbon", destination: "Lisboa", startDay: 0, days: 3)
+        second.insert(duplicate)
+        duplicate.bucketList.append(BucketListItem(title: "Tram 28"))
+        try second.save()
+
+        let fresh = ModelContext(container)
+        let trips = try fresh.fetch(FetchDescriptor<Trip>())
+        #expect(trips.map(\.persistentModelID) == [original.persistentModelID])
+        #expect(trips.first?.destination == "Lisboa")
+        let item = try #require(try fresh.fetch(FetchDescriptor<BucketListItem>()).first)
+        #expect(item.trip === trips.first)
+        #expect(trips.first?.bucketList.map(\.title) == ["Tram 28"])
+    }
+}
