@@ -16,7 +16,7 @@
 /// }
 /// ```
 ///
-/// The delete rule and inverse are declared with ``ModelAttribute/relationship(_:_:deleteRule:inverse:options:originalName:)-(_,ReferenceWritableKeyPath<Model,Related?>,_,_,_,_)``
+/// The delete rule and inverse are declared with `.relationship(_:_:deleteRule:inverse:)`
 /// in ``PersistentModel/schemaAttributes``; the wrapper is what makes the property load on first read and
 /// keep its inverse up to date:
 ///
