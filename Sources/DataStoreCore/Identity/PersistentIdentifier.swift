@@ -36,8 +36,18 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
 
     /// Orders by store identifier, entity name and primary key.
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
-        (lhs.storeIdentifier ?? "", lhs.entityName, lhs.primaryKey)
-            < (rhs.storeIdentifier ?? "", rhs.entityName, rhs.primaryKey)
+        // Equality first: the store and entity are usually the same, and short strings compare equal cheaply.
+        if lhs.storeIdentifier != rhs.storeIdentifier {
+            return (lhs.storeIdentifier ?? "") < (rhs.storeIdentifier ?? "")
+        }
+        if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
+        return lhs.primaryKey < rhs.primaryKey
+    }
+
+    /// Hashes the primary key only: it tells identifiers apart almost always, and hashing the store and entity
+    /// names too would triple the cost of every dictionary lookup. Equality still compares all three parts.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
     }
 
     /// `store/Entity/key`, for messages.

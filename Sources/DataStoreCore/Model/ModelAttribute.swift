@@ -68,15 +68,16 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     }
 
     /// Sets the attribute; a relationship becomes a fault that `resolver` loads on first read.
-    func setValue(_ value: SnapshotValue, on model: inout Model, resolver: (any RelatedModelResolving)?)
-        throws(DataStoreError)
-    {
+    func setValue(
+        _ value: SnapshotValue, on model: inout Model, resolver: (any RelatedModelResolving)?,
+        isFresh: Bool = false
+    ) throws(DataStoreError) {
         if let relationship {
             guard let identifiers = value.relatedIdentifiers else {
                 throw .attributeTypeMismatch(
                     entity: Model.entityName, attribute: name, expected: valueTypeName, found: value.kindName)
             }
-            relationship.setFault(model, identifiers, resolver)
+            relationship.setFault(model, identifiers, resolver, isFresh)
             return
         }
         guard write(&model, value) else {

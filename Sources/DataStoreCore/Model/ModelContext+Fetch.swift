@@ -69,13 +69,27 @@ extension ModelContext {
             predicate: #Predicate { identifiers.contains($0.persistentModelID) })
         descriptor.includePendingChanges = false
         for snapshot in try fetchSnapshots(descriptor) {
-            _ = try materialize(snapshot, resolver: resolver) as Model
+            _ = try materialize(snapshot, resolver: resolver, untracked: true) as Model
         }
     }
 
     /// The tracked instance with the given identifier, without fetching.
     public func registeredModel<Model: PersistentModel>(for identifier: PersistentIdentifier) -> Model? {
-        resolve(identifier).flatMap { registry[$0]?.model as? Model }
+        if let registration = registry[identifier] { return registration.model as? Model }
+        return resolve(identifier).flatMap { registry[$0]?.model as? Model }
+    }
+
+    /// The tracked instances with these identifiers, or `nil` if the context does not track one of them.
+    func trackedModels<Model: PersistentModel>(_ identifiers: [PersistentIdentifier], as _: Model.Type)
+        -> [Model]?
+    {
+        var models: [Model] = []
+        models.reserveCapacity(identifiers.count)
+        for id in identifiers {
+            guard let model = registry[id]?.model as? Model else { return nil }
+            models.append(model)
+        }
+        return models
     }
 
     private func fetchModel<Model: PersistentModel>(_: Model.Type, _ identifier: PersistentIdentifier) throws
@@ -132,12 +146,13 @@ extension ModelContext {
 
     /// The model for a fetched snapshot, reusing the tracked class instance where there is one; its
     /// relationships load through `resolver`, which notes their identifiers for one batch load.
+    /// `untracked` says the caller knows the context does not track it (skipping two lookups).
     func materialize<Model: PersistentModel>(
-        _ snapshot: DataStoreSnapshot, resolver: ContextRelationshipResolver?
+        _ snapshot: DataStoreSnapshot, resolver: ContextRelationshipResolver?, untracked: Bool = false
     ) throws -> Model {
         resolver?.note(snapshot, of: Model.self)
         let id = snapshot.persistentIdentifier
-        if let known = resolve(id), let registration = registry[known],
+        if !untracked, let known = resolve(id), let registration = registry[known],
             var model = registration.model as? Model
         {
             if case .none = registration.baseline { return model }  // an unsaved insert

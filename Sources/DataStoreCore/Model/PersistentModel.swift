@@ -50,7 +50,7 @@ public protocol PersistentModel {
 
 extension PersistentModel {
     /// The type's name, such as `"Trip"`.
-    public static var entityName: String { String(describing: Self.self) }
+    public static var entityName: String { EntityNames.name(of: Self.self) }
 
     /// No compound uniqueness unless the model declares it.
     public static var uniqueConstraints: [[PartialKeyPath<Self>]] { [] }
@@ -131,7 +131,10 @@ extension PersistentModel {
     /// Creates an instance whose relationships `resolver` loads on first read.
     init(snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError) {
         self.init()
-        try apply(snapshot.values, resolver: resolver)
+        for attribute in Self.schemaAttributes {
+            try attribute.setValue(
+                snapshot.values[attribute.name] ?? .null, on: &self, resolver: resolver, isFresh: true)
+        }
         persistentModelID = snapshot.persistentIdentifier
     }
 

@@ -13,8 +13,10 @@ final class ContextRelationshipResolver: RelatedModelResolving {
     private let container: ModelContainer
     /// A context for reads after the original context is gone.
     private var fallback: ModelContext?
-    /// Identifiers noted but not loaded yet, by entity name.
-    private var noted: [String: Set<PersistentIdentifier>] = [:]
+    /// Identifiers noted but not loaded yet, by destination entity name.
+    private var noted: [String: [PersistentIdentifier]] = [:]
+    /// The relationships of the last model type noted: (attribute name, destination entity).
+    private var relationshipsOfNotedType: (type: ObjectIdentifier, list: [(String, String)])?
 
     init(context: ModelContext) {
         self.context = context
@@ -23,29 +25,42 @@ final class ContextRelationshipResolver: RelatedModelResolving {
 
     /// Notes the relationship identifiers of a snapshot of `Model` for the next batch load.
     func note<Model: PersistentModel>(_ snapshot: DataStoreSnapshot, of _: Model.Type) {
-        for attribute in Model.schemaAttributes {
-            guard let relationship = attribute.relationship,
-                let identifiers = snapshot[attribute: attribute.name].relatedIdentifiers, !identifiers.isEmpty
-            else { continue }
-            noted[relationship.destination.entityName, default: []].formUnion(identifiers)
+        for (name, destination) in relationships(of: Model.self) {
+            guard let identifiers = snapshot.values[name]?.relatedIdentifiers, !identifiers.isEmpty else {
+                continue
+            }
+            noted[destination, default: []].append(contentsOf: identifiers)
         }
+    }
+
+    private func relationships<Model: PersistentModel>(of _: Model.Type) -> [(String, String)] {
+        let type = ObjectIdentifier(Model.self)
+        if let known = relationshipsOfNotedType, known.type == type { return known.list }
+        let list = Model.schemaAttributes.compactMap { attribute in
+            attribute.relationship.map { (attribute.name, $0.destination.entityName) }
+        }
+        relationshipsOfNotedType = (type, list)
+        return list
     }
 
     func resolve<Model: PersistentModel & AnyObject>(_ identifiers: [PersistentIdentifier], as _: Model.Type)
         -> [Model]?
     {
         let context = liveContext()
-        var wanted = noted.removeValue(forKey: Model.entityName) ?? []
-        wanted.formUnion(identifiers)
-        let missing = wanted.filter { context.resolve($0) == nil }
+        let entity = Model.entityName
+        if noted[entity] == nil, let tracked = context.trackedModels(identifiers, as: Model.self) {
+            return tracked  // Everything loaded already: the common case after the first read of a fetch.
+        }
+        var missing = Set<PersistentIdentifier>()
+        for id in (noted.removeValue(forKey: entity) ?? []) + identifiers where context.resolve(id) == nil {
+            missing.insert(id)
+        }
         if !missing.isEmpty {
             do {
                 try context.loadModels(Model.self, missing, resolver: self)
             } catch {
                 FileHandle.standardError.write(
-                    Data(
-                        "DataStoreHistory: loading \(Model.entityName) relationships failed: \(error)\n".utf8)
-                )
+                    Data("DataStoreHistory: loading \(entity) relationships failed: \(error)\n".utf8))
                 return nil
             }
         }
@@ -54,8 +69,8 @@ final class ContextRelationshipResolver: RelatedModelResolving {
 
     /// Loads every noted identifier of `Model`'s entity now (prefetching).
     func prefetch<Model: PersistentModel & AnyObject>(_: Model.Type) {
-        guard let noted = noted[Model.entityName] else { return }
-        _ = resolve(Array(noted), as: Model.self)
+        guard noted[Model.entityName] != nil else { return }
+        _ = resolve([], as: Model.self)
     }
 
     private func liveContext() -> ModelContext {

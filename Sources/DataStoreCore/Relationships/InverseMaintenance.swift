@@ -1,5 +1,16 @@
 /// Keeps both sides of a relationship with an inverse in step, in memory, as SwiftData does.
 enum InverseMaintenance {
+    /// One side of a relationship on one instance.
+    struct Side: Equatable, @unchecked Sendable {
+        // `@unchecked`: key paths are immutable.
+        var owner: ObjectIdentifier
+        var relationship: AnyKeyPath
+    }
+
+    /// The side whose inverses are being updated: the other sides' own maintenance skips it, since it already
+    /// holds its new value (without this, assigning a list of n models would scan the list n times).
+    @TaskLocal static var inProgress: Side?
+
     /// After `owner`'s relationship at `relationship` lost `removed` and gained `added`, removes `owner` from
     /// the inverse of each model it lost and adds it to the inverse of each it gained. Setting the inverse
     /// runs the inverse's own maintenance, which finds `owner`'s side already up to date and stops there.
@@ -9,8 +20,20 @@ enum InverseMaintenance {
         guard let inverse = inverseKeyPath(of: relationship, in: Owner.self, destination: Destination.self)
         else { return }
         let kept = Set(removed.map(ObjectIdentifier.init)).intersection(added.map(ObjectIdentifier.init))
-        let lost = removed.filter { !kept.contains(ObjectIdentifier($0)) }
-        let gained = added.filter { !kept.contains(ObjectIdentifier($0)) }
+        let skipped = inProgress.map { $0.relationship == inverse ? $0.owner : nil } ?? nil
+        let lost = removed.filter { !kept.contains(ObjectIdentifier($0)) && ObjectIdentifier($0) != skipped }
+        let gained = added.filter { !kept.contains(ObjectIdentifier($0)) && ObjectIdentifier($0) != skipped }
+        guard !lost.isEmpty || !gained.isEmpty else { return }
+        $inProgress.withValue(Side(owner: ObjectIdentifier(owner), relationship: relationship)) {
+            updateInverse(inverse, of: owner, lost: lost, gained: gained)
+        }
+    }
+
+    private static func updateInverse<
+        Owner: PersistentModel & AnyObject, Destination: PersistentModel & AnyObject
+    >(
+        _ inverse: AnyKeyPath, of owner: Owner, lost: [Destination], gained: [Destination]
+    ) {
         if let toOne = inverse as? ReferenceWritableKeyPath<Destination, Owner?> {
             for model in lost where model[keyPath: toOne] === owner { model[keyPath: toOne] = nil }
             for model in gained where model[keyPath: toOne] !== owner { model[keyPath: toOne] = owner }

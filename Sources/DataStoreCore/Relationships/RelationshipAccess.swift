@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a relationship attribute adds to an attribute: where it points, its rule and inverse, and access to
 /// its storage that neither loads related models nor touches inverses (for snapshots and materializing).
@@ -18,8 +19,9 @@ struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     /// The related models in memory (none for a relationship not read yet).
     let loadedModels: (Model) -> [any PersistentModel]
     /// Makes the relationship a fault over `identifiers`, loaded through the resolver on first read; keeps
-    /// the loaded models when they already are those identifiers.
-    let setFault: (Model, [PersistentIdentifier], (any RelatedModelResolving)?) -> Void
+    /// the loaded models when they already are those identifiers. `isFresh` says the model was just made by
+    /// `init()`, so there is nothing loaded to keep.
+    let setFault: (Model, [PersistentIdentifier], (any RelatedModelResolving)?, _ isFresh: Bool) -> Void
 
     init<Value: RelationshipValue>(
         keyPath: ReferenceWritableKeyPath<Model, Value>, deleteRule: Schema.Relationship.DeleteRule,
@@ -32,9 +34,9 @@ struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         let storage = StorageKeyPath<Model, Value>(keyPath)
         identifiers = { model in storage.keyPath.map { model[keyPath: $0].identifiers } }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
-        setFault = { model, identifiers, resolver in
+        setFault = { model, identifiers, resolver, isFresh in
             guard let keyPath = storage.keyPath else { return }
-            if case .loaded(let value) = model[keyPath: keyPath].state,
+            if !isFresh, case .loaded(let value) = model[keyPath: keyPath].state,
                 value.relatedModels.map(\.persistentModelID) == identifiers
             {
                 return
@@ -48,25 +50,29 @@ struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     final class StorageKeyPath<Owner: PersistentModel & AnyObject, Value: RelationshipValue>:
         @unchecked Sendable
     {
-        // `@unchecked`: the lazily found key path is guarded by the lock.
+        // `@unchecked`: `found` is written once, under the lock, before `isFound` is published with release
+        // ordering; readers that see `isFound` with acquire ordering see it written.
         private let property: ReferenceWritableKeyPath<Owner, Value>
         private let lock = NSLock()
-        private var found: ReferenceWritableKeyPath<Owner, Relationship<Value>>??
+        private let isFound = Atomic<Bool>(false)
+        private var found: ReferenceWritableKeyPath<Owner, Relationship<Value>>?
 
         init(_ property: ReferenceWritableKeyPath<Owner, Value>) {
             self.property = property
         }
 
-        /// The `@Relationship` storage, or `nil` when the property is a plain stored property.
+        /// The `@Relationship` storage, or `nil` when the property is a plain stored property. Read on every
+        /// snapshot and materialization, so after the first call it takes no lock.
         var keyPath: ReferenceWritableKeyPath<Owner, Relationship<Value>>? {
+            if isFound.load(ordering: .acquiring) { return found }
             lock.lock()
             defer { lock.unlock() }
-            if let found { return found }
-            let discovered =
+            if isFound.load(ordering: .acquiring) { return found }
+            found =
                 RelationshipStorageDiscovery.find(property, in: Owner.self)
                 as? ReferenceWritableKeyPath<Owner, Relationship<Value>>
-            found = .some(discovered)
-            return discovered
+            isFound.store(true, ordering: .releasing)
+            return found
         }
     }
 }

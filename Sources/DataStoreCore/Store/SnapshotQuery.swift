@@ -28,6 +28,20 @@ public enum SnapshotQuery {
         _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
         storeIdentifier: String, resolver: (any RelatedModelResolving)?
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
+        var descriptor = descriptor
+        var candidates = AnySequence(candidates)
+        // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
+        if let members = ModelPredicateBounds(descriptor.predicate).identifiers {
+            candidates = AnySequence(candidates.lazy.filter { members.contains($0.persistentIdentifier) })
+            descriptor.predicate = nil
+        }
+        if descriptor.predicate == nil, descriptor.sortBy.isEmpty {
+            // Nothing to evaluate: identifier order, offset and limit, without decoding a model.
+            let sorted = candidates.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+            let offset = min(max(descriptor.fetchOffset ?? 0, 0), sorted.count)
+            let end = descriptor.fetchLimit.map { min(sorted.count, offset + max($0, 0)) } ?? sorted.count
+            return Array(sorted[offset..<end])
+        }
         var matches: [(model: Model, snapshot: DataStoreSnapshot)] = []
         for snapshot in candidates {
             let model = try Model(snapshot: snapshot, resolver: resolver)
