@@ -89,6 +89,20 @@ import Testing
         #expect(!output.contains { $0.contains("start_date:") })
     }
 
+    @Test func schemaPrintsTheSampleTripsRelationships() throws {
+        let sample = try SampleStore()
+        let (status, output) = try datastore(["schema", sample.trips.path])
+        #expect(status == 0)
+        #expect(
+            output.contains(
+                "  livingAccommodation: relationship to LivingAccommodation  deleteRule: cascade  inverse: trip"
+            ))
+        #expect(
+            output.contains(
+                "  bucketList: relationship to [BucketListItem]  deleteRule: cascade  inverse: trip"))
+        #expect(output.contains("  trip: relationship to Trip  deleteRule: nullify  inverse: bucketList"))
+    }
+
     @Test func tailPrintsAnotherProcessesCommitAndExitsZeroOnInterrupt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "datastore-tail-\(UUID().uuidString)")

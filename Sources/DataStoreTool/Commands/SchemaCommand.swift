@@ -16,12 +16,23 @@ enum SchemaCommand {
             output("entity \(entity.name)")
             for attribute in entity.attributes {
                 var parts = ["  \(attribute.name): \(attribute.valueKind ?? "any")"]
+                if let relationship = entity.relationship(named: attribute.name) {
+                    let target =
+                        relationship.isToMany ? "[\(relationship.destination)]" : relationship.destination
+                    parts = [
+                        "  \(attribute.name): relationship to \(target)",
+                        "deleteRule: \(relationship.deleteRule)",
+                    ]
+                    if let inverse = relationship.inverse { parts.append("inverse: \(inverse)") }
+                }
                 if attribute.options.contains(.unique) { parts.append("unique") }
                 if attribute.options.contains(.preserveValueOnDeletion) {
                     parts.append("preserveValueOnDeletion")
                 }
                 if let original = attribute.originalName { parts.append("originalName: \(original)") }
-                if let value = attribute.defaultValue { parts.append("default: \(value.userDescription)") }
+                if let value = attribute.defaultValue, entity.relationship(named: attribute.name) == nil {
+                    parts.append("default: \(value.userDescription)")
+                }
                 output(parts.joined(separator: "  "))
             }
             for constraint in entity.compoundUniqueConstraints {
