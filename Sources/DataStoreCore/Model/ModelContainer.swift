@@ -77,6 +77,7 @@ public final class ModelContainer: Sendable {
             }
         }
         let catchAll = configurations.indices.filter { configurations[$0].entityNames == nil }
+        Self.routeRelatedTypes(types, into: &routes, hasCatchAll: catchAll.count == 1)
         for name in allNames where routes[name] == nil {
             guard catchAll.count == 1, let index = catchAll.first else {
                 throw DataStoreError.invalidConfiguration(
@@ -171,6 +172,26 @@ public final class ModelContainer: Sendable {
             index += 1
         }
         return result
+    }
+
+    /// Routes a type that no configuration names, and that only relationships brought in, to the store of a
+    /// model that relates to it, as SwiftData keeps a configuration's related models with it. With a
+    /// catch-all configuration the catch-all takes them instead, as it takes every unnamed type.
+    private static func routeRelatedTypes(
+        _ types: [any PersistentModel.Type], into routes: inout [String: Int], hasCatchAll: Bool
+    ) {
+        guard !hasCatchAll else { return }
+        var changed = true
+        while changed {
+            changed = false
+            for type in types {
+                guard let route = routes[type.entityName] else { continue }
+                for related in type.relatedModelTypes where routes[related.entityName] == nil {
+                    routes[related.entityName] = route
+                    changed = true
+                }
+            }
+        }
     }
 
     /// Throws when a relationship points to an entity routed to another store: a save commits to one store

@@ -28,6 +28,18 @@ import Testing
                 == "bucketList")
     }
 
+    @Test func relatedTypesNoConfigurationNamesGoToTheStoreOfTheirOwner() throws {
+        let container = try ModelContainer(
+            for: [Trip.self, Shelf.self],
+            configurations: [
+                ModelConfiguration(InMemoryStoreConfiguration(name: "trips"), for: [Trip.self]),
+                ModelConfiguration(InMemoryStoreConfiguration(name: "shelves"), for: [Shelf.self]),
+            ])
+        #expect(container.storeIdentifierByEntity["LivingAccommodation"] == "trips")
+        #expect(container.storeIdentifierByEntity["BucketListItem"] == "trips")
+        #expect(container.storeIdentifierByEntity["Book"] == "shelves")
+    }
+
     @Test func anInverseThatDoesNotPointBackIsRefused() {
         #expect {
             try ModelContainer(
