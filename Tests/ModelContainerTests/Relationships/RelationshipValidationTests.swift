@@ -35,9 +35,15 @@ import Testing
                 ModelConfiguration(InMemoryStoreConfiguration(name: "trips"), for: [Trip.self]),
                 ModelConfiguration(InMemoryStoreConfiguration(name: "shelves"), for: [Shelf.self]),
             ])
-        #expect(container.storeIdentifierByEntity["LivingAccommodation"] == "trips")
-        #expect(container.storeIdentifierByEntity["BucketListItem"] == "trips")
-        #expect(container.storeIdentifierByEntity["Book"] == "shelves")
+        let context = ModelContext(container)
+        let stay = LivingAccommodation()
+        let item = BucketListItem()
+        let book = Book()
+        for model in [stay, item, book] as [any PersistentModel] { context.insert(model) }
+        #expect(stay.persistentModelID.storeIdentifier == "trips")
+        #expect(item.persistentModelID.storeIdentifier == "trips")
+        #expect(book.persistentModelID.storeIdentifier == "shelves")
+        try context.save()
     }
 
     @Test func anInverseThatDoesNotPointBackIsRefused() {
