@@ -40,6 +40,10 @@ public final class InMemoryDataStore: DataStore, Sendable {
     let state: Mutex<State>
 
     /// Opens an empty store with a fresh epoch.
+    ///
+    /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` for an empty name or a negative history
+    ///   limit; ``DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)`` for a schema whose
+    ///   relationships do not fit together (`Schema.validateRelationships()`).
     public init(_ configuration: InMemoryStoreConfiguration) throws {
         guard !configuration.name.isEmpty else {
             throw DataStoreError.invalidConfiguration(reason: "a store needs a non-empty name")
@@ -47,6 +51,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
         if let limit = configuration.maximumHistoryCount, limit < 0 {
             throw DataStoreError.invalidConfiguration(reason: "maximumHistoryCount must not be negative")
         }
+        try configuration.schema?.validateRelationships()
         self.configuration = configuration
         self.identifier = configuration.name
         self.state = Mutex(

@@ -54,7 +54,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     ///   for damage other than an incomplete last record; ``DataStoreError/unsupportedFormatVersion(path:found:supported:)``
     ///   for files of a newer format; ``DataStoreError/invalidConfiguration(reason:)`` when the directory holds
     ///   a store of another name; ``DataStoreError/storeLocked(path:)`` when another process holds the lock
-    ///   for longer than the busy timeout. In every case the files are left as they were.
+    ///   for longer than the busy timeout; ``DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)``
+    ///   for a schema whose relationships do not fit together (``Schema/validateRelationships()``). In every
+    ///   case the files are left as they were.
     public init(_ configuration: JSONFileStoreConfiguration) throws {
         guard !configuration.name.isEmpty else {
             throw DataStoreError.invalidConfiguration(reason: "a store needs a non-empty name")
@@ -67,6 +69,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
             throw DataStoreError.invalidConfiguration(
                 reason: "historyRetention.maximumAge must be a positive number of seconds, not \(age)")
         }
+        try configuration.schema?.validateRelationships()
         self.configuration = configuration
         self.identifier = configuration.name
         let files = StoreDirectory(configuration.directory)

@@ -10,6 +10,7 @@ extension TimeSeriesDataStore {
     /// - Throws: ``DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)`` naming the
     ///   entity and relationship.
     public static func checkRelationships(_ schema: Schema?) throws(DataStoreError) {
+        try schema?.validateRelationships()
         for entity in schema?.entities ?? [] {
             for relationship in entity.relationships {
                 let reason: String? =

@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import InMemoryStorage
+import JSONFileStorage
 import SampleTrips
 import Testing
 
@@ -110,6 +111,25 @@ import Testing
             try context.save()
         } throws: { isInvalidRelationship($0, entity: "Trip", relationship: "bucketList") }
         #expect(try ModelContext(second).fetchCount(FetchDescriptor<Trip>()) == 0)
+    }
+
+    @Test func aStoreRefusesASchemaWhoseRelationshipLeavesIt() throws {
+        let tripsOnly = Schema(entities: [Trip.schemaEntity])
+        #expect {
+            try InMemoryDataStore(.init(name: "trips", schema: tripsOnly))
+        } throws: { isInvalidRelationship($0, entity: "Trip", relationship: "livingAccommodation") }
+        let stores = try TripStores()
+        defer { stores.remove() }
+        #expect {
+            try JSONFileDataStore(.init(name: "trips", schema: tripsOnly, directory: stores.directory))
+        } throws: { isInvalidRelationship($0, entity: "Trip", relationship: "livingAccommodation") }
+        #expect(try stores.fingerprint().isEmpty)
+        var pointingElsewhere = Schema([Trip.self])
+        let index = try #require(pointingElsewhere.entities.firstIndex { $0.name == "BucketListItem" })
+        pointingElsewhere.entities[index].relationships[0].inverse = "livingAccommodation"
+        #expect {
+            try InMemoryDataStore(.init(name: "trips", schema: pointingElsewhere))
+        } throws: { isInvalidRelationship($0, entity: "BucketListItem", relationship: "trip") }
     }
 
     @Test func aStoreRefusesAReferenceToAModelItDoesNotHold() throws {
