@@ -73,11 +73,13 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
         isFresh: Bool = false
     ) throws(DataStoreError) {
         if let relationship {
-            guard let identifiers = value.relatedIdentifiers else {
+            switch value {
+            case .null, .identifier, .array: break
+            default:
                 throw .attributeTypeMismatch(
                     entity: Model.entityName, attribute: name, expected: valueTypeName, found: value.kindName)
             }
-            relationship.setFault(model, identifiers, resolver, isFresh)
+            relationship.setFault(model, value, resolver, isFresh)
             return
         }
         guard write(&model, value) else {

@@ -4,18 +4,21 @@ import Foundation
 /// always the same instance, and in batches, so that reading one relationship of N fetched models costs one
 /// store request, not N.
 ///
-/// A context makes one per fetch. Every identifier the fetched models' relationships hold is noted by
-/// destination entity; the first read of any of them loads all the noted identifiers of that entity that the
-/// context does not track yet, in one fetch, and the models loaded note theirs in turn.
+/// A context makes one per fetch. The fetched models' values are noted as they are materialized (a cheap
+/// append); the first read of a relationship to an entity gathers every noted identifier of that entity and
+/// loads the ones the context does not track yet, in one fetch, and the models loaded are noted in turn.
 final class ContextRelationshipResolver: RelatedModelResolving {
     /// Weak: models keep their resolver, and the context keeps its models.
     private weak var context: ModelContext?
     private let container: ModelContainer
     /// A context for reads after the original context is gone.
     private var fallback: ModelContext?
-    /// Identifiers noted but not loaded yet, by destination entity name.
-    private var noted: [String: [PersistentIdentifier]] = [:]
-    /// The relationships of the last model type noted: (attribute name, destination entity).
+    /// The values of the models materialized through this resolver, with their type's relationships
+    /// (attribute name, destination entity).
+    private var noted: [(relationships: [(String, String)], values: [String: SnapshotValue])] = []
+    /// For each destination entity, how much of `noted` has been gathered for it.
+    private var gathered: [String: Int] = [:]
+    /// The relationships of the last model type noted.
     private var relationshipsOfNotedType: (type: ObjectIdentifier, list: [(String, String)])?
 
     init(context: ModelContext) {
@@ -23,14 +26,25 @@ final class ContextRelationshipResolver: RelatedModelResolving {
         self.container = context.container
     }
 
-    /// Notes the relationship identifiers of a snapshot of `Model` for the next batch load.
+    /// Notes a snapshot of `Model` for the next batch load of what its relationships hold.
     func note<Model: PersistentModel>(_ snapshot: DataStoreSnapshot, of _: Model.Type) {
-        for (name, destination) in relationships(of: Model.self) {
-            guard let identifiers = snapshot.values[name]?.relatedIdentifiers, !identifiers.isEmpty else {
-                continue
+        let relationships = relationships(of: Model.self)
+        guard !relationships.isEmpty else { return }
+        noted.append((relationships, snapshot.values))
+    }
+
+    /// The identifiers of `entity` that models noted since the last call for it refer to.
+    private func gather(_ entity: String) -> [PersistentIdentifier] {
+        let start = gathered[entity] ?? 0
+        guard start < noted.count else { return [] }
+        var identifiers: [PersistentIdentifier] = []
+        for entry in noted[start...] {
+            for (name, destination) in entry.relationships where destination == entity {
+                identifiers += entry.values[name]?.relatedIdentifiers ?? []
             }
-            noted[destination, default: []].append(contentsOf: identifiers)
         }
+        gathered[entity] = noted.count
+        return identifiers
     }
 
     private func relationships<Model: PersistentModel>(of _: Model.Type) -> [(String, String)] {
@@ -48,11 +62,13 @@ final class ContextRelationshipResolver: RelatedModelResolving {
     {
         let context = liveContext()
         let entity = Model.entityName
-        if noted[entity] == nil, let tracked = context.trackedModels(identifiers, as: Model.self) {
+        if gathered[entity] ?? 0 == noted.count,
+            let tracked = context.trackedModels(identifiers, as: Model.self)
+        {
             return tracked  // Everything loaded already: the common case after the first read of a fetch.
         }
         var missing = Set<PersistentIdentifier>()
-        for id in (noted.removeValue(forKey: entity) ?? []) + identifiers where context.resolve(id) == nil {
+        for id in gather(entity) + identifiers where context.resolve(id) == nil {
             missing.insert(id)
         }
         if !missing.isEmpty {
@@ -69,7 +85,6 @@ final class ContextRelationshipResolver: RelatedModelResolving {
 
     /// Loads every noted identifier of `Model`'s entity now (prefetching).
     func prefetch<Model: PersistentModel & AnyObject>(_: Model.Type) {
-        guard noted[Model.entityName] != nil else { return }
         _ = resolve([], as: Model.self)
     }
 

@@ -1,54 +1,29 @@
 extension ModelAttribute where Model: AnyObject {
-    /// Declares a to-one relationship stored at `keyPath` (a `@Relationship var trip: Trip?`) under `name`.
+    /// Declares a relationship stored at `keyPath` under `name`: a to-one relationship for a
+    /// `@Relationship var trip: Trip?`, a to-many one for a `@Relationship var bucketList: [BucketListItem] = []`.
     ///
     /// - Parameters:
     ///   - name: The relationship's name in the schema and in history.
     ///   - keyPath: The `@Relationship` property.
-    ///   - deleteRule: What deleting this model does to the related model (`.nullify` by default, as in
+    ///   - deleteRule: What deleting this model does to the related models (`.nullify` by default, as in
     ///     SwiftData).
     ///   - inverse: The destination's relationship that points back, if any. Declaring it on one side is
     ///     enough; declaring it on both sides requires them to name each other.
-    ///   - options: `.preserveValueOnDeletion` keeps the related identifier in the delete's tombstone.
+    ///   - options: `.preserveValueOnDeletion` keeps the related identifier (or list of them) in the delete's
+    ///     tombstone.
     ///   - originalName: The relationship's name in an earlier schema version.
-    public static func relationship<Related: PersistentModel & AnyObject>(
-        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Related?>,
-        deleteRule: Schema.Relationship.DeleteRule = .nullify, inverse: PartialKeyPath<Related>? = nil,
-        options: Schema.Attribute.Option = [], originalName: String? = nil
-    ) -> ModelAttribute {
-        makeRelationship(
-            name, keyPath, deleteRule: deleteRule, inverse: inverse, options: options,
-            originalName: originalName)
-    }
-
-    /// Declares a to-many relationship stored at `keyPath` (a `@Relationship var bucketList: [Item] = []`)
-    /// under `name`. The parameters are those of the to-one form; `.preserveValueOnDeletion` keeps the list
-    /// of related identifiers in the tombstone.
-    public static func relationship<Related: PersistentModel & AnyObject>(
-        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, [Related]>,
-        deleteRule: Schema.Relationship.DeleteRule = .nullify, inverse: PartialKeyPath<Related>? = nil,
-        options: Schema.Attribute.Option = [], originalName: String? = nil
-    ) -> ModelAttribute {
-        makeRelationship(
-            name, keyPath, deleteRule: deleteRule, inverse: inverse, options: options,
-            originalName: originalName)
-    }
-
-    private static func makeRelationship<Value: RelationshipValue>(
+    public static func relationship<Value: RelationshipValue>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>,
-        deleteRule: Schema.Relationship.DeleteRule, inverse: AnyKeyPath?, options: Schema.Attribute.Option,
-        originalName: String?
+        deleteRule: Schema.Relationship.DeleteRule = .nullify,
+        inverse: PartialKeyPath<Value.Destination>? = nil,
+        options: Schema.Attribute.Option = [], originalName: String? = nil
     ) -> ModelAttribute {
         let access = RelationshipAccess(keyPath: keyPath, deleteRule: deleteRule, inverse: inverse)
         return ModelAttribute(
             name: name, keyPath: keyPath, options: options, valueTypeName: String(describing: Value.self),
             valueKind: Value.isToMany ? "[identifier]" : "identifier?", originalName: originalName,
             relationship: access,
-            read: { model in
-                let identifiers = access.identifiers(model) ?? []
-                return Value.isToMany
-                    ? .array(identifiers.map(SnapshotValue.identifier))
-                    : identifiers.first.map(SnapshotValue.identifier) ?? .null
-            },
+            read: access.snapshotValue,
             write: { _, _ in false })
     }
 }

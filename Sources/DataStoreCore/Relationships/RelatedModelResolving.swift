@@ -11,10 +11,13 @@ protocol RelatedModelResolving: AnyObject {
         -> [Model]?
 }
 
-/// A relationship that has not been read yet: the identifiers it holds and who can load them.
+/// A relationship that has not been read yet: the persisted value it holds and who can load it.
 struct RelationshipFault {
+    /// The persisted value: `null`, an identifier, or an array of identifiers. Kept as it came from the store,
+    /// so making a fault costs no parsing, and saving an unread relationship writes the same value back.
+    var value: SnapshotValue
     /// The related identifiers, in order.
-    var identifiers: [PersistentIdentifier]
+    var identifiers: [PersistentIdentifier] { value.relatedIdentifiers ?? [] }
     /// Loads them; `nil` for a model made from a snapshot outside any context, whose relationships read
     /// as empty.
     var resolver: (any RelatedModelResolving)?

@@ -39,6 +39,11 @@ public struct Relationship<Value: RelationshipValue> {
         state = .loaded(wrappedValue)
     }
 
+    /// A relationship not read yet.
+    init(fault: RelationshipFault) {
+        state = .fault(fault)
+    }
+
     /// Relationships are properties of class models only; the enclosing instance is what loads them.
     @available(*, unavailable, message: "@Relationship is for properties of class models")
     public var wrappedValue: Value {
@@ -90,6 +95,17 @@ public struct Relationship<Value: RelationshipValue> {
         switch state {
         case .loaded(let value): value.relatedModels.map(\.persistentModelID)
         case .fault(let fault): fault.identifiers
+        }
+    }
+
+    /// The persisted value, without loading anything.
+    var snapshotValue: SnapshotValue {
+        switch state {
+        case .fault(let fault):
+            return fault.value
+        case .loaded(let value):
+            let identifiers = value.relatedModels.map { SnapshotValue.identifier($0.persistentModelID) }
+            return Value.isToMany ? .array(identifiers) : identifiers.first ?? .null
         }
     }
 

@@ -16,12 +16,14 @@ struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     let inverse: AnyKeyPath?
     /// The related identifiers, or `nil` when the property is not a `@Relationship`.
     let identifiers: (Model) -> [PersistentIdentifier]?
+    /// The persisted value (`null`, an identifier, or an array of them), without loading anything.
+    let snapshotValue: (Model) -> SnapshotValue
     /// The related models in memory (none for a relationship not read yet).
     let loadedModels: (Model) -> [any PersistentModel]
-    /// Makes the relationship a fault over `identifiers`, loaded through the resolver on first read; keeps
-    /// the loaded models when they already are those identifiers. `isFresh` says the model was just made by
-    /// `init()`, so there is nothing loaded to keep.
-    let setFault: (Model, [PersistentIdentifier], (any RelatedModelResolving)?, _ isFresh: Bool) -> Void
+    /// Makes the relationship a fault over a persisted value, loaded through the resolver on first read;
+    /// keeps the loaded models when they already are those identifiers. `isFresh` says the model was just
+    /// made by `init()`, so there is nothing loaded to keep.
+    let setFault: (Model, SnapshotValue, (any RelatedModelResolving)?, _ isFresh: Bool) -> Void
 
     init<Value: RelationshipValue>(
         keyPath: ReferenceWritableKeyPath<Model, Value>, deleteRule: Schema.Relationship.DeleteRule,
@@ -33,16 +35,17 @@ struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         self.inverse = inverse
         let storage = StorageKeyPath<Model, Value>(keyPath)
         identifiers = { model in storage.keyPath.map { model[keyPath: $0].identifiers } }
+        snapshotValue = { model in storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
-        setFault = { model, identifiers, resolver, isFresh in
+        setFault = { model, value, resolver, isFresh in
             guard let keyPath = storage.keyPath else { return }
-            if !isFresh, case .loaded(let value) = model[keyPath: keyPath].state,
-                value.relatedModels.map(\.persistentModelID) == identifiers
+            if !isFresh, case .loaded(let loaded) = model[keyPath: keyPath].state,
+                loaded.relatedModels.map(\.persistentModelID) == value.relatedIdentifiers
             {
                 return
             }
-            model[keyPath: keyPath].state = .fault(
-                RelationshipFault(identifiers: identifiers, resolver: resolver))
+            // One assignment of the whole wrapper: writing `.state` through the key path would read it first.
+            model[keyPath: keyPath] = Relationship(fault: RelationshipFault(value: value, resolver: resolver))
         }
     }
 

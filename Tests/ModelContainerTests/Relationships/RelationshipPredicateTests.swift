@@ -6,23 +6,11 @@ import Testing
 /// Predicates and sorts that follow relationships return what a brute-force Swift filter over all models
 /// returns, over random data.
 @Suite struct RelationshipPredicateTests {
-    /// A small deterministic generator, so a failing seed can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let places = ["Sol", "Pine", "Dune", "Frost"]
 
     /// Random trips, some with a stay, each with 0–3 items, some reserved.
     func populate(_ context: ModelContext, seed: UInt64) throws {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         for index in 0..<Int.random(in: 5...15, using: &random) {
             let trip = Trip(name: "T\(index)", destination: "D\(index % 3)", startDay: index, days: 1)
             context.insert(trip)
@@ -47,7 +35,7 @@ import Testing
             try populate(ModelContext(container), seed: seed)
             let context = ModelContext(container)
             let all = try context.fetch(FetchDescriptor<Trip>())
-            var random = Generator(state: seed &* 31)
+            var random = SplitMix64(seed: seed &* 31)
             let place = Self.places.randomElement(using: &random)!
 
             // The seeds' to-many predicate.
