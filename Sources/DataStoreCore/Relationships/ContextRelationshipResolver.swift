@@ -18,6 +18,8 @@ final class ContextRelationshipResolver: RelatedModelResolving {
     private var noted: [(relationships: [(String, String)], values: [String: SnapshotValue])] = []
     /// For each destination entity, how much of `noted` has been gathered for it.
     private var gathered: [String: Int] = [:]
+    /// The entity name of the last model type resolved: asked for on every read.
+    private var lastResolved: (type: ObjectIdentifier, entity: String)?
     /// The relationships of the last model type noted.
     private var relationshipsOfNotedType: (type: ObjectIdentifier, list: [(String, String)])?
 
@@ -61,7 +63,13 @@ final class ContextRelationshipResolver: RelatedModelResolving {
         -> [Model]?
     {
         let context = liveContext()
-        let entity = Model.entityName
+        let entity: String
+        if let last = lastResolved, last.type == ObjectIdentifier(Model.self) {
+            entity = last.entity
+        } else {
+            entity = Model.entityName
+            lastResolved = (ObjectIdentifier(Model.self), entity)
+        }
         if gathered[entity] ?? 0 == noted.count,
             let tracked = context.trackedModels(identifiers, as: Model.self)
         {

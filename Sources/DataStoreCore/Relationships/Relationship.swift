@@ -85,7 +85,7 @@ public struct Relationship<Value: RelationshipValue> {
                 let models = resolver.resolve(fault.identifiers, as: Value.Destination.self)
             else { return Value(relatedModels: []) }
             let value = Value(relatedModels: models)
-            owner[keyPath: storage].state = .loaded(value)
+            owner[keyPath: storage] = Relationship(wrappedValue: value)
             return value
         }
     }
