@@ -20,6 +20,22 @@ public enum SavePlanner {
         return try planner.plan(request)
     }
 
+    /// Plans several requests in order, each over the rows as the earlier ones that succeed leave them, for
+    /// a store that commits them together (group commit): one request's failure is its own result and does
+    /// not affect the others.
+    public static func plan(
+        _ requests: [DataStoreSaveChangesRequest], over source: some SnapshotRowSource,
+        storeIdentifier: String,
+        schema: Schema?
+    ) -> [Result<SavePlan, DataStoreError>] {
+        var planner = Planner(source: source, store: storeIdentifier, schema: schema)
+        return requests.map { request in
+            let result = Result { () throws(DataStoreError) in try planner.plan(request) }
+            if case .success = result { planner.foldIntoOriginals() } else { planner.discardOverlay() }
+            return result
+        }
+    }
+
     /// Plans one request over an overlay of the source's rows, reading each row at most once.
     struct Planner<Source: SnapshotRowSource> {
         let source: Source
@@ -52,6 +68,21 @@ public enum SavePlanner {
         mutating func current(_ id: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot? {
             if let overlay = final[id] { return overlay }
             return try original(id)
+        }
+
+        /// Makes the planned request's outcome the rows the next request is planned over.
+        mutating func foldIntoOriginals() {
+            originals.merge(final) { _, after in after }
+            holders.merge(owners) { _, after in after }
+            discardOverlay()
+        }
+
+        /// Forgets what the last request would have changed (it failed).
+        mutating func discardOverlay() {
+            final = [:]
+            owners = [:]
+            order = []
+            remapped = [:]
         }
 
         mutating func owner(_ key: UniqueKey) throws(DataStoreError) -> PersistentIdentifier? {

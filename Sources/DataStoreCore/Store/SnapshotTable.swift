@@ -52,6 +52,12 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         try SavePlanner.plan(request, over: self, storeIdentifier: storeIdentifier, schema: schema)
     }
 
+    /// Plans requests to be committed together, in order, each over the rows the earlier successful ones
+    /// leave (see ``SavePlanner/plan(_:over:storeIdentifier:schema:)-([DataStoreSaveChangesRequest],_,_,_)``).
+    public func plan(_ requests: [DataStoreSaveChangesRequest]) -> [Result<SavePlan, DataStoreError>] {
+        SavePlanner.plan(requests, over: self, storeIdentifier: storeIdentifier, schema: schema)
+    }
+
     /// Commits a plan made by ``plan(_:)`` on this table's current state (or replays a journaled one).
     public mutating func apply(_ plan: SavePlan) {
         for change in plan.changes {

@@ -45,6 +45,13 @@ public final class JSONFileDataStore: DataStore, Sendable {
     public var schema: Schema { access.inMemory { $0.replayed.effectiveSchema } ?? Schema(entities: []) }
     let files: StoreDirectory
     let access: FileStoreAccess<State>
+    /// The journal, kept open for appends until it is replaced.
+    let openJournal = OpenJournal()
+    /// Saves waiting for the batch being written (group commit).
+    let commits = CommitQueue<DataStoreSaveChangesRequest, SaveResult>()
+
+    /// What a save returns.
+    typealias SaveResult = DataStoreSaveChangesResult<JSONFileHistoryToken>
 
     /// Opens the store in the configuration's directory, creating it if it does not exist (unless read-only).
     /// A writer also removes temporary files that crashed processes left behind.
@@ -198,52 +205,102 @@ public final class JSONFileDataStore: DataStore, Sendable {
         JSONFileHistoryToken
     > {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
-        // Plan on current state, append and fsync without holding the state (readers go on), then apply.
-        return try access.write(
-            refresh: { try refresh(&$0, repairTornTail: true) },
-            prepare: { state -> (SavePlan, JournalRecord.TransactionRecord?, Int64) in
-                try checkSchema(state)
-                let plan = try state.replayed.table.plan(request)
-                guard !plan.changes.isEmpty else { return (plan, nil, state.journalEnd) }
-                let body = JournalRecord.TransactionRecord(
-                    sequence: state.replayed.latestSequence + 1,
+        // Saves that arrive while one is being written are written with the next batch: one append, one fsync.
+        return try commits.submit(request) { batch in commit(batch) }
+    }
+
+    /// Commits a batch of saves as consecutive transactions: plans each on current state as the earlier ones
+    /// leave it, appends all their records in one write and one fsync without holding the state (readers go
+    /// on), then applies them. A save whose plan fails gets its own error; if the write fails, every save
+    /// with a record gets that error and nothing is committed.
+    func commit(_ batch: [CommitQueue<DataStoreSaveChangesRequest, SaveResult>.Pending]) {
+        typealias Prepared = (
+            plans: [Result<SavePlan, DataStoreError>], bodies: [JournalRecord.TransactionRecord?], at: Int64,
+            journal: [UInt64]
+        )
+        do {
+            let results = try access.write(
+                refresh: { try refresh(&$0, repairTornTail: true) },
+                prepare: { state -> Prepared in
+                    try checkSchema(state)
+                    let plans = state.replayed.table.plan(batch.map(\.request))
+                    var sequence = state.replayed.latestSequence
+                    var firstChange = state.replayed.nextChangeIdentifier
                     // Never earlier than the previous transaction, whichever process wrote it.
-                    timestamp: max(Date(), state.replayed.lastTimestamp), author: request.editingState.author,
-                    bundle: request.editingState.bundleIdentifier,
-                    process: request.editingState.processIdentifier,
-                    firstChange: state.replayed.nextChangeIdentifier, changes: plan.changes)
-                return (plan, body, state.journalEnd)
-            },
-            perform: { prepared -> Int64 in
-                guard let body = prepared.1 else { return 0 }
-                return try JournalIO.append(
-                    .transaction(body), files: files, at: prepared.2,
-                    synchronize: configuration.durability == .full)
-            },
-            finish: { state, prepared, written in
-                let (plan, body, _) = prepared
-                guard let body else {
-                    return DataStoreSaveChangesResult(
-                        storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil
-                    )
+                    let timestamp = max(Date(), state.replayed.lastTimestamp)
+                    var bodies: [JournalRecord.TransactionRecord?] = []
+                    for (pending, planned) in zip(batch, plans) {
+                        guard case .success(let plan) = planned, !plan.changes.isEmpty else {
+                            bodies.append(nil)
+                            continue
+                        }
+                        sequence += 1
+                        let editing = pending.request.editingState
+                        bodies.append(
+                            JournalRecord.TransactionRecord(
+                                sequence: sequence, timestamp: timestamp, author: editing.author,
+                                bundle: editing.bundleIdentifier, process: editing.processIdentifier,
+                                firstChange: firstChange, changes: plan.changes))
+                        firstChange += Int64(plan.changes.count)
+                    }
+                    return (plans, bodies, state.journalEnd, state.journalIdentity)
+                },
+                perform: { prepared -> Int64 in
+                    let lines = try prepared.bodies.compactMap { body throws(DataStoreError) in
+                        try body.map { body throws(DataStoreError) in try JournalIO.encode(.transaction(body))
+                        }
+                    }
+                    guard !lines.isEmpty else { return 0 }
+                    let journal = try openJournal.file(identity: prepared.journal, path: files.journal)
+                    let durable = configuration.durability == .full
+                    try journal.appendRecords(lines, at: prepared.at, synchronize: durable)
+                    return lines.reduce(0) { $0 + Int64($1.count) }
+                },
+                finish: { state, prepared, written -> [Result<SaveResult, any Error>] in
+                    try finishCommit(prepared.plans, prepared.bodies, written: written, in: &state)
+                })
+            for (pending, result) in zip(batch, results) { pending.result = result }
+        } catch {
+            for pending in batch { pending.result = .failure(error) }
+        }
+    }
+
+    /// Applies a committed batch in memory and makes each save's result.
+    private func finishCommit(
+        _ plans: [Result<SavePlan, DataStoreError>], _ bodies: [JournalRecord.TransactionRecord?],
+        written: Int64,
+        in state: inout State
+    ) throws -> [Result<SaveResult, any Error>] {
+        var results: [Result<SaveResult, any Error>] = []
+        for (planned, body) in zip(plans, bodies) {
+            switch planned {
+            case .failure(let error):
+                results.append(.failure(error))
+            case .success(let plan):
+                var result = SaveResult(
+                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
+                if let body {
+                    state.replayed.apply(body)
+                    state.statistics.committedSaves += 1
+                    result.token = JSONFileHistoryToken(
+                        storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence)
+                    result.deleteRuleChanges = plan.deleteRuleChanges
                 }
-                state.replayed.apply(body)
-                state.journalEnd += written
-                state.statistics.journalBytesWritten += written
-                state.statistics.committedSaves += 1
-                do {
-                    try applyRetention(&state)
-                } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
-                    throw error
-                } catch {
-                    // The save is committed; a trim that failed (a full disk) is tried again after the next one.
-                }
-                return DataStoreSaveChangesResult(
-                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers,
-                    token: JSONFileHistoryToken(
-                        storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence),
-                    deleteRuleChanges: plan.deleteRuleChanges)
-            })
+                results.append(.success(result))
+            }
+        }
+        guard written > 0 else { return results }
+        state.journalEnd += written
+        state.statistics.journalBytesWritten += written
+        if configuration.durability == .full { state.statistics.journalSynchronizations += 1 }
+        do {
+            try applyRetention(&state)
+        } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
+            throw error  // The store must be reopened; every later call says so.
+        } catch {
+            // The saves are committed; a trim that failed (a full disk) is tried again after the next one.
+        }
+        return results
     }
 
     /// Deletes every model and all history, and draws a new epoch, so earlier tokens stop matching in every

@@ -138,21 +138,34 @@ public final class StoreFile {
     /// later call until it is reopened, since it no longer knows what the file holds.
     public func appendRecord(_ line: Data, at offset: Int64, synchronize durable: Bool) throws(DataStoreError)
     {
+        try appendRecords([line], at: offset, synchronize: durable)
+    }
+
+    /// Appends several framed records at `offset` in one write, made durable by one `fdatasync` when
+    /// `synchronize` is set: a group commit. On failure every record is cut back (or, if that fails, every
+    /// record's newline is overwritten, so that the whole group reads as one torn tail), as for one record.
+    public func appendRecords(_ lines: [Data], at offset: Int64, synchronize durable: Bool)
+        throws(DataStoreError)
+    {
+        let bytes = lines.count == 1 ? lines[0] : lines.reduce(into: Data()) { $0.append($1) }
         do {
-            try write(line, at: offset)
+            try write(bytes, at: offset)
             if durable { try synchronize() }
         } catch {
             do {
                 try truncate(to: offset)
             } catch let cutBack {
                 if let size = try? status().size, size > offset {
-                    let newline = min(size, offset + Int64(line.count)) - 1
-                    try? write(Data(" ".utf8), at: newline)
+                    var end = offset
+                    for line in lines {
+                        end += Int64(line.count)
+                        if end <= size { try? write(Data(" ".utf8), at: end - 1) }
+                    }
                     try? synchronize()
                 }
                 throw .storeUnusableUntilReopened(
                     path: path,
-                    reason: "\(error.description) and cutting the rejected record back failed: "
+                    reason: "\(error.description) and cutting the rejected records back failed: "
                         + cutBack.description)
             }
             throw error

@@ -1,0 +1,27 @@
+import DataStoreCore
+import StoreFileSupport
+import Synchronization
+
+/// The journal file a store appends to, kept open across saves: opening it costs a system call per save,
+/// and it only changes when compaction, erasing or a migration replaces it (a new device and inode).
+final class OpenJournal: Sendable {
+    private struct Handle: @unchecked Sendable {
+        // `@unchecked`: the file is used only by the writer holding the store's exclusive lock.
+        var identity: [UInt64]
+        var file: StoreFile
+    }
+
+    private let handle = Mutex<Handle?>(nil)
+
+    init() {}
+
+    /// The open journal whose device and inode are `identity`, opening `path` if the one held is another.
+    func file(identity: [UInt64], path: String) throws(DataStoreError) -> StoreFile {
+        try handle.withLock { handle throws(DataStoreError) in
+            if let open = handle, open.identity == identity { return open.file }
+            let file = try StoreFile(path: path, mode: .readWrite(create: false))
+            handle = Handle(identity: identity, file: file)
+            return file
+        }
+    }
+}
