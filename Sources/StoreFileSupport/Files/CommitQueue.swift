@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Group commit: saves that arrive while another is being written wait, and are then written together by
@@ -23,7 +24,13 @@ package final class CommitQueue<Request: Sendable, Outcome: Sendable>: Sendable 
         // `@unchecked`: only touched under the mutex.
         var waiting: [Pending] = []
         var leading = false
+        /// How many saves the last batch held: the callers of a batch usually come back together.
+        var lastBatchSize = 1
     }
+
+    /// The longest a leader waits for the callers of the previous batch to come back before writing: a
+    /// fraction of an `fdatasync`, paid only while several callers are saving at once.
+    private static var gatheringLimit: Duration { .microseconds(150) }
 
     private let queue = Mutex(Queue())
 
@@ -46,8 +53,12 @@ package final class CommitQueue<Request: Sendable, Outcome: Sendable>: Sendable 
             if let result = mine.result { return try result.get() }
             // Woken without a result: the previous leader handed over the lead.
         }
+        gatherCallers()
         let batch = queue.withLock { queue in
-            defer { queue.waiting = [] }
+            defer {
+                queue.lastBatchSize = queue.waiting.count
+                queue.waiting = []
+            }
             return queue.waiting
         }
         commit(batch)
@@ -66,6 +77,22 @@ package final class CommitQueue<Request: Sendable, Outcome: Sendable>: Sendable 
             return try Result<Outcome, any Error>.failure(CommitQueueError.noResult).get()
         }
         return try result.get()
+    }
+}
+
+extension CommitQueue {
+    /// While the last batch held several saves, waits (yielding the processor) until as many are waiting
+    /// again or ``gatheringLimit`` passes: callers woken by the last batch need a moment to submit their next
+    /// save, and without this wait each batch would hold only the callers that happened to be quick.
+    private func gatherCallers() {
+        let (waiting, expected) = queue.withLock { ($0.waiting.count, $0.lastBatchSize) }
+        guard expected > 1, waiting < expected else { return }
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.gatheringLimit
+        while clock.now < deadline {
+            if queue.withLock({ $0.waiting.count }) >= expected { return }
+            sched_yield()
+        }
     }
 }
 
