@@ -1,6 +1,6 @@
 /// A save request after validation: the changes to commit, in order, and the identifiers remapped.
 ///
-/// ``SnapshotTable/plan(_:)`` makes one without touching the table; `SnapshotTable.apply(_:)` commits it.
+/// ``SnapshotTable/plan(_:)-(DataStoreSaveChangesRequest)`` makes one without touching the table; `SnapshotTable.apply(_:)` commits it.
 /// Splitting the two lets a store validate, then write its journal, then apply, so that a failed write
 /// leaves memory and disk alike unchanged.
 public struct SavePlan: Hashable, Sendable {

@@ -58,7 +58,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         SavePlanner.plan(requests, over: self, storeIdentifier: storeIdentifier, schema: schema)
     }
 
-    /// Commits a plan made by ``plan(_:)`` on this table's current state (or replays a journaled one).
+    /// Commits a plan made by ``plan(_:)-(DataStoreSaveChangesRequest)`` on this table's current state (or replays a journaled one).
     public mutating func apply(_ plan: SavePlan) {
         for change in plan.changes {
             apply(change)
