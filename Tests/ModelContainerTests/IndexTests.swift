@@ -67,6 +67,32 @@ final class BadlyIndexedNote: PersistentModel {
         #expect(store.modelsExamined - before == 100_000)
     }
 
+    @Test func anInOnAnIndexedAttributeExaminesOnlyTheMatchingModels() throws {
+        let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
+        let container = try ModelContainer(
+            for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)])
+        let context = ModelContext(container)
+        for index in 0..<20_000 { context.insert(note(index)) }
+        try context.save()
+
+        let fresh = ModelContext(container)
+        let wanted = ["c7", "c42", "c999", "absent"]
+        var before = store.modelsExamined
+        let matches = try fresh.fetch(
+            FetchDescriptor<IndexedNote>(predicate: #Predicate { wanted.contains($0.category) }))
+        #expect(matches.count == 60)
+        #expect(Set(matches.map(\.category)) == ["c7", "c42", "c999"])
+        #expect(store.modelsExamined - before == 60)
+
+        // Not indexed: the same shape of predicate examines every model, with the same answer shape.
+        let titles = ["n1", "n2"]
+        before = store.modelsExamined
+        #expect(
+            try fresh.fetchCount(
+                FetchDescriptor<IndexedNote>(predicate: #Predicate { titles.contains($0.title) })) == 2)
+        #expect(store.modelsExamined - before == 20_000)
+    }
+
     @Test func theJSONFileStoreKeepsItsIndexesAcrossReopeningAndEdits() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "index-\(UUID().uuidString)")

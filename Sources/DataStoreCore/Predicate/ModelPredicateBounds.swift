@@ -27,9 +27,13 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     /// The identifiers every match is one of, when the whole predicate is `ids.contains($0.persistentModelID)`
     /// (how a context loads the models a fetch's relationships refer to).
     public var identifiers: Set<PersistentIdentifier>?
+    /// The attribute and values every match's value is one of, when the whole predicate is
+    /// `values.contains($0.attribute)` (the `IN` of SQL).
+    public var attributeMembership: (name: String, values: [SnapshotValue])?
     /// The comparisons on attributes that every match satisfies.
     public var attributeConstraints: [AttributeConstraint] = []
-    /// Whether ``identifier`` and ``attributeConstraints`` are the whole predicate: a model that satisfies
+    /// Whether ``identifier`` and ``attributeConstraints`` (or ``identifiers``, or ``attributeMembership``) are
+    /// the whole predicate: a model that satisfies
     /// them all (compared as ``SnapshotValue/satisfies(_:_:)`` does) matches, so a store that applies them
     /// natively need not evaluate the predicate in Swift. `true` without a predicate.
     public var isExact = true
@@ -42,6 +46,24 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
         {
             identifiers = members
             return
+        }
+        if let membership = (predicate.expression as? any MembershipExpression)?.membership,
+            let attribute = Model.schemaAttribute(for: membership.keyPath),
+            let values = membership.values as? any Sequence
+        {
+            var converted: [SnapshotValue] = []
+            var convertible = true
+            for value in values {
+                guard let snapshot = attribute.snapshotValue(ofConstant: value) else {
+                    convertible = false
+                    break
+                }
+                converted.append(snapshot)
+            }
+            if convertible {
+                attributeMembership = (attribute.name, converted)
+                return
+            }
         }
         let analysis = PredicateConjuncts.analysis(of: predicate)
         isExact = analysis.isWholePredicate

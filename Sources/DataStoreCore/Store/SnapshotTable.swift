@@ -101,8 +101,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     }
 
     /// The rows a fetch must examine: the one row a `persistentModelID ==` names; else, when the predicate
-    /// requires equality on an indexed attribute, only the rows holding that value (the smallest such set);
-    /// else every row of the entity.
+    /// requires equality on an indexed attribute, only the rows holding that value (the smallest such set), or
+    /// for `values.contains($0.attribute)` on an indexed attribute the rows holding any of the values; else
+    /// every row of the entity.
     public func candidates<Model: PersistentModel>(for bounds: ModelPredicateBounds<Model>)
         -> [DataStoreSnapshot]
     {
@@ -112,6 +113,12 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             return ids.compactMap { $0.entityName == entity ? self[$0] : nil }
         }
         if let indexed = indexedAttributes[entity], let index = valueIndex[entity] {
+            if let membership = bounds.attributeMembership, indexed.contains(membership.name) {
+                let rows = rowsByEntity[entity] ?? [:]
+                var holders = Set<PersistentIdentifier>()
+                for value in membership.values { holders.formUnion(index[membership.name]?[value] ?? []) }
+                return holders.compactMap { rows[$0] }
+            }
             var smallest: Set<PersistentIdentifier>?
             for constraint in bounds.attributeConstraints
             where constraint.relation == .equal && indexed.contains(constraint.name) {
