@@ -157,6 +157,22 @@ do {
         try await withEntryStore(backend: arguments[1], directory: arguments[2]) { store in
             try await follow(store, count: count)
         }
+    case "ts-window-exit":
+        // Saves into an hour-long commit window and returns from main without flushing: the window must be
+        // committed at exit.
+        guard arguments.count == 3, let rounds = Int(arguments[2]) else {
+            fail("usage: ts-window-exit DIR N")
+        }
+        let store = try TimeSeriesDataStore(
+            .init(
+                name: "entries", schema: Entry.schema, directory: URL(fileURLWithPath: arguments[1]),
+                commitWindow: 3_600))
+        for round in 0..<rounds {
+            _ = try store.save(
+                DataStoreSaveChangesRequest(
+                    inserted: Entry.batch(store: store.identifier, writer: "w", round: round)))
+        }
+        report("SAVED \(rounds * 3)")
     case "trips-seed":
         report("SEEDED \(try TripsScenario.seed(try tripsContainer(arguments[1])))")
     case "trips-widget":

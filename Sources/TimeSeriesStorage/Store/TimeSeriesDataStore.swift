@@ -257,6 +257,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
                         token: try finishCommit(prepared, written: written, in: &state))
                 })
         }
+        PendingWindowFlusher.shared.register(self)
         return try write { state in
             try checkTimes(of: samples, against: state)
             var committed: TimeSeriesHistoryToken?
@@ -273,7 +274,21 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         }
     }
 
-    /// Commits the open commit window now, if there is one, and returns its transaction's token.
+    /// Commits the open commit window, so that closing a store never drops samples it accepted.
+    deinit {
+        guard !configuration.isReadOnly, access.inMemory({ $0.pending != nil }) else { return }
+        do {
+            try flush()
+        } catch {
+            FileHandle.standardError.write(
+                Data(
+                    "TimeSeriesStorage: committing the open window of '\(identifier)' on close failed: \(error)\n"
+                        .utf8))
+        }
+    }
+
+    /// Commits the open commit window now, if there is one, and returns its transaction's token. The store
+    /// also does this when it is released, and when the process exits normally.
     @discardableResult
     public func flush() throws -> TimeSeriesHistoryToken? {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }

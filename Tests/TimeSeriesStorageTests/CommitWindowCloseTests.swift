@@ -1,0 +1,38 @@
+import DataStoreCore
+import Foundation
+import StoreTestSupport
+import Testing
+import TimeSeriesStorage
+
+/// A commit window's samples are committed when the store is released or the process exits normally.
+@Suite struct CommitWindowCloseTests {
+    func entryCount(in directory: URL) throws -> Int {
+        let store = try TimeSeriesDataStore(
+            .init(name: "entries", schema: Entry.schema, directory: directory))
+        return try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Entry>())).snapshots.count
+    }
+
+    @Test func releasingTheStoreCommitsItsOpenWindow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var store: TimeSeriesDataStore? = try TimeSeriesDataStore(
+            .init(name: "entries", schema: Entry.schema, directory: directory.url, commitWindow: 3_600))
+        let token = try store?.save(
+            DataStoreSaveChangesRequest(inserted: Entry.batch(store: "entries", writer: "w", round: 0)))
+        #expect(token?.token == nil)  // still in the window
+        store = nil
+        #expect(try entryCount(in: directory.url) == 3)
+    }
+
+    @Test func exitingNormallyCommitsTheOpenWindow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let child = try ChildProcess(["ts-window-exit", directory.url.path, "4"])
+        #expect(child.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(child.output == ["SAVED 12"])
+        #expect(try entryCount(in: directory.url) == 12)
+        let store = try TimeSeriesDataStore(
+            .init(name: "entries", schema: Entry.schema, directory: directory.url))
+        #expect(try store.fetchHistory(.init()).count == 1)  // the window, as one transaction
+    }
+}
