@@ -93,6 +93,39 @@ final class BadlyIndexedNote: PersistentModel {
         #expect(store.modelsExamined - before == 20_000)
     }
 
+    @Test func aRangeOnAnIndexedAttributeExaminesOnlyTheModelsInIt() throws {
+        let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
+        let container = try ModelContainer(
+            for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)])
+        let context = ModelContext(container)
+        for index in 0..<20_000 {
+            context.insert(
+                IndexedNote(title: "n\(index)", category: "c\(index % 100)", priority: index % 1_000))
+        }
+        try context.save()
+
+        let fresh = ModelContext(container)
+        var before = store.modelsExamined
+        let band = try fresh.fetch(
+            FetchDescriptor<IndexedNote>(
+                predicate: #Predicate { $0.priority >= 10 && $0.priority < 13 },
+                sortBy: [SortDescriptor(\.title)]))
+        #expect(band.count == 60)
+        #expect(band.allSatisfy { (10..<13).contains($0.priority) })
+        #expect(store.modelsExamined - before == 60)
+
+        // One bound; an edit moves a model into the range.
+        let top = try #require(
+            try fresh.fetch(FetchDescriptor<IndexedNote>(predicate: #Predicate { $0.priority == 5 })).first)
+        top.priority = 2_000
+        try fresh.save()
+        before = store.modelsExamined
+        let high = try fresh.fetch(FetchDescriptor<IndexedNote>(predicate: #Predicate { $0.priority > 998 }))
+        #expect(Set(high.map(\.priority)) == [999, 2_000])
+        #expect(high.count == 21)
+        #expect(store.modelsExamined - before == 21)
+    }
+
     @Test func theJSONFileStoreKeepsItsIndexesAcrossReopeningAndEdits() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "index-\(UUID().uuidString)")
@@ -165,6 +198,13 @@ final class BadlyIndexedNote: PersistentModel {
             #Predicate { $0.priority == priority && $0.title == title },
             #Predicate { $0.category == category || $0.priority == priority },
             #Predicate { $0.category != category },
+            // Ranges on indexed attributes, one bound or two, strict or not, with other conditions.
+            #Predicate { $0.priority > priority },
+            #Predicate { $0.priority <= priority },
+            #Predicate { $0.priority >= priority && $0.priority < priority + 2 },
+            #Predicate { $0.category < category && $0.title != title },
+            #Predicate { $0.category >= category && $0.priority == priority },
+            #Predicate { [category, "c1"].contains($0.category) },
         ]
         for predicate in predicates {
             let descriptor = FetchDescriptor<IndexedNote>(predicate: predicate)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The current rows of a store, with unique-value indexes, and the rules that turn a save request into
 /// changes: the part of a store that every backend needs and none should write twice.
 ///
@@ -16,6 +18,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     private var valueIndex: [String: [String: [SnapshotValue: Set<PersistentIdentifier>]]] = [:]
     /// Entity → the attributes ``valueIndex`` covers, from the schema.
     private let indexedAttributes: [String: Set<String>]
+    /// The indexed values in order, for range lookups: sorted on first use after a change, and replaced (not
+    /// emptied) when an indexed value changes, so that copies of the table keep their own.
+    private var orderedValues = OrderedIndexValues()
 
     /// Creates an empty table.
     public init(storeIdentifier: String, schema: Schema?) {
@@ -91,6 +96,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 let old = before.map { $0[attribute: name] }
                 let new = after.map { $0[attribute: name] }
                 guard old != new else { continue }
+                orderedValues = OrderedIndexValues()
                 if let old { valueIndex[id.entityName, default: [:]][name, default: [:]][old]?.remove(id) }
                 if let new {
                     valueIndex[id.entityName, default: [:]][name, default: [:]][new, default: []].insert(id)
@@ -101,9 +107,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     }
 
     /// The rows a fetch must examine: the one row a `persistentModelID ==` names; else, when the predicate
-    /// requires equality on an indexed attribute, only the rows holding that value (the smallest such set), or
-    /// for `values.contains($0.attribute)` on an indexed attribute the rows holding any of the values; else
-    /// every row of the entity.
+    /// requires equality or a range (`<`, `<=`, `>`, `>=`, one bound or both) on an indexed attribute, only the
+    /// rows holding a value in it (the smallest such set), or for `values.contains($0.attribute)` on an indexed
+    /// attribute the rows holding any of the values; else every row of the entity.
     public func candidates<Model: PersistentModel>(for bounds: ModelPredicateBounds<Model>)
         -> [DataStoreSnapshot]
     {
@@ -123,6 +129,35 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             for constraint in bounds.attributeConstraints
             where constraint.relation == .equal && indexed.contains(constraint.name) {
                 let holders = index[constraint.name]?[constraint.value] ?? []
+                if smallest.map({ holders.count < $0.count }) ?? true { smallest = holders }
+            }
+            let ranged = Set(
+                bounds.attributeConstraints.filter { $0.relation.isOrdering && indexed.contains($0.name) }
+                    .map(\.name))
+            for name in ranged.sorted() {
+                let constraints = bounds.attributeConstraints.filter {
+                    $0.name == name && $0.relation.isOrdering
+                }
+                let keys = orderedValues.keys(of: entity, name, in: index[name] ?? [:])
+                // Keys are in ascending order, so each bound cuts a prefix or a suffix.
+                var low = keys.startIndex
+                var high = keys.endIndex
+                for constraint in constraints {
+                    switch constraint.relation {
+                    case .greaterThan, .greaterThanOrEqual:
+                        low = max(
+                            low,
+                            keys.partitioningIndex { $0.satisfies(constraint.relation, constraint.value) })
+                    default:
+                        high = min(
+                            high,
+                            keys.partitioningIndex { !$0.satisfies(constraint.relation, constraint.value) })
+                    }
+                }
+                var holders = Set<PersistentIdentifier>()
+                if low < high {
+                    for key in keys[low..<high] { holders.formUnion(index[name]?[key] ?? []) }
+                }
                 if smallest.map({ holders.count < $0.count }) ?? true { smallest = holders }
             }
             if let smallest {
@@ -157,5 +192,38 @@ extension SnapshotTable {
         -> PersistentIdentifier?
     {
         uniqueOwners[UniqueKey(entity: entity, attributes: attributes, values: values)]
+    }
+}
+
+/// The values of indexed attributes in ascending order, computed on demand. Only values that Swift can order in
+/// a predicate are kept (no `nil`, NaN, Booleans, data, identifiers or arrays): those never satisfy a range.
+final class OrderedIndexValues: @unchecked Sendable {
+    // `@unchecked`: the dictionary is guarded by the lock; copies of a table share one instance until it changes.
+    private let lock = NSLock()
+    private var sorted: [String: [String: [SnapshotValue]]] = [:]
+
+    /// The orderable keys of `index` (one attribute's value index), sorted.
+    func keys(of entity: String, _ attribute: String, in index: [SnapshotValue: Set<PersistentIdentifier>])
+        -> [SnapshotValue]
+    {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = sorted[entity]?[attribute] { return known }
+        let keys = index.compactMap { key, holders in
+            !holders.isEmpty && key.satisfies(.lessThanOrEqual, key) ? key : nil
+        }
+        .sorted { $0.compare(to: $1) == .orderedAscending }
+        sorted[entity, default: [:]][attribute] = keys
+        return keys
+    }
+}
+
+extension KeyPathConstraint.Relation {
+    /// `<`, `<=`, `>` or `>=`.
+    var isOrdering: Bool {
+        switch self {
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: true
+        case .equal, .notEqual: false
+        }
     }
 }
