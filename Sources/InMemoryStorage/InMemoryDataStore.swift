@@ -63,9 +63,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
     public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
         -> DataStoreFetchResult
     {
-        let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let (candidates, rows) = state.withLock { state in
-            let candidates = state.table.candidates(for: bounds)
+            let candidates = state.table.candidates(for: request.descriptor)
             state.modelsExamined += candidates.count
             state.fetchRequests += 1
             return (candidates, state.table)

@@ -126,6 +126,24 @@ final class BadlyIndexedNote: PersistentModel {
         #expect(store.modelsExamined - before == 21)
     }
 
+    @Test func aSortedFetchWithALimitExaminesOnlyTheFirstValues() throws {
+        let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
+        let container = try ModelContainer(
+            for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)])
+        let context = ModelContext(container)
+        for index in 0..<20_000 {
+            context.insert(IndexedNote(title: "n\(index)", category: "c", priority: index))
+        }
+        try context.save()
+        let fresh = ModelContext(container)
+        let before = store.modelsExamined
+        let newest = try fresh.fetch(
+            FetchDescriptor<IndexedNote>(sortBy: [SortDescriptor(\.priority, order: .reverse)], fetchLimit: 3)
+        )
+        #expect(newest.map(\.priority) == [19_999, 19_998, 19_997])
+        #expect(store.modelsExamined - before == 3)
+    }
+
     @Test func theJSONFileStoreKeepsItsIndexesAcrossReopeningAndEdits() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "index-\(UUID().uuidString)")
@@ -206,6 +224,17 @@ final class BadlyIndexedNote: PersistentModel {
             #Predicate { $0.category >= category && $0.priority == priority },
             #Predicate { [category, "c1"].contains($0.category) },
         ]
+        // Sorted by an indexed integer with a limit (and an offset), without a predicate.
+        for (order, offset, limit) in [(SortOrder.forward, 0, 3), (.reverse, 2, 5), (.forward, 7, 1)] {
+            let descriptor = FetchDescriptor<IndexedNote>(
+                sortBy: [SortDescriptor(\.priority, order: order), SortDescriptor(\.title)],
+                fetchOffset: offset,
+                fetchLimit: limit)
+            let indexed = try SnapshotQuery.run(
+                descriptor, over: table.candidates(for: descriptor), storeIdentifier: "notes")
+            let scanned = try SnapshotQuery.run(descriptor, over: everything, storeIdentifier: "notes")
+            #expect(indexed == scanned, "seed \(seed), \(order) offset \(offset) limit \(limit)")
+        }
         for predicate in predicates {
             let descriptor = FetchDescriptor<IndexedNote>(predicate: predicate)
             let indexed = try SnapshotQuery.run(

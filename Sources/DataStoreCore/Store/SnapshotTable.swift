@@ -168,6 +168,35 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         return Array(rows(of: entity))
     }
 
+    /// The rows a fetch must examine: ``candidates(for:)-(ModelPredicateBounds<Model>)`` for its predicate,
+    /// or, for a fetch without a predicate whose first sort is an indexed integer or date attribute and that
+    /// has a limit, only the rows holding the first values in that order (enough for the offset and limit,
+    /// with every row tied with the last one).
+    public func candidates<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>)
+        -> [DataStoreSnapshot]
+    {
+        let entity = Model.entityName
+        guard descriptor.predicate == nil, let limit = descriptor.fetchLimit,
+            let sort = descriptor.sortBy.first, let keyPath = sort.keyPath,
+            let attribute = Model.schemaAttribute(for: keyPath),
+            ["integer", "date"].contains(attribute.valueKind),
+            indexedAttributes[entity]?.contains(attribute.name) == true,
+            let index = valueIndex[entity]?[attribute.name]
+        else {
+            return candidates(for: ModelPredicateBounds<Model>(descriptor.predicate))
+        }
+        let needed = max(0, descriptor.fetchOffset ?? 0) + max(0, limit)
+        let keys = orderedValues.keys(of: entity, attribute.name, in: index)
+        let rows = rowsByEntity[entity] ?? [:]
+        var result: [DataStoreSnapshot] = []
+        for key in sort.order == .forward ? AnySequence(keys) : AnySequence(keys.reversed()) {
+            guard result.count < needed else { break }
+            // The whole tie group: the query's own sort then orders the ties as a full sort would.
+            result += (index[key] ?? []).compactMap { rows[$0] }
+        }
+        return result
+    }
+
     /// Removes every row.
     public mutating func removeAll() {
         rowsByEntity = [:]

@@ -185,9 +185,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
     public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
         -> DataStoreFetchResult
     {
-        let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let (candidates, rows) = try read { state in
-            let candidates = state.replayed.table.candidates(for: bounds)
+            let candidates = state.replayed.table.candidates(for: request.descriptor)
             state.statistics.modelsExamined += candidates.count
             return (candidates, state.replayed.table)
         }
