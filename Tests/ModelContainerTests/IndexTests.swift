@@ -37,6 +37,19 @@ final class BadlyIndexedNote: PersistentModel {
         IndexedNote(title: "n\(index)", category: "c\(index % 1_000)", priority: index % 10)
     }
 
+    /// An in-memory store holding `count` notes made by `make`, and a fresh context on it.
+    func populatedStore(_ count: Int, _ make: (Int) -> IndexedNote) throws -> (
+        InMemoryDataStore, ModelContext
+    ) {
+        let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
+        let container = try ModelContainer(
+            for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)])
+        let context = ModelContext(container)
+        for index in 0..<count { context.insert(make(index)) }
+        try context.save()
+        return (store, ModelContext(container))
+    }
+
     @Test func anIndexedEqualityExaminesOnlyTheMatchingModels() throws {
         let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
         let container = try ModelContainer(
@@ -68,14 +81,7 @@ final class BadlyIndexedNote: PersistentModel {
     }
 
     @Test func anInOnAnIndexedAttributeExaminesOnlyTheMatchingModels() throws {
-        let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
-        let container = try ModelContainer(
-            for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)])
-        let context = ModelContext(container)
-        for index in 0..<5_000 { context.insert(note(index)) }
-        try context.save()
-
-        let fresh = ModelContext(container)
+        let (store, fresh) = try populatedStore(5_000, note)
         let wanted = ["c7", "c42", "c999", "absent"]
         var before = store.modelsExamined
         let matches = try fresh.fetch(
@@ -94,17 +100,9 @@ final class BadlyIndexedNote: PersistentModel {
     }
 
     @Test func aRangeOnAnIndexedAttributeExaminesOnlyTheModelsInIt() throws {
-        let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
-        let container = try ModelContainer(
-            for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)])
-        let context = ModelContext(container)
-        for index in 0..<5_000 {
-            context.insert(
-                IndexedNote(title: "n\(index)", category: "c\(index % 100)", priority: index % 1_000))
+        let (store, fresh) = try populatedStore(5_000) {
+            IndexedNote(title: "n\($0)", category: "c\($0 % 100)", priority: $0 % 1_000)
         }
-        try context.save()
-
-        let fresh = ModelContext(container)
         var before = store.modelsExamined
         let band = try fresh.fetch(
             FetchDescriptor<IndexedNote>(
@@ -127,15 +125,9 @@ final class BadlyIndexedNote: PersistentModel {
     }
 
     @Test func aSortedFetchWithALimitExaminesOnlyTheFirstValues() throws {
-        let store = try InMemoryDataStore(.init(name: "notes", schema: Schema([IndexedNote.self])))
-        let container = try ModelContainer(
-            for: [IndexedNote.self], configurations: [ModelConfiguration(store: store)])
-        let context = ModelContext(container)
-        for index in 0..<5_000 {
-            context.insert(IndexedNote(title: "n\(index)", category: "c", priority: index))
+        let (store, fresh) = try populatedStore(5_000) {
+            IndexedNote(title: "n\($0)", category: "c", priority: $0)
         }
-        try context.save()
-        let fresh = ModelContext(container)
         let before = store.modelsExamined
         let newest = try fresh.fetch(
             FetchDescriptor<IndexedNote>(sortBy: [SortDescriptor(\.priority, order: .reverse)], fetchLimit: 3)

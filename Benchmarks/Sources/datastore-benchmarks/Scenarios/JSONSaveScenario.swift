@@ -94,40 +94,31 @@ enum JSONSaveScenario {
         let singleRate = Double(batch) / durable.median
         report.metric("json_durable_saves_per_s", singleRate, "saves/s")
 
-        // Four tasks sharing one store instance.
+        // Threads sharing one store instance, each making one-note durable saves.
         var taskRound = 0
-        let tasks = try Measure.repeated(report.quick ? 3 : 5) {
-            let base = 10_000_000 + taskRound * 100_000
-            DispatchQueue.concurrentPerform(iterations: 4) { worker in
-                for index in 0..<(batch / 4) {
-                    _ = try? store.save(
-                        DataStoreSaveChangesRequest(inserted: [
-                            note(base + worker * 10_000 + index, store: "bench")
-                        ]))
+        func concurrentSaves(threads: Int) throws -> Timing {
+            try Measure.repeated(report.quick ? 3 : 5) {
+                let base = 10_000_000 * threads + taskRound * 100_000
+                DispatchQueue.concurrentPerform(iterations: threads) { worker in
+                    for index in 0..<(batch / threads) {
+                        _ = try? store.save(
+                            DataStoreSaveChangesRequest(inserted: [
+                                note(base + worker * 10_000 + index, store: "bench")
+                            ]))
+                    }
                 }
+                taskRound += 1
             }
-            taskRound += 1
         }
+        let tasks = try concurrentSaves(threads: 4)
         report.metric(
             "json_concurrent_tasks_vs_single", (Double(batch / 4 * 4) / tasks.median) / singleRate, "x",
             detail: "4 tasks, \(batch / 4) saves each; saves/s relative to one writer")
 
-        // Eight threads sharing one store instance: group commit writes the saves that arrive together with
-        // one fdatasync.
+        // Eight threads: group commit writes the saves that arrive together with one fdatasync.
         let syncsBefore = store.statistics.journalSynchronizations
         let savesBefore = store.statistics.committedSaves
-        let eight = try Measure.repeated(report.quick ? 3 : 5) {
-            let base = 20_000_000 + taskRound * 100_000
-            DispatchQueue.concurrentPerform(iterations: 8) { worker in
-                for index in 0..<(batch / 8) {
-                    _ = try? store.save(
-                        DataStoreSaveChangesRequest(inserted: [
-                            note(base + worker * 10_000 + index, store: "bench")
-                        ]))
-                }
-            }
-            taskRound += 1
-        }
+        let eight = try concurrentSaves(threads: 8)
         let syncs = store.statistics.journalSynchronizations - syncsBefore
         let saves = store.statistics.committedSaves - savesBefore
         let groupRatio = (Double(batch / 8 * 8) / eight.median) / singleRate
