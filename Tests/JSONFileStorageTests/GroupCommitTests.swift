@@ -9,19 +9,26 @@ import Testing
 /// Saves from several threads that arrive together share one append and one `fdatasync`, and none is
 /// acknowledged before its record is durable.
 @Suite(.serialized) struct GroupCommitTests {
-    /// Runs `writers` threads at once, each making `saves` one-memo saves; returns the titles whose save
-    /// returned, and the number that threw.
+    /// Runs `writers` threads at once (threads of their own: `concurrentPerform` would run only as many as
+    /// there are cores), each making `saves` one-memo saves; returns the titles whose save returned, and the
+    /// number that threw.
     func saveConcurrently(writers: Int, saves: Int, to store: JSONFileDataStore) -> (Set<String>, Int) {
         let acknowledged = Mutex<(Set<String>, Int)>(([], 0))
-        DispatchQueue.concurrentPerform(iterations: writers) { writer in
-            for index in 0..<saves {
-                let title = "w\(writer)-\(index)"
-                let saved = (try? saveMemo(title, to: store)) != nil
-                acknowledged.withLock {
-                    if saved { $0.0.insert(title) } else { $0.1 += 1 }
+        let finished = DispatchGroup()
+        for writer in 0..<writers {
+            finished.enter()
+            Thread.detachNewThread {
+                for index in 0..<saves {
+                    let title = "w\(writer)-\(index)"
+                    let saved = (try? saveMemo(title, to: store)) != nil
+                    acknowledged.withLock {
+                        if saved { $0.0.insert(title) } else { $0.1 += 1 }
+                    }
                 }
+                finished.leave()
             }
         }
+        finished.wait()
         return acknowledged.withLock { $0 }
     }
 

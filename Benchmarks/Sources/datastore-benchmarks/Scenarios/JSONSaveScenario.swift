@@ -99,14 +99,21 @@ enum JSONSaveScenario {
         func concurrentSaves(threads: Int) throws -> Timing {
             try Measure.repeated(report.quick ? 3 : 5) {
                 let base = 10_000_000 * threads + taskRound * 100_000
-                DispatchQueue.concurrentPerform(iterations: threads) { worker in
-                    for index in 0..<(batch / threads) {
-                        _ = try? store.save(
-                            DataStoreSaveChangesRequest(inserted: [
-                                note(base + worker * 10_000 + index, store: "bench")
-                            ]))
+                // Threads of their own: `concurrentPerform` would run only as many at once as there are cores.
+                let finished = DispatchGroup()
+                for worker in 0..<threads {
+                    finished.enter()
+                    Thread.detachNewThread {
+                        for index in 0..<(batch / threads) {
+                            _ = try? store.save(
+                                DataStoreSaveChangesRequest(inserted: [
+                                    note(base + worker * 10_000 + index, store: "bench")
+                                ]))
+                        }
+                        finished.leave()
                     }
                 }
+                finished.wait()
                 taskRound += 1
             }
         }
