@@ -48,6 +48,58 @@ import Testing
         #expect(try other.fetchHistory(.init()).map(\.token) == tokens)
     }
 
+    @Test func killNineDuringCheckpointsAndTrimsLosesNoAcknowledgedSave() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = JSONFileStoreConfiguration(
+            name: "entries", schema: Entry.schema, directory: directory.url)
+        configuration.checkpointJournalBytes = 2_048
+        configuration.historyRetention = .init(maximumTransactionCount: 16)
+        _ = try JSONFileDataStore(configuration)
+        let harness = CrashHarness(
+            writerArguments: ["write-loop", "jsonfile-checkpointing", directory.url.path, "crasher"],
+            rounds: 30)
+        var lastToken: JSONFileHistoryToken?
+        var checkpointed = false
+        try harness.run(seed: 7) { round, acknowledged in
+            let store = try JSONFileDataStore(configuration)  // a writer: repairs a torn tail
+            let history = try store.fetchHistory(.init())
+            let latest = history.last?.token.sequence ?? 0
+            // Every acknowledged save is there, and nothing partial: each save inserted three entries, and
+            // retention removes history, never models.
+            #expect(latest >= (acknowledged.max() ?? 0), "round \(round.index)")
+            #expect(try store.modelCount() == Int(latest) * 3, "round \(round.index)")
+            // The newest transactions are kept, without gaps.
+            let sequences = history.map(\.token.sequence)
+            if let first = sequences.first {
+                #expect(sequences == Array(first...latest), "round \(round.index)")
+            }
+            #expect(sequences.count <= 16 + 2, "round \(round.index): \(sequences.count) kept")
+            // A token from an earlier round: still valid if its transaction is kept, expired if it was trimmed.
+            if let token = lastToken {
+                let oldest = sequences.first ?? latest + 1
+                if token.sequence >= oldest - 1 {
+                    #expect(throws: Never.self) {
+                        try store.fetchHistory(HistoryDescriptor(predicate: HistoryPredicates.after(token)))
+                    }
+                } else {
+                    #expect {
+                        try store.fetchHistory(HistoryDescriptor(predicate: HistoryPredicates.after(token)))
+                    } throws: {
+                        ($0 as? DataStoreError)?.code == .historyTokenExpired
+                    }
+                }
+            }
+            lastToken = history.last?.token
+            checkpointed = checkpointed || FileManager.default.fileExists(atPath: directory.snapshot.path)
+            // The journal stays near the checkpoint size.
+            let journal =
+                try FileManager.default.attributesOfItem(atPath: directory.journal.path)[.size] as? Int ?? 0
+            #expect(journal < 2_048 + 4_096, "round \(round.index): journal of \(journal) bytes")
+        }
+        #expect(checkpointed, "the writer never checkpointed")
+    }
+
     @Test func killNineAtRandomMomentsLosesNoAcknowledgedSave() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

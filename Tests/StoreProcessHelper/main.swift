@@ -27,6 +27,12 @@ func withEntryStore<T>(
     case "jsonfile":
         return try await body(
             try JSONFileDataStore(.init(name: "entries", schema: Entry.schema, directory: url)))
+    case "jsonfile-checkpointing":
+        // Checkpoints every few saves and trims history to 16 transactions: the kill -9 test of both.
+        var configuration = JSONFileStoreConfiguration(name: "entries", schema: Entry.schema, directory: url)
+        configuration.checkpointJournalBytes = 2_048
+        configuration.historyRetention = .init(maximumTransactionCount: 16)
+        return try await body(try JSONFileDataStore(configuration))
     case "timeseries":
         return try await body(
             try TimeSeriesDataStore(

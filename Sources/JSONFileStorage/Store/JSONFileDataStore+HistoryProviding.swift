@@ -78,6 +78,13 @@ extension JSONFileDataStore: HistoryProviding {
         try write { state in try compact(&state) }
     }
 
+    /// An automatic checkpoint: a compaction, counted.
+    func checkpoint(_ state: inout State) throws {
+        try compact(&state)
+        state.forgottenSinceCompaction = 0
+        state.statistics.checkpoints += 1
+    }
+
     private func compact(_ state: inout State) throws {
         try JournalIO.compact(state.replayed, files: files)
         guard let status = StoreFile.status(atPath: files.journal) else {

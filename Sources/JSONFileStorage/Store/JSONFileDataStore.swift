@@ -68,6 +68,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
         guard !configuration.name.isEmpty else {
             throw DataStoreError.invalidConfiguration(reason: "a store needs a non-empty name")
         }
+        if let bytes = configuration.checkpointJournalBytes, bytes < 1 {
+            throw DataStoreError.invalidConfiguration(
+                reason: "checkpointJournalBytes must be at least 1 byte, not \(bytes)")
+        }
         if let count = configuration.historyRetention.maximumTransactionCount, count < 1 {
             throw DataStoreError.invalidConfiguration(
                 reason: "historyRetention.maximumTransactionCount must be at least 1, not \(count)")
@@ -294,10 +298,14 @@ public final class JSONFileDataStore: DataStore, Sendable {
         if configuration.durability == .full { state.statistics.journalSynchronizations += 1 }
         do {
             try applyRetention(&state)
+            if let limit = configuration.checkpointJournalBytes, state.journalEnd > limit {
+                try checkpoint(&state)
+            }
         } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
             throw error  // The store must be reopened; every later call says so.
         } catch {
-            // The saves are committed; a trim that failed (a full disk) is tried again after the next one.
+            // The saves are committed; a trim or checkpoint that failed (a full disk) is tried again after the
+            // next save.
         }
         return results
     }

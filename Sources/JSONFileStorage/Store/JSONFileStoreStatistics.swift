@@ -11,6 +11,8 @@ public struct JSONFileStoreStatistics: Hashable, Sendable {
     /// `fdatasync` calls made to commit saves: one per batch of saves written together (group commit), so
     /// fewer than ``committedSaves`` when saves arrive together.
     public var journalSynchronizations = 0
+    /// Automatic checkpoints this instance wrote (see `JSONFileStoreConfiguration.checkpointJournalBytes`).
+    public var checkpoints = 0
     /// Times the store reread its files from the start (on open, or after another process compacted).
     public var fullReloads = 0
     /// Times it read only what other processes appended since its last look.
