@@ -84,6 +84,18 @@ final class CascadingReading: PersistentModel {
         #expect(taken.map(\.value) == [0, 1])
         #expect(taken.map { $0.run?.label } == ["morning", "morning"])
         #expect(taken[0].run === taken[1].run)
+
+        // A predicate that does not follow the relationship reads no more segments than one on a model
+        // without relationships: the referenced samples are read only when a lookup needs them.
+        let store = try #require(container.store("runs", as: TimeSeriesDataStore.self))
+        var before = store.statistics.segmentsOpened
+        _ = try ModelContext(container).fetch(
+            FetchDescriptor<CalibrationRun>(predicate: #Predicate { $0.label != "" }))
+        let plain = store.statistics.segmentsOpened - before
+        before = store.statistics.segmentsOpened
+        _ = try ModelContext(container).fetch(
+            FetchDescriptor<RunReading>(predicate: #Predicate { $0.value >= 0 }))
+        #expect(store.statistics.segmentsOpened - before == plain)
     }
 
     @Test(arguments: ["toMany", "cascade", "inverse"])

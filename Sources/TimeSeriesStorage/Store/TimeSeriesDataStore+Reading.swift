@@ -60,7 +60,7 @@ extension TimeSeriesDataStore {
             case .notEqual: break
             }
         }
-        let (candidates, related) = try read { state in
+        let candidates: [DataStoreSnapshot] = try read { state in
             let sources = segments(in: state) { earliest, latest, _, _ in latest >= lower && earliest <= upper
             }
             var snapshots: [DataStoreSnapshot] = []
@@ -78,8 +78,9 @@ extension TimeSeriesDataStore {
                             values: sample.values))
                 }
             }
-            return (snapshots, try relatedRows(for: request.descriptor, in: &state))
+            return snapshots
         }
+        let related = relatedRows(for: request.descriptor)
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
                 request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: related))

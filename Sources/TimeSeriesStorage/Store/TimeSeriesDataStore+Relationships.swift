@@ -33,32 +33,53 @@ extension TimeSeriesDataStore {
     }
 
     /// The rows of the entities `Model`'s relationships point to, for a predicate or sort that follows one;
-    /// `nil` when it has none. Samples are found by key only by reading every segment, so this costs a scan
-    /// of the store, paid only by fetches that follow a relationship.
-    func relatedRows<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>, in state: inout State)
-        throws -> SampleRows?
-    {
+    /// `nil` when it has none. Samples are found by key only by reading every segment, so the rows are read
+    /// on the first lookup, not before: a fetch whose predicate never follows a relationship keeps its seek.
+    func relatedRows<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>) -> SampleRows? {
         let destinations = Set(Model.schemaEntity.relationships.map(\.destination))
         guard !destinations.isEmpty, descriptor.predicate != nil || !descriptor.sortBy.isEmpty else {
             return nil
         }
-        var rows: [PersistentIdentifier: DataStoreSnapshot] = [:]
-        for commit in try commits(of: segments(in: state) { _, _, _, _ in true }, in: &state) {
-            for sample in commit.samples where destinations.contains(sample.entity) {
-                let id = PersistentIdentifier(
-                    storeIdentifier: identifier, entityName: sample.entity, primaryKey: sample.key)
-                rows[id] = DataStoreSnapshot(persistentIdentifier: id, values: sample.values)
+        return SampleRows { [self] in
+            try read { state in
+                var rows: [PersistentIdentifier: DataStoreSnapshot] = [:]
+                for commit in try commits(of: segments(in: state) { _, _, _, _ in true }, in: &state) {
+                    for sample in commit.samples where destinations.contains(sample.entity) {
+                        let id = PersistentIdentifier(
+                            storeIdentifier: identifier, entityName: sample.entity, primaryKey: sample.key)
+                        rows[id] = DataStoreSnapshot(persistentIdentifier: id, values: sample.values)
+                    }
+                }
+                return rows
             }
         }
-        return SampleRows(rows: rows)
     }
 
-    /// Samples by identifier, as a row source.
-    struct SampleRows: SnapshotRowSource, Sendable {
-        let rows: [PersistentIdentifier: DataStoreSnapshot]
+    /// Samples by identifier, as a row source, read once on the first lookup.
+    final class SampleRows: SnapshotRowSource, @unchecked Sendable {
+        // `@unchecked`: used by one query at a time; the rows are loaded under the lock.
+        private let load: () throws -> [PersistentIdentifier: DataStoreSnapshot]
+        private let lock = NSLock()
+        private var rows: [PersistentIdentifier: DataStoreSnapshot]?
+
+        init(load: @escaping () throws -> [PersistentIdentifier: DataStoreSnapshot]) {
+            self.load = load
+        }
 
         func row(for identifier: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot? {
-            rows[identifier]
+            lock.lock()
+            defer { lock.unlock() }
+            if rows == nil {
+                do {
+                    rows = try load()
+                } catch let error as DataStoreError {
+                    throw error
+                } catch {
+                    throw .storageUnavailable(
+                        path: "?", reason: "reading referenced samples failed: \(error)")
+                }
+            }
+            return rows?[identifier]
         }
 
         func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue])
