@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 
 import PackageDescription
 
@@ -16,10 +16,20 @@ let package = Package(
         // What file-backed stores share: framing, locks, atomic replace, repair, the change feed.
         .library(name: "StoreFileSupport", targets: ["StoreFileSupport"]),
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
+        // The PostgreSQL store: empty unless the package is used with the `PostgreSQL` trait.
+        .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .executable(name: "datastore", targets: ["datastore"]),
         .executable(name: "sample-trips", targets: ["sample-trips"]),
         .executable(name: "sensor-log", targets: ["sensor-log"]),
         .executable(name: "trip-sync", targets: ["trip-sync"]),
+    ],
+    // The PostgreSQL backend links the system's libpq. It is off by default, so that the package builds with the
+    // toolchain alone; `.package(url: …, from: …, traits: ["PostgreSQL"])` turns it on.
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description:
+                "Builds PostgresDataStore, which links libpq (Debian/Ubuntu: libpq-dev; Homebrew: libpq).")
     ],
     targets: [
         .target(name: "DataStoreCore"),
@@ -30,6 +40,16 @@ let package = Package(
         .target(name: "StoreFileSupport", dependencies: ["DataStoreCore"]),
         .target(name: "JSONFileStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
         .target(name: "TimeSeriesStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
+        // PostgreSQL's C client library, through pkg-config; only linked with the `PostgreSQL` trait.
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .target(
+            name: "PostgresStorage",
+            dependencies: [
+                "DataStoreCore", "StoreFileSupport",
+                .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // The conformance suite backend authors run from their tests; independent of any test framework.
         .target(name: "DataStoreConformance", dependencies: ["DataStoreCore"]),
 
@@ -83,7 +103,7 @@ let package = Package(
             name: "datastore-test-process",
             dependencies: [
                 "DataStoreCore", "DataStoreHistory", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips",
-                "StoreTestSupport",
+                "StoreTestSupport", "PostgresStorage",
             ],
             path: "Tests/StoreProcessHelper"),
         .testTarget(name: "StoreFileSupportTests", dependencies: ["DataStoreCore", "StoreFileSupport"]),
@@ -109,6 +129,13 @@ let package = Package(
                 "sample-trips",
                 "datastore-test-process",
             ]),
+        // Needs a server: `Scripts/with-postgres swift test --traits PostgreSQL --filter PostgresStorageTests`.
+        .testTarget(
+            name: "PostgresStorageTests",
+            dependencies: [
+                "DataStoreCore", "PostgresStorage", "DataStoreConformance", "StoreTestSupport",
+                "datastore-test-process",
+            ]),
         // Containers over several stores, with every backend.
         .testTarget(
             name: "ModelContainerTests",
@@ -120,7 +147,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     // Require `any` for existential types (SE-0335).
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -174,7 +174,12 @@ extension Harness {
 
     /// Folders, entries and history, to compare before and after something that must change nothing.
     func relationshipState() throws -> [String] {
-        try (rows(ConformanceFolder.self) + rows(ConformanceEntry.self)).map { "\($0)" }
+        // Values sorted by name: a dictionary's description follows its storage order, which differs between
+        // equal dictionaries built differently (a store that decodes rows builds them differently).
+        try (rows(ConformanceFolder.self) + rows(ConformanceEntry.self)).map { row in
+            "\(row.persistentIdentifier) "
+                + row.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
             + history().map { "\($0.transactionIdentifier):\($0.changes.count)" }
     }
 }

@@ -17,26 +17,7 @@ enum TransactionCodec {
         writer.key("bundle")
         writer.string(body.bundle)
         writer.key("changes")
-        writer.beginArray()
-        for change in body.changes {
-            writer.beginObject()
-            writer.key("identifier")
-            writer.identifier(change.identifier)
-            writer.key("kind")
-            writer.string(change.kind.rawValue)
-            if let tombstone = change.tombstone {
-                writer.key("tombstone")
-                writer.values(tombstone)
-            }
-            writer.key("updatedAttributes")
-            writer.beginArray()
-            for name in change.updatedAttributes { writer.string(name) }
-            writer.endArray()
-            writer.key("values")
-            writer.values(change.values)
-            writer.endObject()
-        }
-        writer.endArray()
+        PlannedChangeCodec.write(body.changes, into: &writer)
         writer.key("firstChange")
         writer.integer(body.firstChange)
         writer.key("process")
@@ -62,28 +43,9 @@ enum TransactionCodec {
         guard let body = root["body"], let sequence = body["sequence"]?.integerValue,
             let timestamp = body["timestamp"]?.doubleValue, let bundle = body["bundle"]?.stringValue,
             let process = body["process"]?.stringValue, let firstChange = body["firstChange"]?.integerValue,
-            let changesJSON = body["changes"]?.arrayValue
+            let changesJSON = body["changes"]
         else { throw JSONParser.Failure(offset: 0, reason: "a transaction record lacks a field") }
-        var changes: [PlannedChange] = []
-        changes.reserveCapacity(changesJSON.count)
-        for change in changesJSON {
-            guard let identifier = change["identifier"]?.identifierValue,
-                let kind = change["kind"]?.stringValue.flatMap(HistoryChangeKind.init(rawValue:)),
-                let values = change["values"]?.snapshotValues,
-                let updated = change["updatedAttributes"]?.arrayValue?.compactMap(\.stringValue)
-            else { throw JSONParser.Failure(offset: 0, reason: "a change lacks a field") }
-            var tombstone: [String: SnapshotValue]?
-            if let json = change["tombstone"] {
-                guard let values = json.snapshotValues else {
-                    throw JSONParser.Failure(offset: 0, reason: "a bad tombstone")
-                }
-                tombstone = values
-            }
-            changes.append(
-                PlannedChange(
-                    kind: kind, identifier: identifier, values: values, updatedAttributes: updated,
-                    tombstone: tombstone))
-        }
+        let changes = try PlannedChangeCodec.decode(changesJSON)
         return .transaction(
             JournalRecord.TransactionRecord(
                 sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp),

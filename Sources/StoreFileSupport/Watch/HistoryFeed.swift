@@ -18,35 +18,76 @@ public enum HistoryFeed {
         watching directory: String, commitFiles isCommitFile: @escaping @Sendable (String) -> Bool,
         fetchNew: @escaping @Sendable () throws -> [Element]
     ) -> AsyncThrowingStream<Element, any Error> {
+        stream(
+            label: directory, waker: { ChangeWatcher(directory: directory, isCommitFile: isCommitFile) },
+            fetchNew: fetchNew)
+    }
+
+    /// A stream of what `fetchNew` returns, called once at once and again whenever the waker reports a
+    /// possible commit: the engine for any store that can be woken (a directory watch, a database's
+    /// `LISTEN`).
+    ///
+    /// The waker is made before the first fetch, so a commit is either in that fetch's backlog or wakes the
+    /// thread afterwards.
+    ///
+    /// - Parameters:
+    ///   - label: Names the feed's thread and keys ``liveFeedCount(watching:)``.
+    ///   - waker: Makes the waker on the feed's thread; it is released there when the feed ends. Throwing ends
+    ///     the stream with that error.
+    ///   - fetchNew: Returns the transactions after those it returned before (the backlog on its first call).
+    ///     Throwing ends the stream with that error.
+    public static func stream<Element: Sendable>(
+        label: String, waker makeWaker: @escaping @Sendable () throws -> any HistoryFeedWaker,
+        fetchNew: @escaping @Sendable () throws -> [Element]
+    ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let cancelled = CancellationFlag()
         continuation.onTermination = { _ in cancelled.set() }
         let thread = Thread {
-            LiveFeeds.shared.change(directory, by: 1)
-            defer { LiveFeeds.shared.change(directory, by: -1) }
-            // The watcher lives in this scope only: its descriptor is closed before the feed counts as ended.
+            LiveFeeds.shared.change(label, by: 1)
+            defer { LiveFeeds.shared.change(label, by: -1) }
+            // The waker lives in this scope only: its descriptor is closed before the feed counts as ended.
             do {
-                let watcher = ChangeWatcher(directory: directory, isCommitFile: isCommitFile)
+                let waker = try makeWaker()
                 var changed = true  // the backlog first
                 while !cancelled.isSet {
                     if changed {
-                        LiveFeeds.shared.countRefresh(directory)
+                        LiveFeeds.shared.countRefresh(label)
                         for element in try fetchNew() {
                             continuation.yield(element)
                         }
                     }
                     // Wakes for a commit, or after one interval to notice cancellation.
-                    changed = watcher.wait()
+                    changed = try waker.waitForChange()
                 }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
             }
         }
-        thread.name = "HistoryFeed \(directory)"
+        thread.name = "HistoryFeed \(label)"
         thread.start()
         return stream
     }
+}
+
+/// What wakes a ``HistoryFeed``: a directory watch (``ChangeWatcher``), a database's notifications.
+///
+/// # Implementation requirements
+///
+/// - ``waitForChange()`` returns `true` as soon as a commit may have happened since the waker was made or
+///   last returned, and `false` after a short interval (a quarter of a second, say) without one, so that the
+///   feed notices cancellation. Returning `true` without a commit only costs a fetch; missing a commit delays
+///   it until the next `true`.
+/// - Throwing ends the feed with the error.
+public protocol HistoryFeedWaker: AnyObject {
+    /// Waits for a possible commit, or one interval.
+    func waitForChange() throws -> Bool
+}
+
+extension ChangeWatcher: HistoryFeedWaker {
+    /// ``wait(upTo:)`` with the default interval.
+    public func waitForChange() -> Bool { wait() }
 }
 
 extension HistoryFeed {
@@ -58,8 +99,20 @@ extension HistoryFeed {
         fetch: @escaping @Sendable (Token?) throws -> [Element],
         tokenOf: @escaping @Sendable (Element) -> Token
     ) -> AsyncThrowingStream<Element, any Error> {
+        stream(
+            label: directory, waker: { ChangeWatcher(directory: directory, isCommitFile: isCommitFile) },
+            after: token, fetch: fetch, tokenOf: tokenOf)
+    }
+
+    /// A stream of the transactions after `token`, then each new one: `fetch(after:)` is called with the
+    /// last delivered element's token (`token` at first) whenever the waker reports a possible commit.
+    public static func stream<Element: Sendable, Token: Sendable>(
+        label: String, waker: @escaping @Sendable () throws -> any HistoryFeedWaker, after token: Token?,
+        fetch: @escaping @Sendable (Token?) throws -> [Element],
+        tokenOf: @escaping @Sendable (Element) -> Token
+    ) -> AsyncThrowingStream<Element, any Error> {
         let cursor = FeedCursor(token)
-        return stream(watching: directory, commitFiles: isCommitFile) {
+        return stream(label: label, waker: waker) {
             let new = try fetch(cursor.token)
             if let last = new.last { cursor.token = tokenOf(last) }
             return new
@@ -76,7 +129,18 @@ extension HistoryFeed {
         after token: Store.HistoryType.Token?
     ) -> AsyncThrowingStream<Store.HistoryType, any Error> {
         stream(
-            watching: directory, commitFiles: isCommitFile, after: token,
+            of: store, label: directory,
+            waker: { ChangeWatcher(directory: directory, isCommitFile: isCommitFile) }, after: token)
+    }
+
+    /// A store's `historyUpdates(after:)`, fetched with "after the last delivered token" whenever the waker
+    /// reports a possible commit.
+    public static func stream<Store: HistoryProviding>(
+        of store: Store, label: String, waker: @escaping @Sendable () throws -> any HistoryFeedWaker,
+        after token: Store.HistoryType.Token?
+    ) -> AsyncThrowingStream<Store.HistoryType, any Error> {
+        stream(
+            label: label, waker: waker, after: token,
             fetch: { after in
                 try store.fetchHistory(
                     HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }))

@@ -1,0 +1,146 @@
+#if PostgreSQL
+    import DataStoreCore
+    import Foundation
+
+    /// A model fetch as one SQL query over the `models` table: the predicate's constraints as `WHERE`, and,
+    /// when ``FetchPushdown`` says the pushdown is exact and every part of it has a SQL form, `ORDER BY`,
+    /// `LIMIT` and `OFFSET` too. Otherwise the `WHERE` is a necessary condition only and the store finishes the
+    /// fetch in Swift with `SnapshotQuery`.
+    struct SQLFetchQuery {
+        /// The statement; selects `primary_key, snapshot`.
+        private(set) var sql: String
+        /// Its parameters: `$1` is the store, `$2` the entity.
+        private(set) var parameters: [String?]
+        /// Whether the rows are the fetch's exact answer, in order: no Swift evaluation needed.
+        private(set) var isExact: Bool
+
+        init<Model: PersistentModel>(
+            _ descriptor: FetchDescriptor<Model>, tables: StoreTables, store: String, entity: String
+        ) {
+            let pushdown = FetchPushdown(descriptor)
+            var parameters: [String?] = [store, entity]
+            var conditions = ["store = $1", "entity = $2"]
+            var exact = pushdown.isExact
+            let kinds = Dictionary(
+                Model.schemaAttributes.map { ($0.name, $0.valueKind) },
+                uniquingKeysWith: { first, _ in first })
+
+            func parameter(_ text: String?) -> String {
+                parameters.append(text)
+                return "$\(parameters.count)"
+            }
+
+            let bounds = pushdown.bounds
+            if let identifier = bounds.identifier {
+                if identifier.storeIdentifier == store, identifier.entityName == entity {
+                    conditions.append("primary_key = \(parameter(identifier.primaryKey))")
+                } else {
+                    conditions.append("FALSE")
+                }
+            }
+            if let identifiers = bounds.identifiers {
+                let keys = identifiers.filter { $0.storeIdentifier == store && $0.entityName == entity }
+                    .map(\.primaryKey)
+                conditions.append("primary_key = ANY(\(parameter(Self.arrayLiteral(keys)))::text[])")
+            }
+            if let membership = bounds.attributeMembership {
+                let kind = kinds[membership.name]
+                let converted = membership.values.compactMap { value in
+                    value.kindName == kind ? FieldProjection.parameter(value) : nil
+                }
+                if let kind, converted.count == membership.values.count,
+                    let expression = FieldProjection.expression(
+                        attribute: parameter(membership.name), kind: kind),
+                    let cast = converted.first?.cast ?? FieldProjection.parameter(.string(""))?.cast
+                {
+                    let list = parameter(Self.arrayLiteral(converted.map(\.text)))
+                    conditions.append("\(expression) = ANY(\(list)::\(cast)[])")
+                } else {
+                    exact = false
+                }
+            }
+            for constraint in bounds.attributeConstraints {
+                if let condition = Self.condition(
+                    constraint, kind: kinds[constraint.name], parameter: parameter)
+                {
+                    conditions.append(condition)
+                } else {
+                    exact = false
+                }
+            }
+            var sql =
+                "SELECT primary_key, snapshot FROM \(tables.models) WHERE "
+                + conditions.joined(separator: " AND ")
+            var order: [String] = []
+            if exact, let sort = pushdown.sort {
+                for key in sort {
+                    guard let kind = kinds[key.attribute],
+                        let expression = FieldProjection.expression(
+                            attribute: parameter(key.attribute), kind: kind)
+                    else {
+                        exact = false
+                        break
+                    }
+                    // `nil` sorts first, as in `SortDescriptor`.
+                    order.append(expression + (key.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
+                }
+            }
+            if exact {
+                order.append("primary_key")
+                sql += " ORDER BY " + order.joined(separator: ", ")
+                if let limit = pushdown.limit { sql += " LIMIT \(parameter(String(limit)))" }
+                if pushdown.offset > 0 { sql += " OFFSET \(parameter(String(pushdown.offset)))" }
+            }
+            self.sql = sql
+            self.parameters = parameters
+            isExact = exact
+        }
+
+        /// The SQL form of one attribute comparison, decided as `SnapshotValue.satisfies(_:_:)` decides it,
+        /// or `nil` when it has none.
+        private static func condition(
+            _ constraint: ModelPredicateBounds<some PersistentModel>.AttributeConstraint, kind: String?,
+            parameter: (String?) -> String
+        ) -> String? {
+            if constraint.value == .null {
+                let present = "(fields ? \(parameter(constraint.name))::text)"
+                switch constraint.relation {
+                case .equal: return "NOT \(present)"
+                case .notEqual: return present
+                default: return "FALSE"  // an ordering involving nil is false
+                }
+            }
+            guard let kind, constraint.value.kindName == kind,
+                let value = FieldProjection.parameter(constraint.value),
+                let expression = FieldProjection.expression(attribute: parameter(constraint.name), kind: kind)
+            else { return nil }
+            let operand = "\(parameter(value.text))::\(value.cast)"
+            switch constraint.relation {
+            case .equal: return "\(expression) = \(operand)"
+            case .notEqual: return "\(expression) IS DISTINCT FROM \(operand)"
+            case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+                // Bools compare for equality only in a predicate: an ordering is false.
+                guard kind != "bool" else { return "FALSE" }
+                let op =
+                    switch constraint.relation {
+                    case .lessThan: "<"
+                    case .lessThanOrEqual: "<="
+                    case .greaterThan: ">"
+                    default: ">="
+                    }
+                return "\(expression) \(op) \(operand)"
+            }
+        }
+
+        /// A PostgreSQL array literal of text values: `{"a","b \"c\""}`.
+        static func arrayLiteral(_ values: [String]) -> String {
+            "{"
+                + values.map { value in
+                    "\""
+                        + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                            of: "\"", with: "\\\"")
+                        + "\""
+                }.joined(separator: ",") + "}"
+        }
+    }
+#endif

@@ -1,0 +1,30 @@
+#if PostgreSQL
+    public import DataStoreCore
+    import StoreFileSupport
+
+    extension PostgresDataStore: HistoryObserving {
+        /// The transactions after `token`, then each new one as any connection commits it.
+        ///
+        /// The feed holds a connection of its own that `LISTEN`s on the store's channel; every save sends a
+        /// `NOTIFY` that PostgreSQL delivers at `COMMIT`. A notification only wakes the feed, which then fetches
+        /// after the last token it delivered, so a lost notification (a dropped connection) delays a transaction
+        /// but never loses it: the feed also fetches every few seconds without one, and reconnects its listener
+        /// when the server comes back. Cancelling the consuming task closes the listening connection within a
+        /// quarter of a second.
+        public func historyUpdates(after token: PostgresHistoryToken?) -> AsyncThrowingStream<
+            PostgresHistoryTransaction, any Error
+        > {
+            let connectionString = configuration.connectionString
+            let channel = tables.channel(for: identifier)
+            return HistoryFeed.stream(
+                of: self, label: "postgres:\(tables.namespace):\(identifier)",
+                waker: { NotificationWaker(connectionString: connectionString, channel: channel) },
+                after: token)
+        }
+
+        /// How many `historyUpdates` sequences of this store are live in this process.
+        package var liveFeedCount: Int {
+            HistoryFeed.liveFeedCount(watching: "postgres:\(tables.namespace):\(identifier)")
+        }
+    }
+#endif

@@ -1,0 +1,253 @@
+#if PostgreSQL
+    public import DataStoreCore
+    import Foundation
+    import Synchronization
+
+    /// A store in a PostgreSQL database: models and history in tables that any number of processes and hosts
+    /// share, through the system's libpq.
+    ///
+    /// Boundaries: one `save` is one SQL transaction that writes the models and one history row together, so
+    /// a transaction is visible whole or not at all, and a crash or lost connection before `COMMIT` leaves
+    /// nothing. One model instance is one change.
+    ///
+    /// **History positions never skip a commit.** A save locks its store's row in the `stores` table
+    /// (`SELECT … FOR UPDATE`) before it plans, and takes the next sequence from that row. The next writer waits
+    /// for the lock until the first has committed or rolled back, so sequence N+1 is assigned only after N is
+    /// visible: a reader that has seen N+1 has seen everything before it. (A PostgreSQL `SEQUENCE` would not do:
+    /// values are handed out at once and commit in any order, so "after my token" would skip a transaction that
+    /// commits late.) The cost: saves to one store commit one at a time, each holding the lock for its round trips
+    /// and its commit's WAL flush. Readers never take the lock.
+    ///
+    /// A save plans against the database's current rows (the models it names and the holders of its unique
+    /// values, read inside the locked transaction), so unique upserts, delete rules and missing-model checks
+    /// see every other writer's commits. Fetches run as one query; when ``FetchPushdown`` says the predicate,
+    /// sort, offset and limit can all be answered exactly in SQL, no Swift evaluation runs.
+    ///
+    /// Errors: a server that cannot be reached, goes away or refuses a statement gives
+    /// ``DataStoreError/storageUnavailable(path:reason:underlyingError:)`` with a ``PostgresError`` as its
+    /// underlying error; the connection is dropped and the next call connects anew. A save whose connection
+    /// is lost before `COMMIT` was acknowledged may or may not have committed (as with any database); one that
+    /// returned has.
+    public final class PostgresDataStore: DataStore, Sendable {
+        /// The store's configuration type.
+        public typealias Configuration = PostgresStoreConfiguration
+        /// The store's token type.
+        public typealias Token = PostgresHistoryToken
+
+        /// The configuration the store was opened with.
+        public let configuration: PostgresStoreConfiguration
+        /// The store's identifier: the configuration's name.
+        public let identifier: String
+        /// The schema the store enforces (empty when opened without one).
+        public let schema: Schema
+        let tables: StoreTables
+        let pool: ConnectionPool
+        /// `postgresql://host:port/database`, without credentials, for messages.
+        let endpoint: String
+        let counters = Mutex(Counters())
+
+        struct Counters {
+            var modelsExamined = 0
+            var fetchRequests = 0
+            var history = HistoryQueryStatistics()
+        }
+
+        /// Connects, creates the tables on first use, and registers the store.
+        ///
+        /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` for an empty name, a negative history
+        ///   limit or a `databaseSchema` that is not a plain name; ``DataStoreError/storageUnavailable(path:reason:underlyingError:)``
+        ///   when the server cannot be reached or refuses (the message is libpq's);
+        ///   ``DataStoreError/unsupportedFormatVersion(path:found:supported:)`` when a newer version of this
+        ///   package wrote the tables; ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)``
+        ///   when the recorded schema cannot be migrated to the configuration's without a plan.
+        public init(_ configuration: PostgresStoreConfiguration) throws {
+            guard !configuration.name.isEmpty else {
+                throw DataStoreError.invalidConfiguration(reason: "a store needs a non-empty name")
+            }
+            if let limit = configuration.maximumHistoryCount, limit < 1 {
+                throw DataStoreError.invalidConfiguration(
+                    reason: "maximumHistoryCount must be at least 1 (it was \(limit)); nil keeps all history")
+            }
+            try configuration.schema?.validateRelationships()
+            self.configuration = configuration
+            identifier = configuration.name
+            schema = configuration.schema ?? Schema(entities: [])
+            tables = try StoreTables(namespace: configuration.databaseSchema)
+            pool = ConnectionPool(
+                connectionString: configuration.connectionString,
+                maximumIdle: max(configuration.maximumIdleConnections, 1))
+            let store = configuration.name
+            do {
+                endpoint = try pool.withConnection { $0.endpoint }
+            } catch let error as PostgresError {
+                throw DataStoreError(
+                    .storageUnavailable, store: store, path: "PostgreSQL server",
+                    reason: "cannot connect for store '\(store)': \(error.message)", underlyingError: error)
+            }
+            try StoreOpening(store: self).run()
+        }
+
+        /// Fetches the snapshots of one entity with one query; an exact pushdown needs no Swift evaluation.
+        public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
+            -> DataStoreFetchResult
+        {
+            let query = SQLFetchQuery(
+                request.descriptor, tables: tables, store: identifier, entity: Model.entityName)
+            let snapshots = try withConnection("fetch \(Model.entityName)") { connection in
+                let rows = try connection.execute(query.sql, query.parameters).rows
+                var snapshots: [DataStoreSnapshot] = []
+                snapshots.reserveCapacity(rows.count)
+                for row in rows {
+                    guard let key = row[0], let text = row[1] else { continue }
+                    let id = PersistentIdentifier(
+                        storeIdentifier: identifier, entityName: Model.entityName, primaryKey: key)
+                    snapshots.append(try PostgresRowSource.snapshot(id, text: text, store: identifier))
+                }
+                return snapshots
+            }
+            counters.withLock {
+                $0.modelsExamined += snapshots.count
+                $0.fetchRequests += 1
+            }
+            if query.isExact { return DataStoreFetchResult(snapshots: snapshots) }
+            // Finish in Swift; relationships in the predicate read related rows from the database.
+            return try withConnection("fetch \(Model.entityName)") { connection in
+                let related = PostgresRowSource(
+                    connection: connection, tables: tables, store: identifier, failure: failure("fetch"))
+                return DataStoreFetchResult(
+                    snapshots: try SnapshotQuery.run(
+                        request.descriptor, over: snapshots, storeIdentifier: identifier, relatedRows: related
+                    ))
+            }
+        }
+
+        /// Commits the request as one SQL transaction, or throws and changes nothing.
+        public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<
+            PostgresHistoryToken
+        > {
+            try withTransaction("save") { connection in
+                try SaveTransaction(store: self, connection: connection).run(request)
+            }
+        }
+
+        /// Deletes every model and all history of this store and draws a new epoch, so earlier tokens expire.
+        public func erase() throws {
+            try withTransaction("erase") { connection in
+                _ = try lockState(connection)
+                for table in [tables.models, tables.uniqueValues, tables.history] {
+                    try connection.execute("DELETE FROM \(table) WHERE store = $1", [identifier])
+                }
+                try connection.execute(
+                    """
+                    UPDATE \(tables.stores) SET epoch = $2, latest_sequence = 0, oldest_valid_sequence = 0,
+                        next_change_identifier = 1, last_timestamp = 0 WHERE name = $1
+                    """, [identifier, UUID().uuidString])
+                try notify(connection, sequence: 0)
+            }
+        }
+
+        /// The token of the newest transaction, or a token at sequence 0 when there is none.
+        public func currentToken() throws -> PostgresHistoryToken {
+            let state = try withConnection("read the store's position") { try readState($0) }
+            return PostgresHistoryToken(
+                storeIdentifier: identifier, epoch: state.epoch, sequence: state.latestSequence)
+        }
+
+        /// The models fetches have examined since the store was opened: every row a query returned.
+        public var modelsExamined: Int { counters.withLock { $0.modelsExamined } }
+
+        /// The model fetches answered since the store was opened.
+        package var fetchRequests: Int { counters.withLock { $0.fetchRequests } }
+
+        // MARK: Connections and transactions
+
+        /// Runs `body` with a pooled connection; a ``PostgresError`` becomes a ``DataStoreError`` naming
+        /// `operation`.
+        func withConnection<R>(_ operation: String, _ body: (PostgresConnection) throws -> R) throws -> R {
+            do {
+                return try pool.withConnection(body)
+            } catch let error as PostgresError {
+                throw failure(operation)(error)
+            }
+        }
+
+        /// Runs `body` inside `BEGIN` … `COMMIT` on one connection; any error rolls back.
+        func withTransaction<R>(
+            _ operation: String, isolation: String = "READ COMMITTED",
+            _ body: (PostgresConnection) throws -> R
+        ) throws -> R {
+            try withConnection(operation) { connection in
+                try connection.execute("BEGIN ISOLATION LEVEL \(isolation)")
+                do {
+                    let result = try body(connection)
+                    try connection.execute("COMMIT")
+                    return result
+                } catch {
+                    if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+        }
+
+        /// Turns a server error during `operation` into the store's typed error.
+        func failure(_ operation: String) -> (PostgresError) -> DataStoreError {
+            { [identifier, endpoint] error in
+                let lost =
+                    error.isConnectionFailure
+                    ? " (the connection to the server was lost; the next call connects again)" : ""
+                return DataStoreError(
+                    .storageUnavailable, store: identifier, path: endpoint,
+                    reason: "\(operation) of store '\(identifier)' failed: \(error.message)\(lost)",
+                    underlyingError: error)
+            }
+        }
+
+        // MARK: The store's row
+
+        /// The `stores` row: epoch and positions.
+        struct State {
+            var epoch: UUID
+            var latestSequence: Int64
+            var oldestValidSequence: Int64
+            var nextChangeIdentifier: Int64
+            var lastTimestamp: Double
+        }
+
+        /// Reads the store's row without locking it.
+        func readState(_ connection: PostgresConnection) throws -> State {
+            try state(connection, lock: false)
+        }
+
+        /// Reads and locks the store's row until the transaction ends: what orders writers.
+        func lockState(_ connection: PostgresConnection) throws -> State {
+            try state(connection, lock: true)
+        }
+
+        private func state(_ connection: PostgresConnection, lock: Bool) throws -> State {
+            let rows = try connection.execute(
+                """
+                SELECT epoch, latest_sequence, oldest_valid_sequence, next_change_identifier, last_timestamp
+                FROM \(tables.stores) WHERE name = $1\(lock ? " FOR UPDATE" : "")
+                """, [identifier])
+            guard let row = rows.rows.first, let epoch = row[0].flatMap(UUID.init(uuidString:)),
+                let latest = row[1].flatMap({ Int64($0) }), let oldest = row[2].flatMap({ Int64($0) }),
+                let next = row[3].flatMap({ Int64($0) }), let last = row[4].flatMap({ Double($0) })
+            else {
+                throw DataStoreError(
+                    .storageUnavailable, store: identifier, path: endpoint,
+                    reason:
+                        "store '\(identifier)' has no row in \(tables.stores): its tables were dropped or changed "
+                        + "by another program while it was open")
+            }
+            return State(
+                epoch: epoch, latestSequence: latest, oldestValidSequence: oldest, nextChangeIdentifier: next,
+                lastTimestamp: last)
+        }
+
+        /// Wakes the store's `historyUpdates` readers when the transaction commits.
+        func notify(_ connection: PostgresConnection, sequence: Int64) throws {
+            try connection.execute(
+                "SELECT pg_notify($1, $2)", [tables.channel(for: identifier), String(sequence)])
+        }
+    }
+#endif

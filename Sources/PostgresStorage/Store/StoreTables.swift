@@ -1,0 +1,103 @@
+#if PostgreSQL
+    import DataStoreCore
+
+    /// The tables of one PostgreSQL schema (namespace), shared by every store that names it, and the SQL
+    /// that creates them. Each table's rows are keyed by the store's name first.
+    ///
+    /// - `format`: one row, the layout version, so an older library refuses tables a newer one wrote.
+    /// - `stores`: one row per store: epoch, the latest and oldest valid sequence, the next change identifier,
+    ///   the last commit's timestamp, the recorded schema. A save locks this row (`SELECT … FOR UPDATE`) for
+    ///   its whole transaction, which is what orders writers and makes history positions commit-safe.
+    /// - `models`: one row per model: the snapshot's values as the store's JSON (`snapshot`, exact) and a
+    ///   `jsonb` projection of its scalar values for predicates and sorts run in SQL (`fields`).
+    /// - `unique_values`: who holds each value of a `.unique` attribute or unique set; its primary key makes
+    ///   the database refuse a duplicate even if a planner were wrong.
+    /// - `history`: one row per transaction, its changes as JSON.
+    struct StoreTables: Sendable {
+        /// The layout version these tables are written in.
+        static let formatVersion = 1
+
+        /// The schema's name, validated.
+        let namespace: String
+
+        /// Validates a PostgreSQL schema name: lowercase letters, digits and underscores, at most 63 bytes.
+        init(namespace: String) throws(DataStoreError) {
+            let allowed = namespace.utf8.allSatisfy {
+                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+                    || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    || $0 == UInt8(ascii: "_")
+            }
+            guard let first = namespace.utf8.first, allowed, namespace.utf8.count <= 63,
+                !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+            else {
+                throw .invalidConfiguration(
+                    reason:
+                        "databaseSchema '\(namespace)' is not a plain PostgreSQL name (lowercase letters, digits and "
+                        + "underscores, not starting with a digit, at most 63 bytes)")
+            }
+            self.namespace = namespace
+        }
+
+        var format: String { "\"\(namespace)\".format" }
+        var stores: String { "\"\(namespace)\".stores" }
+        var models: String { "\"\(namespace)\".models" }
+        var uniqueValues: String { "\"\(namespace)\".unique_values" }
+        var history: String { "\"\(namespace)\".history" }
+
+        /// Creates the schema and the format table, under a lock that serialises concurrent first opens.
+        var createFormatTable: String {
+            """
+            SELECT pg_advisory_xact_lock(hashtext('datastorehistory:\(namespace)'));
+            CREATE SCHEMA IF NOT EXISTS "\(namespace)";
+            CREATE TABLE IF NOT EXISTS \(format) (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                version integer NOT NULL);
+            INSERT INTO \(format) (version) VALUES (\(Self.formatVersion)) ON CONFLICT DO NOTHING;
+            """
+        }
+
+        /// Creates the other tables; run after the format version was checked.
+        var createTables: String {
+            """
+            CREATE TABLE IF NOT EXISTS \(stores) (
+                name text PRIMARY KEY,
+                epoch uuid NOT NULL,
+                latest_sequence bigint NOT NULL DEFAULT 0,
+                oldest_valid_sequence bigint NOT NULL DEFAULT 0,
+                next_change_identifier bigint NOT NULL DEFAULT 1,
+                last_timestamp double precision NOT NULL DEFAULT 0,
+                schema_record text);
+            CREATE TABLE IF NOT EXISTS \(models) (
+                store text NOT NULL,
+                entity text NOT NULL,
+                primary_key text COLLATE "C" NOT NULL,
+                snapshot text NOT NULL,
+                fields jsonb NOT NULL,
+                PRIMARY KEY (store, entity, primary_key));
+            CREATE TABLE IF NOT EXISTS \(uniqueValues) (
+                store text NOT NULL,
+                entity text NOT NULL,
+                attributes text NOT NULL,
+                value_key text NOT NULL,
+                primary_key text NOT NULL,
+                PRIMARY KEY (store, entity, attributes, value_key));
+            CREATE INDEX IF NOT EXISTS unique_values_holder ON \(uniqueValues) (store, entity, primary_key);
+            CREATE TABLE IF NOT EXISTS \(history) (
+                store text NOT NULL,
+                sequence bigint NOT NULL,
+                timestamp double precision NOT NULL,
+                first_change bigint NOT NULL,
+                author text,
+                bundle_identifier text NOT NULL,
+                process_identifier text NOT NULL,
+                changes text NOT NULL,
+                PRIMARY KEY (store, sequence));
+            """
+        }
+
+        /// The channel `NOTIFY` wakes a store's readers on: at most 63 bytes, as PostgreSQL's identifiers.
+        func channel(for store: String) -> String {
+            String(decoding: "datastore:\(namespace):\(store)".utf8.prefix(63), as: UTF8.self)
+        }
+    }
+#endif

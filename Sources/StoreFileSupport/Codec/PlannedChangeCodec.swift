@@ -1,0 +1,61 @@
+public import DataStoreCore
+
+/// A transaction's changes as a JSON array, through the fast codec: how the JSON file store's journal and the
+/// PostgreSQL store's history rows spell them. Each change is
+/// `{"identifier":…,"kind":…,"tombstone":…,"updatedAttributes":[…],"values":{…}}`, keys sorted as
+/// `JSONEncoder` sorts them.
+public enum PlannedChangeCodec {
+    /// Writes `changes` as an array.
+    public static func write(_ changes: [PlannedChange], into writer: inout JSONWriter) {
+        writer.beginArray()
+        for change in changes {
+            writer.beginObject()
+            writer.key("identifier")
+            writer.identifier(change.identifier)
+            writer.key("kind")
+            writer.string(change.kind.rawValue)
+            if let tombstone = change.tombstone {
+                writer.key("tombstone")
+                writer.values(tombstone)
+            }
+            writer.key("updatedAttributes")
+            writer.beginArray()
+            for name in change.updatedAttributes { writer.string(name) }
+            writer.endArray()
+            writer.key("values")
+            writer.values(change.values)
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+
+    /// The changes an array written by ``write(_:into:)`` holds.
+    ///
+    /// - Throws: `JSONParser.Failure` when a change lacks a field or holds a value of the wrong shape.
+    public static func decode(_ json: JSONValue) throws(JSONParser.Failure) -> [PlannedChange] {
+        guard let elements = json.arrayValue else {
+            throw JSONParser.Failure(offset: 0, reason: "the changes are not an array")
+        }
+        var changes: [PlannedChange] = []
+        changes.reserveCapacity(elements.count)
+        for change in elements {
+            guard let identifier = change["identifier"]?.identifierValue,
+                let kind = change["kind"]?.stringValue.flatMap(HistoryChangeKind.init(rawValue:)),
+                let values = change["values"]?.snapshotValues,
+                let updated = change["updatedAttributes"]?.arrayValue?.compactMap(\.stringValue)
+            else { throw JSONParser.Failure(offset: 0, reason: "a change lacks a field") }
+            var tombstone: [String: SnapshotValue]?
+            if let json = change["tombstone"] {
+                guard let values = json.snapshotValues else {
+                    throw JSONParser.Failure(offset: 0, reason: "a bad tombstone")
+                }
+                tombstone = values
+            }
+            changes.append(
+                PlannedChange(
+                    kind: kind, identifier: identifier, values: values, updatedAttributes: updated,
+                    tombstone: tombstone))
+        }
+        return changes
+    }
+}
