@@ -11,7 +11,8 @@
         try await DataStoreConformance.run(check, capabilities: [.durable, .multiProcess, .historyUpdates]) {
             try PostgresDataStore(
                 .init(
-                    name: $0.storeName, schema: $0.schema, connectionString: PostgresServer.connectionString,
+                    name: $0.storeName, schema: $0.schema,
+                    connectionString: try PostgresServer.connectionString,
                     databaseSchema: PostgresServer.namespace(for: $0.directory)))
         }
     }

@@ -1,17 +1,51 @@
 #if PostgreSQL
+    import DataStoreCore
     import Foundation
+    @testable import PostgresStorage
+    import StoreTestSupport
 
     /// The throwaway server `Scripts/with-postgres` started for this test run.
     enum PostgresServer {
-        /// The connection string of the test server, from `DATASTORE_POSTGRES_URL`.
-        static var connectionString: String {
-            guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"], !url.isEmpty else {
-                fatalError(
-                    "DATASTORE_POSTGRES_URL is not set. The PostgreSQL tests need a server: run them with "
-                        + "`Scripts/with-postgres swift test --traits PostgreSQL --filter PostgresStorageTests`, "
-                        + "which starts a throwaway one and removes it afterwards.")
+        struct Missing: Error, CustomStringConvertible {
+            var description: String {
+                "DATASTORE_POSTGRES_URL is not set. The PostgreSQL tests need a server: run them with "
+                    + "`Scripts/with-postgres swift test --traits PostgreSQL --filter PostgresStorageTests`, "
+                    + "which starts a throwaway one and removes it afterwards."
             }
-            return url
+        }
+
+        /// The connection string of the test server, from `DATASTORE_POSTGRES_URL`; throws (failing the test)
+        /// when it is not set.
+        static var connectionString: String {
+            get throws {
+                guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"], !url.isEmpty
+                else {
+                    throw Missing()
+                }
+                return url
+            }
+        }
+
+        /// Runs one statement on a connection of its own and returns its rows.
+        @discardableResult
+        static func query(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+            try PostgresConnection(connectionString: connectionString).execute(sql, parameters).rows
+        }
+
+        /// How many lock requests on the server are waiting right now.
+        static func waitingLockCount() throws -> Int {
+            Int(
+                try query("SELECT count(*) FROM pg_locks WHERE NOT granted").first?.first??.description ?? "0"
+            ) ?? 0
+        }
+
+        /// A store configuration for `Entry` in a fresh PostgreSQL schema.
+        static func entryConfiguration(namespace: String = freshNamespace()) throws
+            -> PostgresStoreConfiguration
+        {
+            PostgresStoreConfiguration(
+                name: "entries", schema: Entry.schema, connectionString: try connectionString,
+                databaseSchema: namespace)
         }
 
         /// A fresh PostgreSQL schema name, so that every test has tables of its own.

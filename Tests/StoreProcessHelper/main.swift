@@ -9,6 +9,10 @@ import SampleTrips
 import StoreTestSupport
 import TimeSeriesStorage
 
+#if PostgreSQL
+    import PostgresStorage
+#endif
+
 func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
@@ -37,6 +41,20 @@ func withEntryStore<T>(
         return try await body(
             try TimeSeriesDataStore(
                 .init(name: "entries", schema: Entry.schema, directory: url, segmentSpan: 1)))
+    case "postgres":
+        // DIR is the PostgreSQL schema; the server is DATASTORE_POSTGRES_URL's.
+        #if PostgreSQL
+            guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"] else {
+                fail("postgres needs DATASTORE_POSTGRES_URL")
+            }
+            return try await body(
+                try PostgresDataStore(
+                    .init(
+                        name: "entries", schema: Entry.schema, connectionString: url,
+                        databaseSchema: directory)))
+        #else
+            fail("built without the PostgreSQL trait")
+        #endif
     default: fail("unknown backend \(backend)")
     }
 }
@@ -46,6 +64,9 @@ protocol EntryStore: DataStore, HistoryObserving
 where HistoryType.Token: StoreHistoryToken, Token == HistoryType.Token {}
 extension JSONFileDataStore: EntryStore {}
 extension TimeSeriesDataStore: EntryStore {}
+#if PostgreSQL
+    extension PostgresDataStore: EntryStore {}
+#endif
 
 /// Saves of three entries each; "ACK <sequence>" after each acknowledged save.
 func writeLoop(_ store: some EntryStore, writer: String, count: Int) throws {

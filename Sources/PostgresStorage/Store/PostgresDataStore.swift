@@ -45,6 +45,14 @@
         /// `postgresql://host:port/database`, without credentials, for messages.
         let endpoint: String
         let counters = Mutex(Counters())
+        private let beforeCommitHook = Mutex<(@Sendable () -> Void)?>(nil)
+
+        /// Runs inside every save's transaction after everything is written and before `COMMIT`: tests hold a
+        /// transaction open with it, or cut the connection under it.
+        package var beforeCommit: (@Sendable () -> Void)? {
+            get { beforeCommitHook.withLock { $0 } }
+            set { beforeCommitHook.withLock { $0 = newValue } }
+        }
 
         struct Counters {
             var modelsExamined = 0

@@ -86,6 +86,7 @@
                     String(oldestValid),
                 ])
             try store.notify(connection, sequence: sequence)
+            store.beforeCommit?()
             return DataStoreSaveChangesResult(
                 storeIdentifier: store.identifier, remappedIdentifiers: plan.remappedIdentifiers,
                 token: PostgresHistoryToken(
