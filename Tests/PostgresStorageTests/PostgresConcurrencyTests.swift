@@ -108,7 +108,8 @@
         /// the store's row lock (seen in `pg_locks`), the reader sees nothing new while A is open, and after A
         /// commits the reader, still after its token, gets A's save and then B's.
         @Test(.timeLimit(.minutes(1))) func aTransactionThatCommitsLateIsNotSkipped() async throws {
-            let configuration = try PostgresServer.entryConfiguration()
+            let namespace = PostgresServer.freshNamespace()
+            let configuration = try PostgresServer.entryConfiguration(namespace: namespace)
             let first = try PostgresDataStore(configuration)
             let second = try PostgresDataStore(configuration)
             let reader = try PostgresDataStore(configuration)
@@ -140,7 +141,9 @@
             #expect(holding.wait(timeout: .now() + 30) == .success)
             save(second, "early")
             // B is blocked on A's lock, not finished.
-            let waited = try await waitUntil { try PostgresServer.waitingLockCount() > 0 }
+            let waited = try await waitUntil {
+                try PostgresServer.waitingLockCount(application: namespace) > 0
+            }
             #expect(waited, "the second writer never waited for the store's lock")
             #expect(results.withLock { $0["early"] } == nil)
             let during = try reader.fetchHistory(HistoryDescriptor(predicate: HistoryPredicates.after(start)))

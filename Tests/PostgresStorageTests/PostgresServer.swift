@@ -32,19 +32,25 @@
             try PostgresConnection(connectionString: connectionString).execute(sql, parameters).rows
         }
 
-        /// How many lock requests on the server are waiting right now.
-        static func waitingLockCount() throws -> Int {
-            Int(
-                try query("SELECT count(*) FROM pg_locks WHERE NOT granted").first?.first??.description ?? "0"
-            ) ?? 0
+        /// How many lock requests of the sessions named `application` are waiting right now.
+        static func waitingLockCount(application: String) throws -> Int {
+            let rows = try query(
+                """
+                SELECT count(*) FROM pg_locks JOIN pg_stat_activity USING (pid)
+                WHERE NOT granted AND application_name = $1
+                """, [application])
+            return Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
         }
 
-        /// A store configuration for `Entry` in a fresh PostgreSQL schema.
+        /// A store configuration for `Entry` in a fresh PostgreSQL schema. Its connections carry the schema's
+        /// name as `application_name`, so a test can find its own sessions in `pg_stat_activity` while other
+        /// tests run.
         static func entryConfiguration(namespace: String = freshNamespace()) throws
             -> PostgresStoreConfiguration
         {
             PostgresStoreConfiguration(
-                name: "entries", schema: Entry.schema, connectionString: try connectionString,
+                name: "entries", schema: Entry.schema,
+                connectionString: try connectionString + "?application_name=\(namespace)",
                 databaseSchema: namespace)
         }
 

@@ -31,8 +31,8 @@
             self.handle = handle
             endpoint = Self.describe(handle)
             guard PQstatus(handle) == CONNECTION_OK else {
+                // `deinit` finishes the handle: every property is set, so it runs when this throws.
                 let message = String(cString: PQerrorMessage(handle))
-                PQfinish(handle)
                 throw PostgresError(sqlState: "08001", message: message.trimmingWhitespace)
             }
             // Notices (NOTICE: relation already exists, …) would go to standard error otherwise.
