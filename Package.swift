@@ -86,7 +86,7 @@ let package = Package(
             name: "FilePerModelStorageTests", dependencies: ["FilePerModelStorage", "DataStoreConformance"],
             path: "Examples/CustomStore/Tests/FilePerModelStorageTests"),
 
-        .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore"]),
+        .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore", "StoreTestSupport"]),
         .testTarget(
             name: "InMemoryStorageTests",
             dependencies: ["DataStoreCore", "InMemoryStorage", "DataStoreConformance", "SampleTrips"]),
@@ -134,6 +134,7 @@ let package = Package(
             name: "PostgresStorageTests",
             dependencies: [
                 "DataStoreCore", "PostgresStorage", "DataStoreConformance", "StoreTestSupport",
+                "InMemoryStorage",
                 "datastore-test-process",
             ]),
         // Containers over several stores, with every backend.

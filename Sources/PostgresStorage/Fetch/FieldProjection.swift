@@ -55,17 +55,23 @@
             }
         }
 
-        /// The SQL expression reading an attribute of `kind` from `fields`, with `attribute` the parameter
-        /// holding its name (`$3`), or `nil` for a kind SQL does not compare.
-        static func expression(attribute: String, kind: String) -> String? {
-            switch kind {
-            case "string", "uuid": "((fields->>\(attribute)::text) COLLATE \"C\")"
-            case "integer": "((fields->>\(attribute)::text)::bigint)"
-            case "double": "NULLIF((fields->>\(attribute)::text)::float8, 'NaN'::float8)"
-            case "date": "((fields->>\(attribute)::text)::float8)"
-            case "bool": "((fields->>\(attribute)::text)::boolean)"
+        /// The SQL expression reading the attribute named `name` of `kind` from `fields`, or `nil` for a kind SQL
+        /// does not compare. The name is written as a string literal (schema names, never user data).
+        static func expression(name: String, kind: String) -> String? {
+            let attribute = literal(name)
+            return switch kind {
+            case "string", "uuid": "((fields->>\(attribute)) COLLATE \"C\")"
+            case "integer": "((fields->>\(attribute))::bigint)"
+            case "double": "NULLIF((fields->>\(attribute))::float8, 'NaN'::float8)"
+            case "date": "((fields->>\(attribute))::float8)"
+            case "bool": "((fields->>\(attribute))::boolean)"
             default: nil
             }
+        }
+
+        /// `'name'`, quotes doubled (`standard_conforming_strings` is on since PostgreSQL 9.1).
+        static func literal(_ text: String) -> String {
+            "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
         }
 
         /// A value as a SQL parameter for a comparison with ``expression(attribute:kind:)``, with the cast the

@@ -48,10 +48,11 @@
                 let converted = membership.values.compactMap { value in
                     value.kindName == kind ? FieldProjection.parameter(value) : nil
                 }
-                if let kind, converted.count == membership.values.count,
-                    let expression = FieldProjection.expression(
-                        attribute: parameter(membership.name), kind: kind),
-                    let cast = converted.first?.cast ?? FieldProjection.parameter(.string(""))?.cast
+                if membership.values.isEmpty {
+                    conditions.append("FALSE")
+                } else if let kind, converted.count == membership.values.count,
+                    let expression = FieldProjection.expression(name: membership.name, kind: kind),
+                    let cast = converted.first?.cast
                 {
                     let list = parameter(Self.arrayLiteral(converted.map(\.text)))
                     conditions.append("\(expression) = ANY(\(list)::\(cast)[])")
@@ -75,8 +76,7 @@
             if exact, let sort = pushdown.sort {
                 for key in sort {
                     guard let kind = kinds[key.attribute],
-                        let expression = FieldProjection.expression(
-                            attribute: parameter(key.attribute), kind: kind)
+                        let expression = FieldProjection.expression(name: key.attribute, kind: kind)
                     else {
                         exact = false
                         break
@@ -103,7 +103,7 @@
             parameter: (String?) -> String
         ) -> String? {
             if constraint.value == .null {
-                let present = "(fields ? \(parameter(constraint.name))::text)"
+                let present = "(fields ? \(FieldProjection.literal(constraint.name)))"
                 switch constraint.relation {
                 case .equal: return "NOT \(present)"
                 case .notEqual: return present
@@ -112,7 +112,7 @@
             }
             guard let kind, constraint.value.kindName == kind,
                 let value = FieldProjection.parameter(constraint.value),
-                let expression = FieldProjection.expression(attribute: parameter(constraint.name), kind: kind)
+                let expression = FieldProjection.expression(name: constraint.name, kind: kind)
             else { return nil }
             let operand = "\(parameter(value.text))::\(value.cast)"
             switch constraint.relation {

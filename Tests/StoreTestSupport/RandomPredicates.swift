@@ -1,0 +1,140 @@
+public import DataStoreCore
+public import Foundation
+
+/// A model with every kind of attribute the pushdown compares: the property tests' random data.
+
+public struct Gadget: PersistentModel, Hashable {
+    public static let schemaAttributes: [ModelAttribute<Gadget>] = [
+        .attribute("count", \.count), .attribute("weight", \.weight), .attribute("name", \.name),
+        .attribute("active", \.active), .attribute("nickname", \.nickname),
+    ]
+    public var persistentModelID = PersistentIdentifier()
+    public var count = 0
+    public var weight = 0.0
+    public var name = ""
+    public var active = false
+    public var nickname: String?
+    public var nameLength: Int { name.count }
+    public init() {}
+}
+
+/// Random data and random predicates over ``Gadget``: the pushdown analysis's property test, and every store
+/// that runs predicates natively checks its answers against Swift's with them.
+public enum RandomPredicates {
+    public typealias Expression = any StandardPredicateExpression<Bool>
+
+    /// A seeded generator (SplitMix64), so that a failing round can be replayed.
+    public struct Generator: RandomNumberGenerator {
+        public var state: UInt64
+        public init(state: UInt64) { self.state = state }
+        public mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    public static let names = ["", "a", "b", "ab", "B", "é", "e\u{301}", "zz"]
+    public static let weights: [Double] = [-1, 0, -0.0, 0.5, 2, .nan, .infinity]
+
+    /// A random gadget with primary key `g<index>` in store `store`.
+    public static func randomGadget(_ index: Int, _ random: inout Generator, store: String = "s") -> Gadget {
+        var gadget = Gadget()
+        gadget.persistentModelID = PersistentIdentifier(
+            storeIdentifier: store, entityName: "Gadget", primaryKey: "g\(index)")
+        gadget.count = Int.random(in: -3...3, using: &random)
+        gadget.weight = weights.randomElement(using: &random)!
+        gadget.name = names.randomElement(using: &random)!
+        gadget.active = Bool.random(using: &random)
+        gadget.nickname = Bool.random(using: &random) ? nil : names.randomElement(using: &random)
+        return gadget
+    }
+
+    static func compare<Value: Comparable & Codable & Sendable>(
+        _ variable: PredicateExpressions.Variable<Gadget>, _ keyPath: any KeyPath<Gadget, Value> & Sendable,
+        _ constant: Value, _ operation: Int
+    ) -> Expression {
+        let lhs = PredicateExpressions.build_KeyPath(root: variable, keyPath: keyPath)
+        let rhs = PredicateExpressions.build_Arg(constant)
+        switch operation {
+        case 0: return PredicateExpressions.build_Equal(lhs: lhs, rhs: rhs)
+        case 1: return PredicateExpressions.build_NotEqual(lhs: lhs, rhs: rhs)
+        case 2: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .lessThan)
+        case 3: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .lessThanOrEqual)
+        case 4:
+            // The constant on the left: `c > $0.x`.
+            return PredicateExpressions.build_Comparison(lhs: rhs, rhs: lhs, op: .greaterThan)
+        default: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .greaterThanOrEqual)
+        }
+    }
+
+    static func equality<Value: Equatable & Codable & Sendable>(
+        _ variable: PredicateExpressions.Variable<Gadget>, _ keyPath: any KeyPath<Gadget, Value> & Sendable,
+        _ constant: Value, _ equal: Bool
+    ) -> Expression {
+        let lhs = PredicateExpressions.build_KeyPath(root: variable, keyPath: keyPath)
+        let rhs = PredicateExpressions.build_Arg(constant)
+        return equal
+            ? PredicateExpressions.build_Equal(lhs: lhs, rhs: rhs)
+            : PredicateExpressions.build_NotEqual(lhs: lhs, rhs: rhs)
+    }
+
+    /// One pushable comparison on a random attribute.
+    static func leaf(_ variable: PredicateExpressions.Variable<Gadget>, _ random: inout Generator)
+        -> Expression
+    {
+        let operation = Int.random(in: 0..<6, using: &random)
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0: return compare(variable, \Gadget.count, Int.random(in: -3...3, using: &random), operation)
+        case 1: return compare(variable, \Gadget.weight, weights.randomElement(using: &random)!, operation)
+        case 2: return compare(variable, \Gadget.name, names.randomElement(using: &random)!, operation)
+        case 3: return equality(variable, \Gadget.active, Bool.random(using: &random), operation % 2 == 0)
+        default:
+            let constant: String? = Bool.random(using: &random) ? nil : names.randomElement(using: &random)
+            return equality(variable, \Gadget.nickname, constant, operation % 2 == 0)
+        }
+    }
+
+    static func and<A: StandardPredicateExpression<Bool>, B: StandardPredicateExpression<Bool>>(
+        _ a: A, _ b: B
+    )
+        -> Expression
+    {
+        PredicateExpressions.build_Conjunction(lhs: a, rhs: b)
+    }
+
+    static func or<A: StandardPredicateExpression<Bool>, B: StandardPredicateExpression<Bool>>(_ a: A, _ b: B)
+        -> Expression
+    {
+        PredicateExpressions.build_Disjunction(lhs: a, rhs: b)
+    }
+
+    static func not<A: StandardPredicateExpression<Bool>>(_ a: A) -> Expression {
+        PredicateExpressions.build_Negation(a)
+    }
+
+    static func conjunction(_ parts: [Expression]) -> Expression {
+        var result = parts[0]
+        for part in parts.dropFirst() { result = and(result, part) }
+        return result
+    }
+
+    /// A random predicate; with `pushable` false, one part is something the analysis cannot capture.
+    public static func randomPredicate(_ random: inout Generator, pushable: Bool) -> Predicate<Gadget> {
+        var copy = random
+        let predicate = Predicate<Gadget> { variable in
+            var parts = (0..<Int.random(in: 1...3, using: &copy)).map { _ in leaf(variable, &copy) }
+            if !pushable {
+                let a = leaf(variable, &copy)
+                let b = leaf(variable, &copy)
+                let opaque: Expression = Bool.random(using: &copy) ? or(a, b) : not(a)
+                parts.insert(opaque, at: Int.random(in: 0...parts.count, using: &copy))
+            }
+            return conjunction(parts)
+        }
+        random = copy
+        return predicate
+    }
+}
