@@ -2,31 +2,43 @@ public import DataStoreCore
 public import Foundation
 
 /// A model with every kind of attribute the pushdown compares: the property tests' random data.
-
 public struct Gadget: PersistentModel, Hashable {
+    /// The attributes.
     public static let schemaAttributes: [ModelAttribute<Gadget>] = [
         .attribute("count", \.count), .attribute("weight", \.weight), .attribute("name", \.name),
         .attribute("active", \.active), .attribute("nickname", \.nickname),
     ]
+    /// The identifier.
     public var persistentModelID = PersistentIdentifier()
+    /// An integer attribute.
     public var count = 0
+    /// A double attribute (NaN, infinities and signed zeros among its random values).
     public var weight = 0.0
+    /// A string attribute (canonically equivalent spellings among its random values).
     public var name = ""
+    /// A bool attribute.
     public var active = false
+    /// An optional string attribute.
     public var nickname: String?
+    /// A computed property: no attribute, so only Swift can sort by it.
     public var nameLength: Int { name.count }
+    /// An empty gadget.
     public init() {}
 }
 
 /// Random data and random predicates over ``Gadget``: the pushdown analysis's property test, and every store
 /// that runs predicates natively checks its answers against Swift's with them.
 public enum RandomPredicates {
+    /// A Boolean predicate expression of any shape.
     public typealias Expression = any StandardPredicateExpression<Bool>
 
     /// A seeded generator (SplitMix64), so that a failing round can be replayed.
     public struct Generator: RandomNumberGenerator {
+        /// The generator's state.
         public var state: UInt64
+        /// A generator seeded with `state`.
         public init(state: UInt64) { self.state = state }
+        /// The next random value.
         public mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
@@ -36,7 +48,9 @@ public enum RandomPredicates {
         }
     }
 
+    /// The strings random gadgets hold.
     public static let names = ["", "a", "b", "ab", "B", "é", "e\u{301}", "zz"]
+    /// The doubles random gadgets hold.
     public static let weights: [Double] = [-1, 0, -0.0, 0.5, 2, .nan, .infinity]
 
     /// A random gadget with primary key `g<index>` in store `store`.
@@ -122,6 +136,8 @@ public enum RandomPredicates {
     }
 
     /// A random predicate; with `pushable` false, one part is something the analysis cannot capture.
+    /// A random conjunction of one to three comparisons; with `pushable` false, one more part is an `||` or a
+    /// `!` that the analysis cannot capture.
     public static func randomPredicate(_ random: inout Generator, pushable: Bool) -> Predicate<Gadget> {
         var copy = random
         let predicate = Predicate<Gadget> { variable in
