@@ -140,6 +140,33 @@
                     == 36)
         }
 
+        /// Another connection migrates the store to a new layout: an instance opened before keeps refusing with
+        /// `schemaChanged` instead of writing rows in the old layout, and a new instance reads the migrated rows.
+        @Test func anInstanceOpenedBeforeAMigrationRefusesToWrite() throws {
+            let configuration = try PostgresServer.entryConfiguration()
+            let before = try PostgresDataStore(configuration)
+            _ = try before.save(
+                DataStoreSaveChangesRequest(inserted: Entry.batch(store: "entries", writer: "w", round: 0)))
+            var revised = Entry.schema
+            revised.entities[0].attributes.append(
+                Schema.Attribute(name: "colour", valueKind: "string", defaultValue: .string("grey")))
+            try PostgresDataStore(configuration).migrate(to: revised, applying: nil)
+            #expect {
+                try before.save(
+                    DataStoreSaveChangesRequest(
+                        inserted: Entry.batch(store: "entries", writer: "w", round: 1)))
+            } throws: { ($0 as? DataStoreError)?.code == .schemaChanged }
+            #expect {
+                try before.fetchHistory(.init())
+            } throws: { ($0 as? DataStoreError)?.code == .schemaChanged }
+            var reopened = configuration
+            reopened.schema = revised
+            let after = try PostgresDataStore(reopened)
+            #expect(try after.recordedSchema() == revised)
+            let rows = try after.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Entry>())).snapshots
+            #expect(rows.count == 3 && rows.allSatisfy { $0[attribute: "colour"] == .string("grey") })
+        }
+
         /// The feed's listening session is ended by the server: a save after that still reaches the feed (it
         /// reconnects and fetches after its token), and a save before the feed catches up is not delivered twice.
         @Test(.timeLimit(.minutes(1))) func aFeedSurvivesItsListenerBeingDisconnected() async throws {

@@ -45,6 +45,7 @@
             _ descriptor: HistoryDescriptor<PostgresHistoryTransaction>, on connection: PostgresConnection,
             state: State, statistics: inout HistoryQueryStatistics
         ) throws -> [PostgresHistoryTransaction] {
+            try checkSchemaGeneration(state)
             let query = HistoryQuery<PostgresHistoryTransaction>(
                 storeIdentifier: identifier, epoch: state.epoch,
                 oldestValidSequence: state.oldestValidSequence,

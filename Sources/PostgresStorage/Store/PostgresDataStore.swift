@@ -38,8 +38,10 @@
         public let configuration: PostgresStoreConfiguration
         /// The store's identifier: the configuration's name.
         public let identifier: String
-        /// The schema the store enforces (empty when opened without one).
-        public let schema: Schema
+        /// The schema the store enforces (empty when opened without one); ``migrate(to:applying:)`` changes it.
+        public var schema: Schema { enforced.withLock { $0.schema } ?? Schema(entities: []) }
+        /// The schema saves are planned against, and the generation of the store's schema record it belongs to.
+        let enforced: Mutex<Enforced>
         let tables: StoreTables
         let pool: ConnectionPool
         /// `postgresql://host:port/database`, without credentials, for messages.
@@ -52,6 +54,13 @@
         package var beforeCommit: (@Sendable () -> Void)? {
             get { beforeCommitHook.withLock { $0 } }
             set { beforeCommitHook.withLock { $0 = newValue } }
+        }
+
+        struct Enforced {
+            /// `nil`: any entity, without options.
+            var schema: Schema?
+            /// The `schema_generation` this instance read; another process's migration raises it.
+            var generation: Int64 = 0
         }
 
         struct Counters {
@@ -79,7 +88,7 @@
             try configuration.schema?.validateRelationships()
             self.configuration = configuration
             identifier = configuration.name
-            schema = configuration.schema ?? Schema(entities: [])
+            enforced = Mutex(Enforced(schema: configuration.schema))
             tables = try StoreTables(namespace: configuration.databaseSchema)
             pool = ConnectionPool(
                 connectionString: configuration.connectionString,
@@ -219,6 +228,7 @@
             var oldestValidSequence: Int64
             var nextChangeIdentifier: Int64
             var lastTimestamp: Double
+            var schemaGeneration: Int64
         }
 
         /// Reads the store's row without locking it.
@@ -234,12 +244,14 @@
         private func state(_ connection: PostgresConnection, lock: Bool) throws -> State {
             let rows = try connection.execute(
                 """
-                SELECT epoch, latest_sequence, oldest_valid_sequence, next_change_identifier, last_timestamp
+                SELECT epoch, latest_sequence, oldest_valid_sequence, next_change_identifier, last_timestamp,
+                    schema_generation
                 FROM \(tables.stores) WHERE name = $1\(lock ? " FOR UPDATE" : "")
                 """, [identifier])
             guard let row = rows.rows.first, let epoch = row[0].flatMap(UUID.init(uuidString:)),
                 let latest = row[1].flatMap({ Int64($0) }), let oldest = row[2].flatMap({ Int64($0) }),
-                let next = row[3].flatMap({ Int64($0) }), let last = row[4].flatMap({ Double($0) })
+                let next = row[3].flatMap({ Int64($0) }), let last = row[4].flatMap({ Double($0) }),
+                let generation = row[5].flatMap({ Int64($0) })
             else {
                 throw DataStoreError(
                     .storageUnavailable, store: identifier, path: endpoint,
@@ -249,7 +261,20 @@
             }
             return State(
                 epoch: epoch, latestSequence: latest, oldestValidSequence: oldest, nextChangeIdentifier: next,
-                lastTimestamp: last)
+                lastTimestamp: last, schemaGeneration: generation)
+        }
+
+        /// Throws `schemaChanged` when another instance migrated the store since this one read its schema: rows
+        /// are in a layout this instance would misread.
+        func checkSchemaGeneration(_ state: State) throws {
+            let known = enforced.withLock { $0.generation }
+            guard state.schemaGeneration == known else {
+                throw DataStoreError.schemaChanged(
+                    store: identifier,
+                    reason:
+                        "another connection migrated the store to a different schema (generation \(state.schemaGeneration), "
+                        + "this instance read \(known)); open the store again")
+            }
         }
 
         /// Wakes the store's `historyUpdates` readers when the transaction commits.

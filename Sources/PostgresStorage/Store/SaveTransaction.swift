@@ -2,6 +2,7 @@
     import DataStoreCore
     import Foundation
     import StoreFileSupport
+    import Synchronization
 
     /// One save, inside its SQL transaction: lock the store's row, plan against the database's rows, write the
     /// models, their unique values and the history row, advance the store's position, trim history past the
@@ -14,13 +15,15 @@
             PostgresHistoryToken
         > {
             let state = try store.lockState(connection)
+            try store.checkSchemaGeneration(state)
+            let schema = store.enforced.withLock { $0.schema }
             let source = PostgresRowSource(
                 connection: connection, tables: store.tables, store: store.identifier,
                 failure: store.failure("save"))
             try source.prefetch(
                 (request.inserted + request.updated + request.deleted).map(\.persistentIdentifier))
             let plan = try SavePlanner.plan(
-                request, over: source, storeIdentifier: store.identifier, schema: store.configuration.schema)
+                request, over: source, storeIdentifier: store.identifier, schema: schema)
             guard !plan.changes.isEmpty else {
                 return DataStoreSaveChangesResult(
                     storeIdentifier: store.identifier, remappedIdentifiers: plan.remappedIdentifiers,
@@ -45,7 +48,7 @@
             }
             let writer = RowWriter(
                 connection: connection, tables: store.tables, store: store.identifier,
-                schema: store.configuration.schema)
+                schema: schema)
             try writer.replaceUniqueValues(of: plan.changes.map(\.identifier), with: upserts)
             try writer.delete(deletes)
             try writer.upsert(upserts)

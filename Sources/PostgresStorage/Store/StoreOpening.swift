@@ -1,6 +1,7 @@
 #if PostgreSQL
     import DataStoreCore
     import Foundation
+    import Synchronization
 
     /// What opening a ``PostgresDataStore`` does: create the tables if they are missing (in one transaction),
     /// refuse tables a newer format wrote, register the store with a fresh epoch, and record its schema or
@@ -19,12 +20,18 @@
                     "INSERT INTO \(tables.stores) (name, epoch) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
                     [store.identifier, UUID().uuidString])
             }
-            guard let target = store.configuration.schema else { return }
-            guard try recordedSchema(lock: nil) != target else { return }
-            try store.withTransaction("record the schema") { connection in
-                _ = try store.lockState(connection)
-                try recordSchema(target, connection: connection)
+            let (recorded, generation) = try store.withConnection("open") {
+                try SchemaRecord(store: store, connection: $0).read()
             }
+            guard let target = store.configuration.schema, SchemaRecord.differs(recorded, from: target) else {
+                store.enforced.withLock { $0.generation = generation }
+                return
+            }
+            let moved = try store.withTransaction("record the schema") { connection in
+                _ = try store.lockState(connection)
+                return try SchemaRecord(store: store, connection: connection).move(to: target)
+            }
+            store.enforced.withLock { $0.generation = moved }
         }
 
         /// Checks the format version; creates the schema and tables in one transaction when they are missing.
@@ -58,58 +65,6 @@
                 throw DataStoreError.unsupportedFormatVersion(
                     path: "\(store.endpoint) schema \(store.tables.namespace)", found: version ?? -1,
                     supported: StoreTables.formatVersion)
-            }
-        }
-
-        private func recordedSchema(lock connection: PostgresConnection?) throws -> Schema? {
-            let read = { (connection: PostgresConnection) in
-                try connection.execute(
-                    "SELECT schema_record FROM \(store.tables.stores) WHERE name = $1", [store.identifier]
-                ).scalar
-            }
-            let text = try connection.map(read) ?? store.withConnection("open", read)
-            return try text.map { try JSONDecoder().decode(Schema.self, from: Data($0.utf8)) }
-        }
-
-        /// Records `target`, migrating the rows first when a different schema was recorded.
-        private func recordSchema(_ target: Schema, connection: PostgresConnection) throws {
-            let tables = store.tables
-            let stored = try recordedSchema(lock: connection)
-            guard stored != target else { return }
-            if let stored {
-                let source = PostgresRowSource(
-                    connection: connection, tables: tables, store: store.identifier,
-                    failure: store.failure("open"))
-                let upgrade = try SchemaUpgrade.between(
-                    stored: stored, target: target, store: store.identifier,
-                    rows: { entity in try source.rows(of: entity) })
-                if !upgrade.isEmpty {
-                    try migrateRows(upgrade, target: target, source: source, connection: connection)
-                }
-            }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            try connection.execute(
-                "UPDATE \(tables.stores) SET schema_record = $2 WHERE name = $1",
-                [store.identifier, String(decoding: try encoder.encode(target), as: UTF8.self)])
-        }
-
-        /// Rewrites every row of the entities the upgrade touches, and their unique values.
-        private func migrateRows(
-            _ upgrade: SchemaUpgrade, target: Schema, source: PostgresRowSource,
-            connection: PostgresConnection
-        ) throws {
-            let writer = RowWriter(
-                connection: connection, tables: store.tables, store: store.identifier, schema: target)
-            for (entity, changes) in upgrade.entities where !changes.isEmpty {
-                let rows = try source.rows(of: entity).map { upgrade.upgrade($0) }
-                try writer.replaceUniqueValues(of: rows.map(\.persistentIdentifier), with: rows)
-                try writer.upsert(rows)
-            }
-            for entity in upgrade.removedEntities {
-                try connection.execute(
-                    "DELETE FROM \(store.tables.models) WHERE store = $1 AND entity = $2",
-                    [store.identifier, entity])
             }
         }
     }

@@ -66,7 +66,8 @@
                 oldest_valid_sequence bigint NOT NULL DEFAULT 0,
                 next_change_identifier bigint NOT NULL DEFAULT 1,
                 last_timestamp double precision NOT NULL DEFAULT 0,
-                schema_record text);
+                schema_record text,
+                schema_generation bigint NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS \(models) (
                 store text NOT NULL,
                 entity text NOT NULL,
