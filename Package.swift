@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "sample-trips", targets: ["sample-trips"]),
         .executable(name: "sensor-log", targets: ["sensor-log"]),
         .executable(name: "trip-sync", targets: ["trip-sync"]),
+        .executable(name: "postgres-sync", targets: ["postgres-sync"]),
     ],
     // The PostgreSQL backend links the system's libpq. It is off by default, so that the package builds with the
     // toolchain alone; `.package(url: …, from: …, traits: ["PostgreSQL"])` turns it on.
@@ -78,6 +79,17 @@ let package = Package(
             ],
             path: "Examples/trip-sync", exclude: ["README.md"]),
 
+        // Two-way sync of a device's store with a shared store by history tokens, and its example over PostgreSQL.
+        .target(
+            name: "TwoWaySync", dependencies: ["DataStoreCore", "StoreFileSupport"],
+            path: "Examples/TwoWaySync"),
+        .executableTarget(
+            name: "postgres-sync",
+            dependencies: [
+                "DataStoreCore", "JSONFileStorage", "PostgresStorage", "TwoWaySync", "SampleTrips",
+            ],
+            path: "Examples/postgres-sync", exclude: ["README.md"]),
+
         // A fourth backend, written as the worked example of Docs/WritingABackend.md.
         .target(
             name: "FilePerModelStorage", dependencies: ["DataStoreCore", "StoreFileSupport"],
@@ -98,7 +110,9 @@ let package = Package(
                 "TimeSeriesStorage",
             ]),
         // The multi-process tests' helper process and their shared harness.
-        .target(name: "StoreTestSupport", dependencies: ["DataStoreCore"], path: "Tests/StoreTestSupport"),
+        .target(
+            name: "StoreTestSupport", dependencies: ["DataStoreCore", "TwoWaySync"],
+            path: "Tests/StoreTestSupport"),
         .executableTarget(
             name: "datastore-test-process",
             dependencies: [
@@ -136,6 +150,11 @@ let package = Package(
                 "DataStoreCore", "PostgresStorage", "DataStoreConformance", "StoreTestSupport",
                 "InMemoryStorage",
                 "datastore-test-process",
+            ]),
+        .testTarget(
+            name: "TwoWaySyncTests",
+            dependencies: [
+                "DataStoreCore", "InMemoryStorage", "JSONFileStorage", "StoreTestSupport", "TwoWaySync",
             ]),
         // Containers over several stores, with every backend.
         .testTarget(
