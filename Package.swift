@@ -57,7 +57,10 @@ let package = Package(
         // The `datastore` command-line tool: its logic in a library, so it can be tested.
         .target(
             name: "DataStoreTool",
-            dependencies: ["DataStoreCore", "StoreFileSupport", "JSONFileStorage", "TimeSeriesStorage"]),
+            dependencies: [
+                "DataStoreCore", "StoreFileSupport", "JSONFileStorage", "TimeSeriesStorage",
+                "PostgresStorage",
+            ]),
         .executableTarget(name: "datastore", dependencies: ["DataStoreTool"]),
 
         // The seeds' models and history functions, shared by the flagship example and the tests.

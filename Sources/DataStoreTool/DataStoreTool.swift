@@ -39,11 +39,24 @@ public enum DataStoreTool {
         }
         let directory = URL(fileURLWithPath: path, isDirectory: true)
         do {
+            if OpenedStore.isConnectionString(path) {
+                let open = { try OpenedStore.open(connectionString: path, parsed) }
+                switch command {
+                case .info: try InfoCommand.run(try open(), directory: nil, output: output)
+                case .history: try HistoryCommand.run(open, parsed, output: output)
+                case .tail: try await TailCommand.run(open, parsed, output: output)
+                default:
+                    throw UsageError(
+                        "\(command.rawValue) works on store directories; a database has its own tools")
+                }
+                return 0
+            }
+            let open = { try OpenedStore.open(directory) }
             switch command {
-            case .info: try InfoCommand.run(directory, output: output)
+            case .info: try InfoCommand.run(try open(), directory: directory, output: output)
             case .schema: try SchemaCommand.run(directory, output: output)
-            case .history: try HistoryCommand.run(directory, parsed, output: output)
-            case .tail: try await TailCommand.run(directory, parsed, output: output)
+            case .history: try HistoryCommand.run(open, parsed, output: output)
+            case .tail: try await TailCommand.run(open, parsed, output: output)
             case .verify: return try VerifyCommand.run(directory, output: output) ? 0 : 1
             case .repair: try RepairCommand.run(directory, output: output)
             case .compact: try CompactCommand.run(directory, parsed, output: output)

@@ -12,8 +12,9 @@ enum ToolCommand: String, CaseIterable {
 
     var options: Set<String> {
         switch self {
-        case .history: ["after", "after-file", "author", "since", "limit"]
-        case .tail: ["after", "after-file"]
+        case .info: ["store", "database-schema"]
+        case .history: ["after", "after-file", "author", "since", "limit", "store", "database-schema"]
+        case .tail: ["after", "after-file", "store", "database-schema"]
         case .compact: ["history-before"]
         default: []
         }
@@ -21,11 +22,11 @@ enum ToolCommand: String, CaseIterable {
 
     var synopsis: String {
         switch self {
-        case .info: "datastore info PATH"
+        case .info: "datastore info PATH | CONNECTION [--store NAME] [--database-schema NAME]"
         case .schema: "datastore schema PATH"
         case .history:
-            "datastore history PATH [--after TOKEN | --after-file FILE] [--author NAME] [--since DATE] [--limit N] [--json | --jsonl]"
-        case .tail: "datastore tail PATH [--after TOKEN | --after-file FILE]"
+            "datastore history PATH | CONNECTION [--store NAME] [--after TOKEN | --after-file FILE] [--author NAME] [--since DATE] [--limit N] [--json | --jsonl]"
+        case .tail: "datastore tail PATH | CONNECTION [--store NAME] [--after TOKEN | --after-file FILE]"
         case .verify: "datastore verify PATH"
         case .repair: "datastore repair PATH"
         case .compact: "datastore compact PATH [--history-before TOKEN] [--wait]"
@@ -111,6 +112,9 @@ enum ToolCommand: String, CaseIterable {
         \(allCases.map { "  " + $0.synopsis }.joined(separator: "\n"))
 
         PATH is a store directory (a JSON file store or a time-series store; the kind is detected).
+        info, history and tail also take a PostgreSQL CONNECTION string (postgresql://user@host/database) when
+        datastore is built with the PostgreSQL trait: --store NAME picks the store (needed when the database
+        schema holds several), --database-schema NAME the schema its tables are in (default: datastore).
         Run 'datastore COMMAND --help' for a command's options.
         """
     }

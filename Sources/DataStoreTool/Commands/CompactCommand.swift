@@ -3,6 +3,10 @@ import Foundation
 import JSONFileStorage
 import TimeSeriesStorage
 
+#if PostgreSQL
+    import PostgresStorage
+#endif
+
 /// `datastore compact PATH [--history-before TOKEN] [--wait]`.
 enum CompactCommand {
     static func run(_ directory: URL, _ arguments: ParsedArguments, output: (String) -> Void) throws {
@@ -26,6 +30,9 @@ enum CompactCommand {
                 try store.deleteHistory(HistoryDescriptor(predicate: #Predicate { $0.token < token }))
             }
             try store.applyRetention()
+        #if PostgreSQL
+            case .postgres: throw UsageError("only store directories can be compacted")
+        #endif
         }
         let after = try InfoCommand.sizeOnDisk(directory)
         output("compacted: \(before) bytes before, \(after) bytes after")

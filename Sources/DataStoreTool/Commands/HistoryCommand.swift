@@ -3,7 +3,9 @@ import Foundation
 
 /// `datastore history PATH [...]`.
 enum HistoryCommand {
-    static func run(_ directory: URL, _ arguments: ParsedArguments, output: (String) -> Void) throws {
+    static func run(_ open: () throws -> OpenedStore, _ arguments: ParsedArguments, output: (String) -> Void)
+        throws
+    {
         let token = try TokenOption.read(arguments)
         var limit: Int?
         if let text = arguments.options["limit"] {
@@ -25,7 +27,7 @@ enum HistoryCommand {
         guard !(arguments.flags.contains("json") && arguments.flags.contains("jsonl")) else {
             throw UsageError("--json and --jsonl cannot be combined")
         }
-        let store = try OpenedStore.open(directory)
+        let store = try open()
         // The limit applies after the date filter, so fetch without it when filtering by date.
         var rows = try store.transactions(
             after: token, author: arguments.options["author"], limit: since == nil ? limit : nil)

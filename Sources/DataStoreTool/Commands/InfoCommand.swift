@@ -4,13 +4,21 @@ import JSONFileStorage
 import StoreFileSupport
 import TimeSeriesStorage
 
-/// `datastore info PATH`.
+#if PostgreSQL
+    import PostgresStorage
+#endif
+
+/// `datastore info PATH` (or a connection string).
 enum InfoCommand {
-    static func run(_ directory: URL, output: (String) -> Void) throws {
+    /// Prints what `store` holds; `directory` is where a file store lives (`nil` for a database).
+    static func run(_ store: OpenedStore, directory: URL?, output: (String) -> Void) throws {
         let inspection =
-            switch try OpenedStore.open(directory) {
+            switch store {
             case .jsonFile(let store): try store.inspect()
             case .timeSeries(let store): try store.inspect()
+            #if PostgreSQL
+                case .postgres(let store): try store.inspect()
+            #endif
             }
         var lines: [(String, String)] = [
             ("backend", inspection.backend), ("format version", "\(inspection.formatVersion)"),
@@ -20,7 +28,7 @@ enum InfoCommand {
             ("\(inspection.countedThings): \($0)", "\(inspection.countsByEntity[$0] ?? 0)")
         }
         lines += inspection.details.map { ($0.label, $0.value) }
-        let schema = try SchemaCommand.recordedSchema(directory)
+        let schema = try directory.map(SchemaCommand.recordedSchema) ?? store.recordedSchema()
         lines += [
             ("schema version", schema?.version.map { "\($0)" } ?? (schema == nil ? "not recorded" : "none")),
             ("schema entities", schema.map { $0.entities.map(\.name).joined(separator: ", ") } ?? "-"),
@@ -32,8 +40,8 @@ enum InfoCommand {
             // token may already be expired when history was deleted in the middle.
             ("oldest usable token", inspection.oldestUsableToken),
             ("newest token", inspection.newestToken),
-            ("size on disk", "\(try sizeOnDisk(directory)) bytes"),
         ]
+        if let directory { lines.append(("size on disk", "\(try sizeOnDisk(directory)) bytes")) }
         let width = lines.map(\.0.count).max() ?? 0
         for (label, value) in lines {
             output(label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)

@@ -3,6 +3,10 @@ import Foundation
 import JSONFileStorage
 import TimeSeriesStorage
 
+#if PostgreSQL
+    import PostgresStorage
+#endif
+
 /// `datastore schema PATH`.
 enum SchemaCommand {
     static func run(_ directory: URL, output: (String) -> Void) throws {
@@ -46,6 +50,9 @@ enum SchemaCommand {
         switch try OpenedStore.open(directory) {
         case .jsonFile(let store): try store.recordedSchema()
         case .timeSeries(let store): try store.recordedSchema()
+        #if PostgreSQL
+            case .postgres(let store): try store.recordedSchema()
+        #endif
         }
     }
 }

@@ -4,6 +4,10 @@ import JSONFileStorage
 import StoreFileSupport
 import TimeSeriesStorage
 
+#if PostgreSQL
+    import PostgresStorage
+#endif
+
 /// `datastore verify PATH`: the store checks its own files (framing, checksums, its index) and history. Never
 /// writes.
 enum VerifyCommand {
@@ -13,6 +17,9 @@ enum VerifyCommand {
                 switch try OpenedStore.open(directory) {
                 case .jsonFile(let store): try store.verify()
                 case .timeSeries(let store): try store.verify()
+                #if PostgreSQL
+                    case .postgres: throw UsageError("only store directories can be verified")
+                #endif
                 }
             output("OK: \(verification)")
             return true

@@ -4,10 +4,18 @@ import JSONFileStorage
 import StoreFileSupport
 import TimeSeriesStorage
 
-/// A store on disk, opened read-only (or writable for `compact`), whichever backend it is.
+#if PostgreSQL
+    import PostgresStorage
+#endif
+
+/// A store on disk, opened read-only (or writable for `compact`), whichever backend it is; or, with the
+/// PostgreSQL trait, a store in a PostgreSQL database.
 enum OpenedStore {
     case jsonFile(JSONFileDataStore)
     case timeSeries(TimeSeriesDataStore)
+    #if PostgreSQL
+        case postgres(PostgresDataStore)
+    #endif
 
     /// The backend in `directory`, detected from its files.
     enum Kind: String {
@@ -53,10 +61,14 @@ enum OpenedStore {
         }
     }
 
-    var kind: Kind {
+    /// `jsonfile`, `timeseries` or `postgres`, for messages.
+    var backendName: String {
         switch self {
-        case .jsonFile: .jsonFile
-        case .timeSeries: .timeSeries
+        case .jsonFile: Kind.jsonFile.rawValue
+        case .timeSeries: Kind.timeSeries.rawValue
+        #if PostgreSQL
+            case .postgres: "postgres"
+        #endif
         }
     }
 
@@ -64,7 +76,60 @@ enum OpenedStore {
         switch self {
         case .jsonFile(let store): store.identifier
         case .timeSeries(let store): store.identifier
+        #if PostgreSQL
+            case .postgres(let store): store.identifier
+        #endif
         }
+    }
+
+    /// The schema a database store records (file stores' schemas are read by `SchemaCommand`).
+    func recordedSchema() throws -> Schema? {
+        #if PostgreSQL
+            if case .postgres(let store) = self { return try store.recordedSchema() }
+        #endif
+        return nil
+    }
+
+    /// Whether a PATH argument is a PostgreSQL connection string rather than a directory.
+    static func isConnectionString(_ path: String) -> Bool {
+        path.hasPrefix("postgresql://") || path.hasPrefix("postgres://") || path.contains("dbname=")
+            || path.contains("host=")
+    }
+
+    /// Opens the store `--store NAME` in `--database-schema NAME` (default `datastore`) on the server of
+    /// `connectionString`; without `--store`, the only store there is.
+    static func open(connectionString: String, _ arguments: ParsedArguments) throws -> OpenedStore {
+        #if PostgreSQL
+            let databaseSchema = arguments.options["database-schema"] ?? "datastore"
+            let name: String
+            // Opening a store registers it: look before opening, so that a mistyped name creates nothing.
+            let names = try PostgresDataStore.storeNames(
+                connectionString: connectionString, databaseSchema: databaseSchema)
+            if let given = arguments.options["store"] {
+                guard names.contains(given) else {
+                    throw UsageError(
+                        "the database schema '\(databaseSchema)' holds no store named '\(given)' (it holds: "
+                            + (names.isEmpty ? "none" : names.joined(separator: ", ")) + ")")
+                }
+                name = given
+            } else {
+                guard names.count == 1 else {
+                    throw UsageError(
+                        names.isEmpty
+                            ? "the database schema '\(databaseSchema)' holds no store"
+                            : "the database schema '\(databaseSchema)' holds several stores (\(names.joined(separator: ", "))): "
+                                + "name one with --store")
+                }
+                name = names[0]
+            }
+            return .postgres(
+                try PostgresDataStore(
+                    .init(name: name, connectionString: connectionString, databaseSchema: databaseSchema)))
+        #else
+            throw UsageError(
+                "this datastore was built without PostgreSQL support: build it with "
+                    + "`swift build --traits PostgreSQL` (needs libpq-dev)")
+        #endif
     }
 
     /// The transactions after `token` (text as the user gave it), by `author`, up to `limit`.
@@ -76,6 +141,11 @@ enum OpenedStore {
         case .timeSeries(let store):
             try Self.transactions(
                 store, identifier: store.identifier, after: token, author: author, limit: limit)
+        #if PostgreSQL
+            case .postgres(let store):
+                try Self.transactions(
+                    store, identifier: store.identifier, after: token, author: author, limit: limit)
+        #endif
         }
     }
 
@@ -108,6 +178,13 @@ enum OpenedStore {
                 try TokenParsing.storeToken(TimeSeriesHistoryToken.self, from: $0, store: store.identifier)
             }
             return Self.rows(store.historyUpdates(after: try start ?? store.currentToken()))
+        #if PostgreSQL
+            case .postgres(let store):
+                let start = try token.map {
+                    try TokenParsing.storeToken(PostgresHistoryToken.self, from: $0, store: store.identifier)
+                }
+                return Self.rows(store.historyUpdates(after: try start ?? store.currentToken()))
+        #endif
         }
     }
 
