@@ -74,6 +74,52 @@
             }
         }
 
+        /// Runs `statements` in one round trip (libpq's pipeline mode) and returns their rows in order. After a
+        /// failure the server skips the rest; the first error is thrown. Inside a transaction, that failure
+        /// aborts it, as it would one statement at a time.
+        func pipeline(_ statements: [SQLStatement]) throws(PostgresError) -> [PostgresRows] {
+            guard !statements.isEmpty else { return [] }
+            guard PQenterPipelineMode(handle) == 1 else {
+                throw PostgresError(sqlState: nil, message: String(cString: PQerrorMessage(handle)))
+            }
+            defer { PQexitPipelineMode(handle) }
+            for statement in statements {
+                let sent = withParameterPointers(statement.parameters) { pointers in
+                    PQsendQueryParams(
+                        handle, statement.sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+                }
+                guard sent == 1 else {
+                    throw PostgresError(sqlState: "08006", message: String(cString: PQerrorMessage(handle)))
+                }
+            }
+            guard PQpipelineSync(handle) == 1 else {
+                throw PostgresError(sqlState: "08006", message: String(cString: PQerrorMessage(handle)))
+            }
+            var rows: [PostgresRows] = []
+            var failure: PostgresError?
+            // Each statement's results end with a NULL; the pipeline ends with its sync result.
+            for _ in statements {
+                while let result = PQgetResult(handle) {
+                    switch PQresultStatus(result) {
+                    case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+                        rows.append(PostgresRows(result))
+                    case PGRES_PIPELINE_ABORTED:
+                        PQclear(result)
+                    default:
+                        if failure == nil { failure = PostgresError(result: result, connection: handle) }
+                        PQclear(result)
+                    }
+                }
+                if isBroken { break }
+            }
+            if !isBroken, let sync = PQgetResult(handle) { PQclear(sync) }
+            if let failure { throw failure }
+            guard !isBroken, rows.count == statements.count else {
+                throw PostgresError(sqlState: "08006", message: String(cString: PQerrorMessage(handle)))
+            }
+            return rows
+        }
+
         /// Runs several statements without parameters in one round trip (`BEGIN; …`).
         func executeScript(_ sql: String) throws(PostgresError) {
             guard let result = PQexec(handle, sql) else {

@@ -14,9 +14,11 @@
         {
             var statistics = HistoryQueryStatistics()
             defer { counters.withLock { $0.history.add(statistics) } }
-            return try withTransaction("fetch history", isolation: "REPEATABLE READ READ ONLY") {
-                connection in
-                try run(descriptor, on: connection, state: readState(connection), statistics: &statistics)
+            return try withStateTransaction(
+                "fetch history", isolation: "REPEATABLE READ READ ONLY", lock: false
+            ) {
+                connection, state in
+                try run(descriptor, on: connection, state: state, statistics: &statistics)
             }
         }
 
@@ -24,8 +26,7 @@
         public func deleteHistory(_ descriptor: HistoryDescriptor<PostgresHistoryTransaction>) throws {
             var statistics = HistoryQueryStatistics()
             defer { counters.withLock { $0.history.add(statistics) } }
-            try withTransaction("delete history") { connection in
-                let state = try lockState(connection)
+            try withStateTransaction("delete history", lock: true) { connection, state in
                 var everything = descriptor
                 everything.fetchLimit = nil
                 let doomed = try run(everything, on: connection, state: state, statistics: &statistics)

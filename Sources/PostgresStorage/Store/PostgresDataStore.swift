@@ -142,8 +142,8 @@
         public func save(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<
             PostgresHistoryToken
         > {
-            try withTransaction("save") { connection in
-                try SaveTransaction(store: self, connection: connection).run(request)
+            try withConnection("save") { connection in
+                try SaveTransaction(store: self, connection: connection).commit(request)
             }
         }
 
@@ -206,6 +206,27 @@
             }
         }
 
+        /// Like ``withTransaction(_:isolation:_:)``, with the store's row read (and with `lock`, locked) in the
+        /// same round trip as `BEGIN`.
+        func withStateTransaction<R>(
+            _ operation: String, isolation: String = "READ COMMITTED", lock: Bool,
+            _ body: (PostgresConnection, State) throws -> R
+        ) throws -> R {
+            try withConnection(operation) { connection in
+                do {
+                    let begun = try connection.pipeline([
+                        SQLStatement("BEGIN ISOLATION LEVEL \(isolation)"), stateStatement(lock: lock),
+                    ])
+                    let result = try body(connection, try state(from: begun[1]))
+                    try connection.execute("COMMIT")
+                    return result
+                } catch {
+                    if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+        }
+
         /// Turns a server error during `operation` into the store's typed error.
         func failure(_ operation: String) -> (PostgresError) -> DataStoreError {
             { [identifier, endpoint] error in
@@ -242,12 +263,22 @@
         }
 
         private func state(_ connection: PostgresConnection, lock: Bool) throws -> State {
-            let rows = try connection.execute(
+            let statement = stateStatement(lock: lock)
+            return try state(from: try connection.execute(statement.sql, statement.parameters))
+        }
+
+        /// The statement that reads (and with `lock`, locks) the store's row.
+        func stateStatement(lock: Bool) -> SQLStatement {
+            SQLStatement(
                 """
                 SELECT epoch, latest_sequence, oldest_valid_sequence, next_change_identifier, last_timestamp,
                     schema_generation
                 FROM \(tables.stores) WHERE name = $1\(lock ? " FOR UPDATE" : "")
                 """, [identifier])
+        }
+
+        /// The store's row, from what ``stateStatement(lock:)`` returned.
+        func state(from rows: PostgresRows) throws -> State {
             guard let row = rows.rows.first, let epoch = row[0].flatMap(UUID.init(uuidString:)),
                 let latest = row[1].flatMap({ Int64($0) }), let oldest = row[2].flatMap({ Int64($0) }),
                 let next = row[3].flatMap({ Int64($0) }), let last = row[4].flatMap({ Double($0) }),
@@ -279,8 +310,13 @@
 
         /// Wakes the store's `historyUpdates` readers when the transaction commits.
         func notify(_ connection: PostgresConnection, sequence: Int64) throws {
-            try connection.execute(
-                "SELECT pg_notify($1, $2)", [tables.channel(for: identifier), String(sequence)])
+            let statement = notifyStatement(sequence: sequence)
+            try connection.execute(statement.sql, statement.parameters)
+        }
+
+        /// The `NOTIFY` of a transaction, for a pipeline.
+        func notifyStatement(sequence: Int64) -> SQLStatement {
+            SQLStatement("SELECT pg_notify($1, $2)", [tables.channel(for: identifier), String(sequence)])
         }
     }
 #endif

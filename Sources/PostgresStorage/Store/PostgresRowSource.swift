@@ -4,8 +4,9 @@
     import StoreFileSupport
 
     /// The rows a save plan reads, from the database, inside the save's transaction: the store's row lock is
-    /// held, so what it reads is what the save commits on top of. Rows the request names are read in one
-    /// query up front (``prefetch(_:)``); any other row and every unique holder is one indexed lookup.
+    /// held, so what it reads is what the save commits on top of. The rows the request names and the holders
+    /// of its unique values are read up front, in the pipeline that takes the lock (``rowsStatement(_:)``,
+    /// ``holdersStatement(_:)``); any other row (a cascade's) is one indexed lookup.
     final class PostgresRowSource: SnapshotRowSource {
         private let connection: PostgresConnection
         private let tables: StoreTables
@@ -13,6 +14,8 @@
         private let failure: (PostgresError) -> DataStoreError
         /// The rows read so far (`nil`: not in the store).
         private(set) var rows: [PersistentIdentifier: DataStoreSnapshot?] = [:]
+        /// The unique-value holders read so far (`nil`: the value is free).
+        private var holders: [UniqueValueKey: PersistentIdentifier?] = [:]
         /// How many queries the source ran, for tests that count round trips.
         private(set) var queries = 0
 
@@ -24,28 +27,6 @@
             self.tables = tables
             self.store = store
             self.failure = failure
-        }
-
-        /// Reads the rows of `identifiers` in one query.
-        func prefetch(_ identifiers: [PersistentIdentifier]) throws(DataStoreError) {
-            let wanted = identifiers.filter { $0.storeIdentifier == store && rows[$0] == nil }
-            guard !wanted.isEmpty else { return }
-            for id in wanted { rows[id] = .some(nil) }
-            let found = try query(
-                """
-                SELECT entity, primary_key, snapshot FROM \(tables.models) m
-                JOIN unnest($2::text[], $3::text[]) AS wanted(entity, primary_key) USING (entity, primary_key)
-                WHERE m.store = $1
-                """,
-                [
-                    store, SQLFetchQuery.arrayLiteral(wanted.map(\.entityName)),
-                    SQLFetchQuery.arrayLiteral(wanted.map(\.primaryKey)),
-                ])
-            for row in found.rows {
-                guard let entity = row[0], let key = row[1], let text = row[2] else { continue }
-                let id = PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: key)
-                rows[id] = .some(try Self.snapshot(id, text: text, store: store))
-            }
         }
 
         /// Every row of `entity`: what a schema migration rewrites.
@@ -79,14 +60,75 @@
             throws(DataStoreError)
             -> PersistentIdentifier?
         {
+            let key = UniqueValueKey(entity: entity, attributes: attributes, values: values)
+            if let known = holders[key] { return known }
             let found = try query(
                 """
                 SELECT primary_key FROM \(tables.uniqueValues)
                 WHERE store = $1 AND entity = $2 AND attributes = $3 AND value_key = $4
                 """,
-                [store, entity, Self.attributesKey(attributes), Self.valueKey(values)])
-            return found.scalar.map {
+                [store, entity, key.attributes, key.value])
+            let holder = found.scalar.map {
                 PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: $0)
+            }
+            holders[key] = .some(holder)
+            return holder
+        }
+
+        /// The statement that reads the rows of `identifiers`, for a pipeline; hand its rows to
+        /// ``receiveRows(_:of:)``.
+        func rowsStatement(_ identifiers: [PersistentIdentifier]) -> SQLStatement {
+            SQLStatement(
+                """
+                SELECT entity, primary_key, snapshot FROM \(tables.models) m
+                JOIN unnest($2::text[], $3::text[]) AS wanted(entity, primary_key) USING (entity, primary_key)
+                WHERE m.store = $1
+                """,
+                [
+                    store, SQLFetchQuery.arrayLiteral(identifiers.map(\.entityName)),
+                    SQLFetchQuery.arrayLiteral(identifiers.map(\.primaryKey)),
+                ])
+        }
+
+        /// Caches the rows a ``rowsStatement(_:)`` returned; the identifiers it did not return are not there.
+        func receiveRows(_ found: PostgresRows, of identifiers: [PersistentIdentifier]) throws(DataStoreError)
+        {
+            for id in identifiers where id.storeIdentifier == store { rows[id] = .some(nil) }
+            for row in found.rows {
+                guard let entity = row[0], let key = row[1], let text = row[2] else { continue }
+                let id = PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: key)
+                rows[id] = .some(try Self.snapshot(id, text: text, store: store))
+            }
+        }
+
+        /// The statement that reads who holds `keys`, for a pipeline; hand its rows to ``receiveHolders(_:of:)``.
+        func holdersStatement(_ keys: [UniqueValueKey]) -> SQLStatement {
+            SQLStatement(
+                """
+                SELECT entity, attributes, value_key, primary_key FROM \(tables.uniqueValues) u
+                JOIN unnest($2::text[], $3::text[], $4::text[]) AS wanted(entity, attributes, value_key)
+                USING (entity, attributes, value_key) WHERE u.store = $1
+                """,
+                [
+                    store, SQLFetchQuery.arrayLiteral(keys.map(\.entity)),
+                    SQLFetchQuery.arrayLiteral(keys.map(\.attributes)),
+                    SQLFetchQuery.arrayLiteral(keys.map(\.value)),
+                ])
+        }
+
+        /// Caches the holders a ``holdersStatement(_:)`` returned; the keys it did not return are free.
+        func receiveHolders(_ found: PostgresRows, of keys: [UniqueValueKey]) {
+            for key in keys { holders[key] = .some(nil) }
+            for row in found.rows {
+                guard let entity = row[0], let attributes = row[1], let value = row[2], let key = row[3]
+                else {
+                    continue
+                }
+                var unique = UniqueValueKey(entity: entity, attributes: [], values: [])
+                unique.attributes = attributes
+                unique.value = value
+                holders[unique] = .some(
+                    PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: key))
             }
         }
 
@@ -96,30 +138,6 @@
                 return try connection.execute(sql, parameters)
             } catch {
                 throw failure(error)
-            }
-        }
-
-        /// The key of a uniqueness constraint's attributes: their names, joined.
-        static func attributesKey(_ attributes: [String]) -> String {
-            attributes.joined(separator: ",")
-        }
-
-        /// The key of a unique value: the values in the store's JSON, so equal values (as `SnapshotValue`'s `==`)
-        /// have equal keys.
-        static func valueKey(_ values: [SnapshotValue]) -> String {
-            var writer = JSONWriter()
-            writer.beginArray()
-            for value in values { writer.value(normalized(value)) }
-            writer.endArray()
-            return String(decoding: writer.bytes, as: UTF8.self)
-        }
-
-        /// The one spelling of values that `SnapshotValue`'s `==` finds equal: NFC strings, `0.0` for `-0.0`.
-        private static func normalized(_ value: SnapshotValue) -> SnapshotValue {
-            switch value {
-            case .string(let text): .string(text.precomposedStringWithCanonicalMapping)
-            case .double(let number) where number == 0: .double(0)
-            default: value
             }
         }
 

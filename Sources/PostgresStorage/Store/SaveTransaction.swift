@@ -4,24 +4,80 @@
     import StoreFileSupport
     import Synchronization
 
-    /// One save, inside its SQL transaction: lock the store's row, plan against the database's rows, write the
-    /// models, their unique values and the history row, advance the store's position, trim history past the
-    /// retention limit, and notify readers (delivered at `COMMIT`).
+    /// One save as one SQL transaction, in three round trips:
+    ///
+    /// 1. one pipeline that begins the transaction, locks the store's row (`SELECT … FOR UPDATE`), and reads the
+    ///    rows the request names and the holders of its unique values;
+    /// 2. planning in Swift (``SavePlanner``; a cascade may read a few more rows), then one pipeline that writes
+    ///    the models, their unique values and the history row, advances the store's position, trims history
+    ///    past the retention limit and queues the `NOTIFY` (delivered at `COMMIT`);
+    /// 3. `COMMIT`.
+    ///
+    /// Any failure rolls the transaction back; nothing of the save is visible.
     struct SaveTransaction {
         let store: PostgresDataStore
         let connection: PostgresConnection
 
+        /// Begins the transaction, saves, and commits.
+        func commit(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<
+            PostgresHistoryToken
+        > {
+            do {
+                let (state, source) = try lockAndRead(request, begin: true)
+                let result = try write(request, state: state, source: source)
+                store.beforeCommit?()
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+
+        /// Saves inside a transaction the caller began and will commit (a migration's changes).
         func run(_ request: DataStoreSaveChangesRequest) throws -> DataStoreSaveChangesResult<
             PostgresHistoryToken
         > {
-            let state = try store.lockState(connection)
-            try store.checkSchemaGeneration(state)
+            let (state, source) = try lockAndRead(request, begin: false)
+            return try write(request, state: state, source: source)
+        }
+
+        /// Round trip 1: (begin,) lock the store's row, read what the plan needs.
+        private func lockAndRead(_ request: DataStoreSaveChangesRequest, begin: Bool) throws -> (
+            PostgresDataStore.State, PostgresRowSource
+        ) {
             let schema = store.enforced.withLock { $0.schema }
             let source = PostgresRowSource(
                 connection: connection, tables: store.tables, store: store.identifier,
                 failure: store.failure("save"))
-            try source.prefetch(
-                (request.inserted + request.updated + request.deleted).map(\.persistentIdentifier))
+            let identifiers = (request.inserted + request.updated + request.deleted).map(
+                \.persistentIdentifier)
+            let keys = (request.inserted + request.updated).flatMap {
+                UniqueValueKey.keys(of: $0, schema: schema)
+            }
+            var statements = [
+                store.stateStatement(lock: true), source.rowsStatement(identifiers),
+                source.holdersStatement(keys),
+            ]
+            if begin { statements.insert(SQLStatement("BEGIN ISOLATION LEVEL READ COMMITTED"), at: 0) }
+            let results: [PostgresRows]
+            do {
+                results = Array(try connection.pipeline(statements).suffix(3))
+            } catch {
+                throw store.failure("save")(error)
+            }
+            let state = try store.state(from: results[0])
+            try store.checkSchemaGeneration(state)
+            try source.receiveRows(results[1], of: identifiers)
+            source.receiveHolders(results[2], of: keys)
+            return (state, source)
+        }
+
+        /// Round trip 2: plan, then write everything in one pipeline.
+        private func write(
+            _ request: DataStoreSaveChangesRequest, state: PostgresDataStore.State, source: PostgresRowSource
+        ) throws -> DataStoreSaveChangesResult<PostgresHistoryToken> {
+            let schema = store.enforced.withLock { $0.schema }
             let plan = try SavePlanner.plan(
                 request, over: source, storeIdentifier: store.identifier, schema: schema)
             guard !plan.changes.isEmpty else {
@@ -46,12 +102,9 @@
                     deletes.append(change.identifier)
                 }
             }
-            let writer = RowWriter(
-                connection: connection, tables: store.tables, store: store.identifier,
-                schema: schema)
-            try writer.replaceUniqueValues(of: plan.changes.map(\.identifier), with: upserts)
-            try writer.delete(deletes)
-            try writer.upsert(upserts)
+            let tables = store.tables
+            var statements = RowWriter(tables: tables, store: store.identifier, schema: schema)
+                .statements(upserting: upserts, deleting: deletes)
 
             let sequence = state.latestSequence + 1
             // Timestamps never decrease along history, so a timestamp bound can seek.
@@ -59,37 +112,45 @@
             var changes = JSONWriter()
             PlannedChangeCodec.write(plan.changes, into: &changes)
             let editing = request.editingState
-            try connection.execute(
-                """
-                INSERT INTO \(store.tables.history)
-                    (store, sequence, timestamp, first_change, author, bundle_identifier, process_identifier, changes)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                """,
-                [
-                    store.identifier, String(sequence), "\(timestamp)", String(state.nextChangeIdentifier),
-                    editing.author, editing.bundleIdentifier, editing.processIdentifier,
-                    String(decoding: changes.bytes, as: UTF8.self),
-                ])
+            statements.append(
+                SQLStatement(
+                    """
+                    INSERT INTO \(tables.history)
+                        (store, sequence, timestamp, first_change, author, bundle_identifier, process_identifier, changes)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                    """,
+                    [
+                        store.identifier, String(sequence), "\(timestamp)",
+                        String(state.nextChangeIdentifier),
+                        editing.author, editing.bundleIdentifier, editing.processIdentifier,
+                        String(decoding: changes.bytes, as: UTF8.self),
+                    ]))
             var oldestValid = state.oldestValidSequence
             if let limit = store.configuration.maximumHistoryCount, sequence > Int64(limit) {
                 let cutoff = sequence - Int64(limit)
-                try connection.execute(
-                    "DELETE FROM \(store.tables.history) WHERE store = $1 AND sequence <= $2",
-                    [store.identifier, String(cutoff)])
+                statements.append(
+                    SQLStatement(
+                        "DELETE FROM \(tables.history) WHERE store = $1 AND sequence <= $2",
+                        [store.identifier, String(cutoff)]))
                 oldestValid = max(oldestValid, cutoff)
             }
-            try connection.execute(
-                """
-                UPDATE \(store.tables.stores) SET latest_sequence = $2, next_change_identifier = $3,
-                    last_timestamp = $4, oldest_valid_sequence = $5 WHERE name = $1
-                """,
-                [
-                    store.identifier, String(sequence),
-                    String(state.nextChangeIdentifier + Int64(plan.changes.count)), "\(timestamp)",
-                    String(oldestValid),
-                ])
-            try store.notify(connection, sequence: sequence)
-            store.beforeCommit?()
+            statements.append(
+                SQLStatement(
+                    """
+                    UPDATE \(tables.stores) SET latest_sequence = $2, next_change_identifier = $3,
+                        last_timestamp = $4, oldest_valid_sequence = $5 WHERE name = $1
+                    """,
+                    [
+                        store.identifier, String(sequence),
+                        String(state.nextChangeIdentifier + Int64(plan.changes.count)), "\(timestamp)",
+                        String(oldestValid),
+                    ]))
+            statements.append(store.notifyStatement(sequence: sequence))
+            do {
+                _ = try connection.pipeline(statements)
+            } catch {
+                throw store.failure("save")(error)
+            }
             return DataStoreSaveChangesResult(
                 storeIdentifier: store.identifier, remappedIdentifiers: plan.remappedIdentifiers,
                 token: PostgresHistoryToken(

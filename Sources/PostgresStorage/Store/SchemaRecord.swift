@@ -55,12 +55,10 @@
 
         /// Rewrites every row of the entities the upgrade touches, and their unique values.
         private func migrateRows(_ upgrade: SchemaUpgrade, target: Schema, source: PostgresRowSource) throws {
-            let writer = RowWriter(
-                connection: connection, tables: store.tables, store: store.identifier, schema: target)
+            let writer = RowWriter(tables: store.tables, store: store.identifier, schema: target)
             for (entity, changes) in upgrade.entities where !changes.isEmpty {
                 let rows = try source.rows(of: entity).map { upgrade.upgrade($0) }
-                try writer.replaceUniqueValues(of: rows.map(\.persistentIdentifier), with: rows)
-                try writer.upsert(rows)
+                try writer.write(upserting: rows, deleting: [], on: connection)
             }
             for entity in upgrade.removedEntities {
                 try connection.execute(

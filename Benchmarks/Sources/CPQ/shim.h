@@ -1,0 +1,2 @@
+// libpq, for the hand-written baseline of the PostgreSQL scenario.
+#include <libpq-fe.h>
