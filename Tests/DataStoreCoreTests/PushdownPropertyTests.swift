@@ -11,7 +11,7 @@ import Testing
     typealias Generator = RandomPredicates.Generator
 
     @Test func exactPushdownEqualsEvaluationOverFiveHundredRandomPredicates() throws {
-        var random = Generator(state: 2026)
+        var random = Generator(seed: 2026)
         var exactCount = 0
         for round in 0..<500 {
             let gadgets = (0..<40).map { RandomPredicates.randomGadget($0, &random) }

@@ -19,7 +19,7 @@
             let url = try PostgresServer.connectionString
             let namespace = PostgresServer.freshNamespace()
             let schema = Schema([Gadget.self])
-            var random = Generator(state: 2027)
+            var random = Generator(seed: 2027)
             var compared = 0
             var answeredInSQL = 0
             for round in 0..<40 {

@@ -32,21 +32,8 @@ public enum RandomPredicates {
     /// A Boolean predicate expression of any shape.
     public typealias Expression = any StandardPredicateExpression<Bool>
 
-    /// A seeded generator (SplitMix64), so that a failing round can be replayed.
-    public struct Generator: RandomNumberGenerator {
-        /// The generator's state.
-        public var state: UInt64
-        /// A generator seeded with `state`.
-        public init(state: UInt64) { self.state = state }
-        /// The next random value.
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// A seeded generator, so that a failing round can be replayed.
+    public typealias Generator = SplitMix64
 
     /// The strings random gadgets hold.
     public static let names = ["", "a", "b", "ab", "B", "é", "e\u{301}", "zz"]

@@ -18,13 +18,7 @@ import Testing
         let server = try InMemoryDataStore(.init(name: "server", schema: SyncNote.schema))
         let outcome = try SyncScenario.run(
             rounds: 200, seed: seed, directory: directory.url, remote: server,
-            makeDevice: { index in
-                try JSONFileDataStore(
-                    .init(
-                        name: "device\(index)", schema: SyncNote.schema,
-                        directory: directory.url.appendingPathComponent("device\(index)"),
-                        durability: .relaxed))
-            })
+            makeDevice: { try Self.device($0, in: directory) })
         #expect(outcome.problems.isEmpty, "\(outcome.problems)")
     }
 
@@ -37,15 +31,17 @@ import Testing
             .init(name: "server", schema: SyncNote.schema, maximumHistoryCount: 10))
         let outcome = try SyncScenario.run(
             rounds: 200, seed: 3, directory: directory.url, remote: server,
-            makeDevice: { index in
-                try JSONFileDataStore(
-                    .init(
-                        name: "device\(index)", schema: SyncNote.schema,
-                        directory: directory.url.appendingPathComponent("device\(index)"),
-                        durability: .relaxed))
-            })
+            makeDevice: { try Self.device($0, in: directory) })
         #expect(outcome.problems.isEmpty, "\(outcome.problems)")
         #expect(outcome.resynchronisations > 0)
+    }
+
+    /// Device `index`'s JSON file store, in a folder of `directory`.
+    static func device(_ index: Int, in directory: TemporaryDirectory) throws -> JSONFileDataStore {
+        try JSONFileDataStore(
+            .init(
+                name: "device\(index)", schema: SyncNote.schema,
+                directory: directory.url.appendingPathComponent("device\(index)"), durability: .relaxed))
     }
 }
 
