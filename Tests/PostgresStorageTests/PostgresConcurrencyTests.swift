@@ -32,11 +32,14 @@
                         var token: PostgresHistoryToken?
                         var seen: [Int64] = []
                         while seen.count < total {
+                            // Read the flag before fetching: a fetch that starts after the writers are done
+                            // sees every commit, so an empty one then means there is nothing more.
+                            let done = writersDone.withLock { $0 }
                             let batch = try store.fetchHistory(
                                 HistoryDescriptor(predicate: token.map { HistoryPredicates.after($0) }))
                             seen += batch.map(\.token.sequence)
                             token = batch.last?.token ?? token
-                            if batch.isEmpty && writersDone.withLock({ $0 }) { break }
+                            if batch.isEmpty && done { break }
                         }
                         polled.withLock { $0[reader] = seen }
                     } catch {
@@ -88,18 +91,30 @@
             let followed = try #require(try await value(of: following, within: .seconds(120)))
 
             let expected = Array(Int64(1)...Int64(total))
-            #expect(acknowledged.withLock { $0.sorted() } == expected)
+            // Compared first and reported by summary: a failure message listing 4,000 numbers helps nobody.
+            func summary(_ sequences: [Int64]) -> String {
+                let missing = Set(expected).subtracting(sequences).sorted().prefix(5)
+                return "\(sequences.count) transactions, missing \(Array(missing)), "
+                    + "\(sequences.count - Set(sequences).count) repeated, in order: \(sequences == sequences.sorted())"
+            }
+            let acknowledgedSequences = acknowledged.withLock { $0.sorted() }
+            let allAcknowledged = acknowledgedSequences == expected
+            #expect(allAcknowledged, "acknowledged: \(summary(acknowledgedSequences))")
             let store = try PostgresDataStore(configuration)
-            let history = try store.fetchHistory(HistoryDescriptor())
-            #expect(history.map(\.token.sequence) == expected)
-            #expect(history.allSatisfy { $0.changes.count == 3 })
+            let transactions = try store.fetchHistory(HistoryDescriptor())
+            let history = transactions.map(\.token.sequence)
+            let wholeHistory = history == expected
+            #expect(wholeHistory, "history: \(summary(history))")
+            #expect(transactions.allSatisfy { $0.changes.count == 3 })
             #expect(
                 try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Entry>())).snapshots.count
                     == total * 3)
             for (reader, seen) in polled.withLock({ $0 }).enumerated() {
-                #expect(seen == expected, "polling reader \(reader) saw \(seen.count) transactions")
+                let same = seen == expected
+                #expect(same, "polling reader \(reader): \(summary(seen))")
             }
-            #expect(followed == expected, "the historyUpdates reader saw \(followed.count) transactions")
+            let followedAll = followed == expected
+            #expect(followedAll, "the historyUpdates reader: \(summary(followed))")
         }
 
         /// The late-commit race. Writer A takes the next position and holds its transaction open; writer B

@@ -47,10 +47,11 @@
                 DataStoreSaveChangesRequest(inserted: Entry.batch(store: "entries", writer: "kept", round: 0))
             )
             #expect(saved.token?.sequence == 1)
+            // `pg_terminate_backend(pid, 5000)` waits until the session is gone, so COMMIT cannot overtake it.
             store.beforeCommit = {
                 _ = try? PostgresServer.query(
                     """
-                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
                     WHERE state = 'idle in transaction' AND application_name = $1
                     """, [namespace])
             }
@@ -188,7 +189,7 @@
             }
             #expect(listening)
             try PostgresServer.query(
-                "SELECT pg_terminate_backend(pid) FROM (\(mine)) AS listeners", [namespace])
+                "SELECT pg_terminate_backend(pid, 5000) FROM (\(mine)) AS listeners", [namespace])
             for round in 1...2 {
                 _ = try store.save(
                     DataStoreSaveChangesRequest(
