@@ -75,6 +75,46 @@ import Testing
         #expect(try store.fetchHistory(HistoryDescriptor()).map(\.token) == [recent])
     }
 
+    /// `maximumBytes: 8 KiB`: after every one of 600 saves the journal is under the bound plus one record, the
+    /// kept history is the newest transactions without gaps and no more than the bound as records, older tokens
+    /// expire, and reopening finds the same history.
+    @Test func byBytesTheJournalStaysUnderTheBound() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "retention-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bound: Int64 = 8_192
+        let store = try open(directory, .init(maximumBytes: bound))
+        let journal = directory.appendingPathComponent("journal.jsonl").path
+        var tokens: [JSONFileHistoryToken] = []
+        var largestRecord: Int64 = 0
+        var smallestRecord = Int64.max
+        var trimmed = false
+        for index in 0..<600 {
+            let before = store.statistics.journalBytesWritten
+            tokens.append(try save(index, to: store))
+            let written = store.statistics.journalBytesWritten - before
+            largestRecord = max(largestRecord, written)
+            smallestRecord = min(smallestRecord, written)
+            let size = try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int64 ?? 0
+            #expect(size <= bound + largestRecord, "after save \(index): the journal holds \(size) bytes")
+            let history = try store.fetchHistory(HistoryDescriptor())
+            trimmed = trimmed || history.count < index + 1
+            // The newest transactions, without a gap.
+            #expect(history.map(\.token) == Array(tokens.suffix(history.count)), "after save \(index)")
+        }
+        #expect(trimmed)
+        let kept = try store.fetchHistory(HistoryDescriptor())
+        // The kept records fit in the bound (in half of it right after a trim), and it keeps a useful number.
+        #expect(kept.count > 10 && Int64(kept.count) * smallestRecord <= bound)
+        let old = tokens[0]
+        #expect {
+            try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
+        } throws: { ($0 as? DataStoreError)?.code == .historyTokenExpired }
+        #expect(try store.modelCount() == 600)  // models are never removed
+        let reopened = try open(directory, .init(maximumBytes: bound))
+        #expect(try reopened.fetchHistory(HistoryDescriptor()).map(\.token) == kept.map(\.token))
+    }
+
     @Test func impossiblePoliciesAreRefused() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "retention-\(UUID().uuidString)")
@@ -82,6 +122,7 @@ import Testing
         for policy in [
             JSONFileStoreConfiguration.HistoryRetention(maximumTransactionCount: 0),
             .init(maximumTransactionCount: -3), .init(maximumAge: 0), .init(maximumAge: -1),
+            .init(maximumBytes: 0), .init(maximumBytes: -4_096),
         ] {
             #expect {
                 try open(directory, policy)

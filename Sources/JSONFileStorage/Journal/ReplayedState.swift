@@ -139,17 +139,20 @@ struct ReplayedState: Sendable {
             format: Self.formatVersion, store: storeIdentifier, epoch: epoch, sequence: latestSequence,
             nextChange: nextChangeIdentifier, oldestValid: oldestValidSequence, lastTimestamp: lastTimestamp,
             rows: rows.sorted { $0.persistentIdentifier < $1.persistentIdentifier },
-            history: history.map { transaction in
-                JournalRecord.TransactionRecord(
-                    sequence: transaction.token.sequence, timestamp: transaction.timestamp,
-                    author: transaction.author,
-                    bundle: transaction.bundleIdentifier, process: transaction.processIdentifier,
-                    firstChange: transaction.changes.first?.changeIdentifier ?? nextChangeIdentifier,
-                    changes: transaction.changes.map {
-                        PlannedChange(
-                            kind: $0.kind, identifier: $0.changedPersistentIdentifier, values: $0.values,
-                            updatedAttributes: $0.updatedAttributes, tombstone: $0.tombstone)
-                    })
-            }, schema: recorded, schemaGeneration: schemaGeneration)
+            history: history.map(record), schema: recorded, schemaGeneration: schemaGeneration)
+    }
+
+    /// A retained transaction as the record that writes it.
+    func record(of transaction: JSONFileHistoryTransaction) -> JournalRecord.TransactionRecord {
+        JournalRecord.TransactionRecord(
+            sequence: transaction.token.sequence, timestamp: transaction.timestamp,
+            author: transaction.author,
+            bundle: transaction.bundleIdentifier, process: transaction.processIdentifier,
+            firstChange: transaction.changes.first?.changeIdentifier ?? nextChangeIdentifier,
+            changes: transaction.changes.map {
+                PlannedChange(
+                    kind: $0.kind, identifier: $0.changedPersistentIdentifier, values: $0.values,
+                    updatedAttributes: $0.updatedAttributes, tombstone: $0.tombstone)
+            })
     }
 }

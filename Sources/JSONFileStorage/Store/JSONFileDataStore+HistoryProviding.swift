@@ -48,7 +48,8 @@ extension JSONFileDataStore: HistoryProviding {
 
     /// Trims history to the configuration's ``JSONFileStoreConfiguration/HistoryRetention`` after a save, holding
     /// the write lock: once it exceeds a limit by the margin, the oldest transactions beyond the count limit and
-    /// those past the age limit are forgotten; the store compacts once the forgotten outnumber the kept.
+    /// those past the age limit are forgotten; the store compacts once the forgotten outnumber the kept. A journal
+    /// past the byte limit is trimmed to the newest transactions that fit in half of it and compacted at once.
     func applyRetention(_ state: inout State) throws {
         let policy = configuration.historyRetention
         guard !policy.keepsEverything else { return }
@@ -63,10 +64,27 @@ extension JSONFileDataStore: HistoryProviding {
             let old = history.partitioningIndex { $0.timestamp >= cutoff }
             if old >= policy.margin || old == history.count { excess = max(excess, old) }
         }
-        guard excess > 0 else { return }
-        _ = try forget(history.prefix(excess).map(\.token.sequence), in: &state)
-        state.forgottenSinceCompaction += excess
-        if state.forgottenSinceCompaction > state.replayed.history.count {
+        // Past the byte bound: keep the newest transactions whose records fit in half of it, and compact now, so
+        // the journal starts again nearly empty (the other half is room for the saves until the next trim).
+        var compactNow = false
+        if let bound = policy.maximumBytes, state.journalEnd > bound {
+            var budget = bound / 2
+            var kept = 0
+            for transaction in history.reversed() {
+                let size = Int64(TransactionCodec.encode(state.replayed.record(of: transaction)).count) + 1
+                guard size <= budget else { break }
+                budget -= size
+                kept += 1
+            }
+            excess = max(excess, history.count - kept)
+            compactNow = true
+        }
+        guard excess > 0 || compactNow else { return }
+        if excess > 0 {
+            _ = try forget(history.prefix(excess).map(\.token.sequence), in: &state)
+            state.forgottenSinceCompaction += excess
+        }
+        if compactNow || state.forgottenSinceCompaction > state.replayed.history.count {
             try compact(&state)
             state.forgottenSinceCompaction = 0
         }

@@ -80,6 +80,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
             throw DataStoreError.invalidConfiguration(
                 reason: "historyRetention.maximumAge must be a positive number of seconds, not \(age)")
         }
+        if let bytes = configuration.historyRetention.maximumBytes, bytes < 1 {
+            throw DataStoreError.invalidConfiguration(
+                reason: "historyRetention.maximumBytes must be at least 1 byte, not \(bytes)")
+        }
         try configuration.schema?.validateRelationships()
         self.configuration = configuration
         self.identifier = configuration.name
