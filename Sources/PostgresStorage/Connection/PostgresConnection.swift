@@ -58,8 +58,19 @@
         /// Runs one statement with text parameters (`nil` is SQL `NULL`) and returns its rows.
         @discardableResult
         func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
-            let result: OpaquePointer? = withParameterPointers(parameters) { pointers in
-                PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+            try execute(SQLStatement(sql, parameters))
+        }
+
+        /// Runs one statement (prepared once per connection when it is reusable) and returns its rows.
+        @discardableResult
+        func execute(_ statement: SQLStatement) throws(PostgresError) -> PostgresRows {
+            let name = statement.isReusable ? try prepared(statement.sql) : nil
+            let result: OpaquePointer? = withParameterPointers(statement.parameters) { pointers in
+                if let name {
+                    PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
+                } else {
+                    PQexecParams(handle, statement.sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+                }
             }
             guard let result else {
                 throw PostgresError(sqlState: nil, message: String(cString: PQerrorMessage(handle)))
@@ -118,6 +129,25 @@
                 throw PostgresError(sqlState: "08006", message: String(cString: PQerrorMessage(handle)))
             }
             return rows
+        }
+
+        /// The names of the statements prepared on this connection, by SQL text.
+        private var preparedNames: [String: String] = [:]
+
+        /// The name of `sql` prepared on this connection; prepares it on first use. PostgreSQL then reuses a
+        /// plan instead of planning each execution.
+        private func prepared(_ sql: String) throws(PostgresError) -> String {
+            if let name = preparedNames[sql] { return name }
+            let name = "datastore_\(preparedNames.count)"
+            guard let result = PQprepare(handle, name, sql, 0, nil) else {
+                throw PostgresError(sqlState: nil, message: String(cString: PQerrorMessage(handle)))
+            }
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+                throw PostgresError(result: result, connection: handle)
+            }
+            preparedNames[sql] = name
+            return name
         }
 
         /// Runs several statements without parameters in one round trip (`BEGIN; …`).

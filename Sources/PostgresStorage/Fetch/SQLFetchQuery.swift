@@ -39,9 +39,10 @@
                 }
             }
             if let identifiers = bounds.identifiers {
+                // By `row_key`, which every plan answers with its index (see `StoreTables`).
                 let keys = identifiers.filter { $0.storeIdentifier == store && $0.entityName == entity }
-                    .map(\.primaryKey)
-                conditions.append("primary_key = ANY(\(parameter(Self.arrayLiteral(keys)))::text[])")
+                    .map { StoreTables.rowKey($0, store: store) }
+                conditions.append("row_key = ANY(\(parameter(Self.arrayLiteral(keys)))::text[])")
             }
             if let membership = bounds.attributeMembership {
                 let kind = kinds[membership.name]
@@ -132,15 +133,24 @@
             }
         }
 
-        /// A PostgreSQL array literal of text values: `{"a","b \"c\""}`.
+        /// A PostgreSQL array literal of text values: `{"a","b \"c\""}`. Written byte by byte: saves pass every
+        /// row's JSON through it, and Foundation's `replacingOccurrences` cost a fifth of a save.
         static func arrayLiteral(_ values: [String]) -> String {
-            "{"
-                + values.map { value in
-                    "\""
-                        + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-                            of: "\"", with: "\\\"")
-                        + "\""
-                }.joined(separator: ",") + "}"
+            var bytes: [UInt8] = [UInt8(ascii: "{")]
+            bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(UInt8(ascii: "\""))
+                for byte in value.utf8 {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                        bytes.append(UInt8(ascii: "\\"))
+                    }
+                    bytes.append(byte)
+                }
+                bytes.append(UInt8(ascii: "\""))
+            }
+            bytes.append(UInt8(ascii: "}"))
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 #endif

@@ -33,11 +33,12 @@
             let rows: PostgresRows
             do {
                 rows = try connection.execute(
-                    """
-                    SELECT sequence, timestamp, first_change, author, bundle_identifier, process_identifier, changes
-                    FROM \(tables.history) WHERE \(conditions.joined(separator: " AND "))
-                    ORDER BY sequence LIMIT $4
-                    """, parameters)
+                    SQLStatement(
+                        """
+                        SELECT sequence, timestamp, first_change, author, bundle_identifier, process_identifier, changes
+                        FROM \(tables.history) WHERE \(conditions.joined(separator: " AND "))
+                        ORDER BY sequence LIMIT $4
+                        """, parameters, reusable: true))
             } catch {
                 throw failure(error)
             }

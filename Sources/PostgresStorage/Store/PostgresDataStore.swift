@@ -264,7 +264,7 @@
 
         private func state(_ connection: PostgresConnection, lock: Bool) throws -> State {
             let statement = stateStatement(lock: lock)
-            return try state(from: try connection.execute(statement.sql, statement.parameters))
+            return try state(from: try connection.execute(statement))
         }
 
         /// The statement that reads (and with `lock`, locks) the store's row.
@@ -274,7 +274,7 @@
                 SELECT epoch, latest_sequence, oldest_valid_sequence, next_change_identifier, last_timestamp,
                     schema_generation
                 FROM \(tables.stores) WHERE name = $1\(lock ? " FOR UPDATE" : "")
-                """, [identifier])
+                """, [identifier], reusable: true)
         }
 
         /// The store's row, from what ``stateStatement(lock:)`` returned.
@@ -310,13 +310,14 @@
 
         /// Wakes the store's `historyUpdates` readers when the transaction commits.
         func notify(_ connection: PostgresConnection, sequence: Int64) throws {
-            let statement = notifyStatement(sequence: sequence)
-            try connection.execute(statement.sql, statement.parameters)
+            try connection.execute(notifyStatement(sequence: sequence))
         }
 
         /// The `NOTIFY` of a transaction, for a pipeline.
         func notifyStatement(sequence: Int64) -> SQLStatement {
-            SQLStatement("SELECT pg_notify($1, $2)", [tables.channel(for: identifier), String(sequence)])
+            SQLStatement(
+                "SELECT pg_notify($1, $2)", [tables.channel(for: identifier), String(sequence)],
+                reusable: true)
         }
     }
 #endif

@@ -5,8 +5,8 @@
 
     /// The rows a save plan reads, from the database, inside the save's transaction: the store's row lock is
     /// held, so what it reads is what the save commits on top of. The rows the request names and the holders
-    /// of its unique values are read up front, in the pipeline that takes the lock (``rowsStatement(_:)``,
-    /// ``holdersStatement(_:)``); any other row (a cascade's) is one indexed lookup.
+    /// of its unique values are read up front, in the pipeline that takes the lock (``rowsStatements(_:)``,
+    /// ``holdersStatements(_:)``); any other row (a cascade's) is one indexed lookup.
     final class PostgresRowSource: SnapshotRowSource {
         private let connection: PostgresConnection
         private let tables: StoreTables
@@ -47,8 +47,8 @@
             if let known = rows[identifier] { return known }
             guard identifier.storeIdentifier == store else { return nil }
             let found = try query(
-                "SELECT snapshot FROM \(tables.models) WHERE store = $1 AND entity = $2 AND primary_key = $3",
-                [store, identifier.entityName, identifier.primaryKey])
+                "SELECT snapshot FROM \(tables.models) WHERE row_key = $1",
+                [StoreTables.rowKey(identifier, store: store)])
             let row = try found.scalar.map { text throws(DataStoreError) in
                 try Self.snapshot(identifier, text: text, store: store)
             }
@@ -64,10 +64,9 @@
             if let known = holders[key] { return known }
             let found = try query(
                 """
-                SELECT primary_key FROM \(tables.uniqueValues)
-                WHERE store = $1 AND entity = $2 AND attributes = $3 AND value_key = $4
+                SELECT primary_key FROM \(tables.uniqueValues) WHERE unique_key = $1
                 """,
-                [store, entity, key.attributes, key.value])
+                [key.column(store: store)])
             let holder = found.scalar.map {
                 PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: $0)
             }
@@ -75,60 +74,60 @@
             return holder
         }
 
-        /// The statement that reads the rows of `identifiers`, for a pipeline; hand its rows to
-        /// ``receiveRows(_:of:)``.
-        func rowsStatement(_ identifiers: [PersistentIdentifier]) -> SQLStatement {
-            SQLStatement(
-                """
-                SELECT entity, primary_key, snapshot FROM \(tables.models) m
-                JOIN unnest($2::text[], $3::text[]) AS wanted(entity, primary_key) USING (entity, primary_key)
-                WHERE m.store = $1
-                """,
-                [
-                    store, SQLFetchQuery.arrayLiteral(identifiers.map(\.entityName)),
-                    SQLFetchQuery.arrayLiteral(identifiers.map(\.primaryKey)),
-                ])
+        /// The statements that read the rows of `identifiers`, for a pipeline; hand their rows to
+        /// ``receiveRows(_:of:)``. An index lookup per key (`row_key = ANY(…)`) whatever plan PostgreSQL picks.
+        func rowsStatements(_ identifiers: [PersistentIdentifier]) -> [SQLStatement] {
+            let mine = identifiers.filter { $0.storeIdentifier == store }
+            guard !mine.isEmpty else { return [] }
+            return [
+                SQLStatement(
+                    "SELECT entity, primary_key, snapshot FROM \(tables.models) WHERE row_key = ANY($1::text[])",
+                    [SQLFetchQuery.arrayLiteral(mine.map { StoreTables.rowKey($0, store: store) })],
+                    reusable: true)
+            ]
         }
 
-        /// Caches the rows a ``rowsStatement(_:)`` returned; the identifiers it did not return are not there.
-        func receiveRows(_ found: PostgresRows, of identifiers: [PersistentIdentifier]) throws(DataStoreError)
+        /// Caches the rows the ``rowsStatements(_:)`` returned; the identifiers they did not return are not
+        /// there.
+        func receiveRows(_ results: some Sequence<PostgresRows>, of identifiers: [PersistentIdentifier])
+            throws(DataStoreError)
         {
             for id in identifiers where id.storeIdentifier == store { rows[id] = .some(nil) }
-            for row in found.rows {
-                guard let entity = row[0], let key = row[1], let text = row[2] else { continue }
-                let id = PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: key)
-                rows[id] = .some(try Self.snapshot(id, text: text, store: store))
+            for found in results {
+                for row in found.rows {
+                    guard let entity = row[0], let key = row[1], let text = row[2] else { continue }
+                    let id = PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: key)
+                    rows[id] = .some(try Self.snapshot(id, text: text, store: store))
+                }
             }
         }
 
-        /// The statement that reads who holds `keys`, for a pipeline; hand its rows to ``receiveHolders(_:of:)``.
-        func holdersStatement(_ keys: [UniqueValueKey]) -> SQLStatement {
-            SQLStatement(
-                """
-                SELECT entity, attributes, value_key, primary_key FROM \(tables.uniqueValues) u
-                JOIN unnest($2::text[], $3::text[], $4::text[]) AS wanted(entity, attributes, value_key)
-                USING (entity, attributes, value_key) WHERE u.store = $1
-                """,
-                [
-                    store, SQLFetchQuery.arrayLiteral(keys.map(\.entity)),
-                    SQLFetchQuery.arrayLiteral(keys.map(\.attributes)),
-                    SQLFetchQuery.arrayLiteral(keys.map(\.value)),
-                ])
+        /// The statements that read who holds `keys`, for a pipeline; hand their rows to
+        /// ``receiveHolders(_:of:)``.
+        func holdersStatements(_ keys: [UniqueValueKey]) -> [SQLStatement] {
+            guard !keys.isEmpty else { return [] }
+            return [
+                SQLStatement(
+                    """
+                    SELECT entity, attributes, value_key, primary_key FROM \(tables.uniqueValues)
+                    WHERE unique_key = ANY($1::text[])
+                    """, [SQLFetchQuery.arrayLiteral(keys.map { $0.column(store: store) })], reusable: true)
+            ]
         }
 
-        /// Caches the holders a ``holdersStatement(_:)`` returned; the keys it did not return are free.
-        func receiveHolders(_ found: PostgresRows, of keys: [UniqueValueKey]) {
+        /// Caches the holders the ``holdersStatements(_:)`` returned; the keys they did not return are free.
+        func receiveHolders(_ results: some Sequence<PostgresRows>, of keys: [UniqueValueKey]) {
             for key in keys { holders[key] = .some(nil) }
-            for row in found.rows {
-                guard let entity = row[0], let attributes = row[1], let value = row[2], let key = row[3]
-                else {
-                    continue
+            for found in results {
+                for row in found.rows {
+                    guard let entity = row[0], let attributes = row[1], let value = row[2], let key = row[3]
+                    else { continue }
+                    var unique = UniqueValueKey(entity: entity, attributes: [], values: [])
+                    unique.attributes = attributes
+                    unique.value = value
+                    holders[unique] = .some(
+                        PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: key))
                 }
-                var unique = UniqueValueKey(entity: entity, attributes: [], values: [])
-                unique.attributes = attributes
-                unique.value = value
-                holders[unique] = .some(
-                    PersistentIdentifier(storeIdentifier: store, entityName: entity, primaryKey: key))
             }
         }
 

@@ -10,24 +10,26 @@
         let store: String
         let schema: Schema?
 
-        /// The statements that make the rows `upserts` hold, delete `deletes`, and move the unique values
-        /// of every model among them, in an order that never collides with itself: old unique values go first.
-        func statements(upserting upserts: [DataStoreSnapshot], deleting deletes: [PersistentIdentifier])
-            -> [SQLStatement]
-        {
+        /// The statements that make the rows `upserts` hold, delete `deletes`, and move the unique values of every
+        /// model among them, in an order that never collides with itself: the values the `originals` (the stored
+        /// rows the save replaces or deletes) held are released first.
+        func statements(
+            upserting upserts: [DataStoreSnapshot], deleting deletes: [PersistentIdentifier],
+            replacing originals: [DataStoreSnapshot]
+        ) -> [SQLStatement] {
             [
-                releaseUniqueValues(of: upserts.map(\.persistentIdentifier) + deletes), delete(deletes),
-                upsert(upserts), claimUniqueValues(of: upserts),
+                releaseUniqueValues(of: originals), delete(deletes), upsert(upserts),
+                claimUniqueValues(of: upserts),
             ].compactMap { $0 }
         }
 
         /// Runs ``statements(upserting:deleting:)`` on `connection`, one at a time.
         func write(
             upserting upserts: [DataStoreSnapshot], deleting deletes: [PersistentIdentifier],
-            on connection: PostgresConnection
+            replacing originals: [DataStoreSnapshot], on connection: PostgresConnection
         ) throws {
-            for statement in statements(upserting: upserts, deleting: deletes) {
-                try connection.execute(statement.sql, statement.parameters)
+            for statement in statements(upserting: upserts, deleting: deletes, replacing: originals) {
+                try connection.execute(statement)
             }
         }
 
@@ -48,65 +50,56 @@
             }
             return SQLStatement(
                 """
-                INSERT INTO \(tables.models) (store, entity, primary_key, snapshot, fields)
-                SELECT $1, e, k, s, f::jsonb FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(e, k, s, f)
+                INSERT INTO \(tables.models) (store, entity, primary_key, row_key, snapshot, fields)
+                SELECT $1, e, k, r, s, f::jsonb
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(e, k, r, s, f)
                 ON CONFLICT (store, entity, primary_key) DO UPDATE SET snapshot = excluded.snapshot, fields = excluded.fields
                 """,
                 [
                     store, SQLFetchQuery.arrayLiteral(entities), SQLFetchQuery.arrayLiteral(keys),
+                    SQLFetchQuery.arrayLiteral(
+                        rows.map { StoreTables.rowKey($0.persistentIdentifier, store: store) }),
                     SQLFetchQuery.arrayLiteral(snapshots), SQLFetchQuery.arrayLiteral(fields),
-                ])
+                ], reusable: true)
         }
 
-        /// Deletes the rows.
+        /// Deletes the rows, by `row_key`.
         private func delete(_ identifiers: [PersistentIdentifier]) -> SQLStatement? {
             guard !identifiers.isEmpty else { return nil }
             return SQLStatement(
-                """
-                DELETE FROM \(tables.models) WHERE store = $1
-                AND (entity, primary_key) IN (SELECT * FROM unnest($2::text[], $3::text[]))
-                """,
-                [
-                    store, SQLFetchQuery.arrayLiteral(identifiers.map(\.entityName)),
-                    SQLFetchQuery.arrayLiteral(identifiers.map(\.primaryKey)),
-                ])
+                "DELETE FROM \(tables.models) WHERE row_key = ANY($1::text[])",
+                [SQLFetchQuery.arrayLiteral(identifiers.map { StoreTables.rowKey($0, store: store) })],
+                reusable: true)
         }
 
-        /// Deletes the unique values the models hold now. Entities without uniqueness constraints cost nothing.
-        private func releaseUniqueValues(of identifiers: [PersistentIdentifier]) -> SQLStatement? {
-            guard let schema else { return nil }
-            let constrained = identifiers.filter {
-                !(schema.entity(named: $0.entityName)?.uniqueConstraints.isEmpty ?? true)
-            }
-            guard !constrained.isEmpty else { return nil }
+        /// Deletes the unique values the `originals` hold, by their keys (index lookups whatever the plan).
+        private func releaseUniqueValues(of originals: [DataStoreSnapshot]) -> SQLStatement? {
+            let keys = originals.flatMap { UniqueValueKey.keys(of: $0, schema: schema) }
+            guard !keys.isEmpty else { return nil }
             return SQLStatement(
-                """
-                DELETE FROM \(tables.uniqueValues) WHERE store = $1
-                AND (entity, primary_key) IN (SELECT * FROM unnest($2::text[], $3::text[]))
-                """,
-                [
-                    store, SQLFetchQuery.arrayLiteral(constrained.map(\.entityName)),
-                    SQLFetchQuery.arrayLiteral(constrained.map(\.primaryKey)),
-                ])
+                "DELETE FROM \(tables.uniqueValues) WHERE unique_key = ANY($1::text[])",
+                [SQLFetchQuery.arrayLiteral(keys.map { $0.column(store: store) })], reusable: true)
         }
 
         /// Records the unique values `rows` hold.
         private func claimUniqueValues(of rows: [DataStoreSnapshot]) -> SQLStatement? {
-            var columns: [[String]] = [[], [], [], []]
+            var columns: [[String]] = [[], [], [], [], []]
             for row in rows {
                 for key in UniqueValueKey.keys(of: row, schema: schema) {
                     columns[0].append(key.entity)
                     columns[1].append(key.attributes)
                     columns[2].append(key.value)
                     columns[3].append(row.persistentIdentifier.primaryKey)
+                    columns[4].append(key.column(store: store))
                 }
             }
             guard !columns[0].isEmpty else { return nil }
             return SQLStatement(
                 """
-                INSERT INTO \(tables.uniqueValues) (store, entity, attributes, value_key, primary_key)
-                SELECT $1, e, a, v, k FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(e, a, v, k)
-                """, [store] + columns.map(SQLFetchQuery.arrayLiteral))
+                INSERT INTO \(tables.uniqueValues) (store, entity, attributes, value_key, primary_key, unique_key)
+                SELECT $1, e, a, v, k, u
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(e, a, v, k, u)
+                """, [store] + columns.map(SQLFetchQuery.arrayLiteral), reusable: true)
         }
     }
 #endif

@@ -55,21 +55,21 @@
             let keys = (request.inserted + request.updated).flatMap {
                 UniqueValueKey.keys(of: $0, schema: schema)
             }
-            var statements = [
-                store.stateStatement(lock: true), source.rowsStatement(identifiers),
-                source.holdersStatement(keys),
-            ]
+            let rowReads = source.rowsStatements(identifiers)
+            let holderReads = source.holdersStatements(keys)
+            var statements = [store.stateStatement(lock: true)] + rowReads + holderReads
             if begin { statements.insert(SQLStatement("BEGIN ISOLATION LEVEL READ COMMITTED"), at: 0) }
             let results: [PostgresRows]
             do {
-                results = Array(try connection.pipeline(statements).suffix(3))
+                results = Array(
+                    try connection.pipeline(statements).suffix(1 + rowReads.count + holderReads.count))
             } catch {
                 throw store.failure("save")(error)
             }
             let state = try store.state(from: results[0])
             try store.checkSchemaGeneration(state)
-            try source.receiveRows(results[1], of: identifiers)
-            source.receiveHolders(results[2], of: keys)
+            try source.receiveRows(results[1..<(1 + rowReads.count)], of: identifiers)
+            source.receiveHolders(results[(1 + rowReads.count)...], of: keys)
             return (state, source)
         }
 
@@ -103,8 +103,13 @@
                 }
             }
             let tables = store.tables
+            // The stored rows this save replaces or deletes, all read already: their unique values are released.
+            var originals: [DataStoreSnapshot] = []
+            for change in plan.changes where change.kind != .insert {
+                if let original = try source.row(for: change.identifier) { originals.append(original) }
+            }
             var statements = RowWriter(tables: tables, store: store.identifier, schema: schema)
-                .statements(upserting: upserts, deleting: deletes)
+                .statements(upserting: upserts, deleting: deletes, replacing: originals)
 
             let sequence = state.latestSequence + 1
             // Timestamps never decrease along history, so a timestamp bound can seek.
@@ -124,14 +129,14 @@
                         String(state.nextChangeIdentifier),
                         editing.author, editing.bundleIdentifier, editing.processIdentifier,
                         String(decoding: changes.bytes, as: UTF8.self),
-                    ]))
+                    ], reusable: true))
             var oldestValid = state.oldestValidSequence
             if let limit = store.configuration.maximumHistoryCount, sequence > Int64(limit) {
                 let cutoff = sequence - Int64(limit)
                 statements.append(
                     SQLStatement(
                         "DELETE FROM \(tables.history) WHERE store = $1 AND sequence <= $2",
-                        [store.identifier, String(cutoff)]))
+                        [store.identifier, String(cutoff)], reusable: true))
                 oldestValid = max(oldestValid, cutoff)
             }
             statements.append(
@@ -144,7 +149,7 @@
                         store.identifier, String(sequence),
                         String(state.nextChangeIdentifier + Int64(plan.changes.count)), "\(timestamp)",
                         String(oldestValid),
-                    ]))
+                    ], reusable: true))
             statements.append(store.notifyStatement(sequence: sequence))
             do {
                 _ = try connection.pipeline(statements)

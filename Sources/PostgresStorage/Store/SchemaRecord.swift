@@ -57,8 +57,10 @@
         private func migrateRows(_ upgrade: SchemaUpgrade, target: Schema, source: PostgresRowSource) throws {
             let writer = RowWriter(tables: store.tables, store: store.identifier, schema: target)
             for (entity, changes) in upgrade.entities where !changes.isEmpty {
-                let rows = try source.rows(of: entity).map { upgrade.upgrade($0) }
-                try writer.write(upserting: rows, deleting: [], on: connection)
+                let stored = try source.rows(of: entity)
+                try writer.write(
+                    upserting: stored.map { upgrade.upgrade($0) }, deleting: [], replacing: stored,
+                    on: connection)
             }
             for entity in upgrade.removedEntities {
                 try connection.execute(

@@ -9,9 +9,13 @@
     ///   the last commit's timestamp, the recorded schema. A save locks this row (`SELECT … FOR UPDATE`) for
     ///   its whole transaction, which is what orders writers and makes history positions commit-safe.
     /// - `models`: one row per model: the snapshot's values as the store's JSON (`snapshot`, exact) and a
-    ///   `jsonb` projection of its scalar values for predicates and sorts run in SQL (`fields`).
-    /// - `unique_values`: who holds each value of a `.unique` attribute or unique set; its primary key makes
-    ///   the database refuse a duplicate even if a planner were wrong.
+    ///   `jsonb` projection of its scalar values for predicates and sorts run in SQL (`fields`). `row_key` spells
+    ///   store, entity and primary key in one unique column: saves look rows up by it (`row_key = ANY($1)`),
+    ///   which every plan answers with the index; a list on the third column of the primary key was planned,
+    ///   before statistics existed, as a filter over every row of the entity.
+    /// - `unique_values`: who holds each value of a `.unique` attribute or unique set, keyed the same way
+    ///   (`unique_key`); its primary key makes the database refuse a duplicate even if a planner were wrong. A
+    ///   save releases the values a model held by their keys, computed from the row it read.
     /// - `history`: one row per transaction, its changes as JSON.
     struct StoreTables: Sendable {
         /// The layout version these tables are written in.
@@ -72,6 +76,7 @@
                 store text NOT NULL,
                 entity text NOT NULL,
                 primary_key text COLLATE "C" NOT NULL,
+                row_key text NOT NULL UNIQUE,
                 snapshot text NOT NULL,
                 fields jsonb NOT NULL,
                 PRIMARY KEY (store, entity, primary_key));
@@ -81,8 +86,7 @@
                 attributes text NOT NULL,
                 value_key text NOT NULL,
                 primary_key text NOT NULL,
-                PRIMARY KEY (store, entity, attributes, value_key));
-            CREATE INDEX IF NOT EXISTS unique_values_holder ON \(uniqueValues) (store, entity, primary_key);
+                unique_key text PRIMARY KEY);
             CREATE TABLE IF NOT EXISTS \(history) (
                 store text NOT NULL,
                 sequence bigint NOT NULL,
@@ -94,6 +98,16 @@
                 changes text NOT NULL,
                 PRIMARY KEY (store, sequence));
             """
+        }
+
+        /// One column spelling several: each part length-prefixed, so no two tuples spell the same key.
+        static func key(_ parts: String...) -> String {
+            parts.map { "\($0.utf8.count):\($0)" }.joined()
+        }
+
+        /// The `row_key` of a model.
+        static func rowKey(_ id: PersistentIdentifier, store: String) -> String {
+            key(store, id.entityName, id.primaryKey)
         }
 
         /// The channel `NOTIFY` wakes a store's readers on: at most 63 bytes, as PostgreSQL's identifiers.

@@ -22,6 +22,11 @@
             value = String(decoding: writer.bytes, as: UTF8.self)
         }
 
+        /// The `unique_key` column of this value in `store`.
+        func column(store: String) -> String {
+            StoreTables.key(store, entity, attributes, value)
+        }
+
         /// The keys a row holds under `schema`; a constraint with a `nil` value holds nothing (any number of
         /// models may hold `nil`, as in SQL).
         static func keys(of row: DataStoreSnapshot, schema: Schema?) -> [UniqueValueKey] {
@@ -35,7 +40,7 @@
 
         private static func normalized(_ value: SnapshotValue) -> SnapshotValue {
             switch value {
-            case .string(let text): .string(text.precomposedStringWithCanonicalMapping)
+            case .string(let text): .string(FieldProjection.normalized(text))
             case .double(let number) where number == 0: .double(0)
             default: value
             }
