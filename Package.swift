@@ -25,7 +25,7 @@ let package = Package(
         .executable(name: "postgres-sync", targets: ["postgres-sync"]),
     ],
     // The PostgreSQL backend links the system's libpq. It is off by default, so that the package builds with the
-    // toolchain alone; `.package(url: …, from: …, traits: ["PostgreSQL"])` turns it on.
+    // toolchain alone; an app turns it on by naming the trait in its dependency on this package (README).
     traits: [
         .trait(
             name: "PostgreSQL",
