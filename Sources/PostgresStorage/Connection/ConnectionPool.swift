@@ -30,10 +30,5 @@
                 if idle.count < maximumIdle { idle.append(connection) }
             }
         }
-
-        /// Closes every idle connection (tests use it to count server sessions).
-        func drain() {
-            idle.withLock { $0.removeAll() }
-        }
     }
 #endif

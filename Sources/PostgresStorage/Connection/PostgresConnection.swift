@@ -49,9 +49,6 @@
         /// Whether the connection is usable and outside any transaction, so the next caller starts clean.
         var isIdle: Bool { !isBroken && PQtransactionStatus(handle) == PQTRANS_IDLE }
 
-        /// The server process serving this connection, for tests that terminate it.
-        var backendProcessIdentifier: Int32 { PQbackendPID(handle) }
-
         /// The socket, for waiting on notifications.
         var socket: Int32 { PQsocket(handle) }
 

@@ -21,10 +21,5 @@
                 waker: { NotificationWaker(connectionString: connectionString, channel: channel) },
                 after: token)
         }
-
-        /// How many `historyUpdates` sequences of this store are live in this process.
-        package var liveFeedCount: Int {
-            HistoryFeed.liveFeedCount(watching: "postgres:\(tables.namespace):\(identifier)")
-        }
     }
 #endif

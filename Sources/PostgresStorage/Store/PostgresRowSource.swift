@@ -16,8 +16,6 @@
         private(set) var rows: [PersistentIdentifier: DataStoreSnapshot?] = [:]
         /// The unique-value holders read so far (`nil`: the value is free).
         private var holders: [UniqueValueKey: PersistentIdentifier?] = [:]
-        /// How many queries the source ran, for tests that count round trips.
-        private(set) var queries = 0
 
         init(
             connection: PostgresConnection, tables: StoreTables, store: String,
@@ -132,7 +130,6 @@
         }
 
         private func query(_ sql: String, _ parameters: [String?]) throws(DataStoreError) -> PostgresRows {
-            queries += 1
             do {
                 return try connection.execute(sql, parameters)
             } catch {
