@@ -4,9 +4,9 @@
         var sql: String
         var parameters: [String?]
         /// Whether the connection prepares the statement once and reuses its plan: for the few fixed statements
-        /// every save or history fetch runs, whose planning otherwise costs more than their execution. Not for
-        /// lookups by a list of keys (`= ANY($n)`): PostgreSQL's generic plan for those filters the rows of the
-        /// whole entity instead of seeking each key (`PostgresSaveCostTests`).
+        /// every save or history fetch runs, whose planning otherwise costs more than their execution. A lookup
+        /// by a list of keys must use a single-column unique key (`row_key = ANY($1)`): a list on a later column
+        /// of an index got a generic plan that filtered every row of the entity (`PostgresSaveCostTests`).
         var isReusable: Bool
 
         init(_ sql: String, _ parameters: [String?] = [], reusable: Bool = false) {
