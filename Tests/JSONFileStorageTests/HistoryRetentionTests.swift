@@ -64,6 +64,25 @@ import Testing
         #expect(try reopened.fetchHistory(HistoryDescriptor()).map(\.token) == Array(tokens.suffix(10)))
     }
 
+    /// A writer killed after its save's record is durable but before its trim leaves history past the limit;
+    /// the next writer trims it before writing anything of its own, so kill -9 at random moments never lets
+    /// history grow past the limit plus the margin (the crash test saw 19 transactions kept for a limit of 16).
+    @Test func aTrimAKilledWriterMissedIsDoneByTheNextSaveFirst() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "retention-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // History past the limit, as a writer that died before each trim leaves it.
+        let untrimmed = try open(directory, .keepEverything)
+        let tokens = try (0..<25).map { try save($0, to: untrimmed) }
+        let store = try open(directory, .init(maximumTransactionCount: 16))
+        #expect(try store.fetchHistory(HistoryDescriptor()).count == 25)  // opening writes nothing
+        // A save that writes no transaction still trims first.
+        let empty = try store.save(DataStoreSaveChangesRequest(editingState: EditingState()))
+        #expect(empty.token == nil)
+        #expect(try store.fetchHistory(HistoryDescriptor()).map(\.token) == Array(tokens.suffix(16)))
+        #expect(try store.modelCount() == 25)
+    }
+
     @Test func byAgeOldTransactionsGo() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "retention-\(UUID().uuidString)")

@@ -230,6 +230,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 refresh: { try refresh(&$0, repairTornTail: true) },
                 prepare: { state -> Prepared in
                     try checkSchema(state)
+                    try maintain(&state)
                     let plans = state.replayed.table.plan(batch.map(\.request))
                     var sequence = state.replayed.latestSequence
                     var firstChange = state.replayed.nextChangeIdentifier
@@ -300,6 +301,14 @@ public final class JSONFileDataStore: DataStore, Sendable {
         state.journalEnd += written
         state.statistics.journalBytesWritten += written
         if configuration.durability == .full { state.statistics.journalSynchronizations += 1 }
+        try maintain(&state)
+        return results
+    }
+
+    /// Trims history and checkpoints as the configuration asks. Runs after each committed batch, and before
+    /// each batch is planned too: a writer killed between its save and its trim leaves that work to the next
+    /// writer, which does it before adding to history.
+    private func maintain(_ state: inout State) throws {
         do {
             try applyRetention(&state)
             if let limit = configuration.checkpointJournalBytes, state.journalEnd > limit {
@@ -308,10 +317,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
         } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
             throw error  // The store must be reopened; every later call says so.
         } catch {
-            // The saves are committed; a trim or checkpoint that failed (a full disk) is tried again after the
-            // next save.
+            // Nothing committed depends on it; a trim or checkpoint that failed (a full disk) is tried again at
+            // the next save.
         }
-        return results
     }
 
     /// Deletes every model and all history, and draws a new epoch, so earlier tokens stop matching in every
