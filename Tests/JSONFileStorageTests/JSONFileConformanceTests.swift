@@ -10,3 +10,15 @@ func jsonFileStoreConforms(_ check: ConformanceCase) async throws {
         try JSONFileDataStore(.init(name: $0.storeName, schema: $0.schema, directory: $0.directory))
     }
 }
+
+/// Again with a checkpoint after every save: all history is then read from segment files through their
+/// sparse indexes, none from the journal.
+@Test(arguments: ConformanceCase.allCases)
+func jsonFileStoreCheckpointingAfterEverySaveConforms(_ check: ConformanceCase) async throws {
+    try await DataStoreConformance.run(check, capabilities: [.durable, .multiProcess, .historyUpdates]) {
+        var configuration = JSONFileStoreConfiguration(
+            name: $0.storeName, schema: $0.schema, directory: $0.directory)
+        configuration.checkpointJournalBytes = 1
+        return try JSONFileDataStore(configuration)
+    }
+}

@@ -65,7 +65,7 @@ import Testing
         defer { directory.remove() }
         _ = try openMemoStore(directory.url)
         let header =
-            #"{"body":{"created":0,"epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","format":2,"store":"memos"},"type":"header"}"#
+            #"{"body":{"created":0,"epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","format":3,"store":"memos"},"type":"header"}"#
         try framed(header).write(to: directory.journal)
         let before = try fingerprint(directory.url)
         #expect {
@@ -74,7 +74,7 @@ import Testing
             guard let error = error as? DataStoreError, error.code == .unsupportedFormatVersion else {
                 return false
             }
-            return error.formatVersion == 2 && error.supportedFormatVersion == 1
+            return error.formatVersion == 3 && error.supportedFormatVersion == 2
         }
         #expect(try fingerprint(directory.url) == before)
     }

@@ -47,6 +47,8 @@ enum JournalIO {
         var state: ReplayedState
         var identity: [UInt64]
         var end: Int64
+        /// The bytes read: the snapshot and the journal, never the history segments.
+        var bytesRead: Int64
     }
 
     /// Reads the snapshot (if any) and the whole journal into fresh state. With `repairTornTail`, a torn
@@ -58,8 +60,9 @@ enum JournalIO {
         let journal = try StoreFile(
             path: files.journal, mode: repairTornTail ? .readWrite(create: false) : .readOnly)
         let status = try journal.status()
-        let parsed = try RecordFraming.parse(
-            try journal.readToEnd(from: 0), startingAt: 0, path: files.journal)
+        let bytes = try journal.readToEnd(from: 0)
+        var bytesRead = Int64(bytes.count)
+        let parsed = try RecordFraming.parse(bytes, startingAt: 0, path: files.journal)
         guard let first = parsed.records.first,
             case .header(let header) = try decode(first, path: files.journal)
         else {
@@ -71,10 +74,9 @@ enum JournalIO {
         var state = ReplayedState(
             storeIdentifier: configuration.name, schema: configuration.schema, epoch: header.epoch)
         state.adopt(header.schema, generation: header.schemaGeneration)
-        if let snapshot = try readSnapshot(files: files, configuration: configuration),
-            snapshot.epoch == header.epoch
-        {
-            state.apply(snapshot)
+        if let (snapshot, size) = try readSnapshot(files: files, configuration: configuration) {
+            bytesRead += size
+            if snapshot.epoch == header.epoch { state.apply(snapshot) }
         }
         for record in parsed.records.dropFirst() {
             try state.apply(
@@ -84,7 +86,8 @@ enum JournalIO {
             try journal.truncate(to: parsed.endOfValidData)
             try journal.synchronize()
         }
-        return Loaded(state: state, identity: status.identity, end: parsed.endOfValidData)
+        return Loaded(
+            state: state, identity: status.identity, end: parsed.endOfValidData, bytesRead: bytesRead)
     }
 
     /// Applies the records appended since `offset`, returning the new end of valid data.
@@ -120,12 +123,14 @@ enum JournalIO {
         return Int64(line.count)
     }
 
+    /// The snapshot and its size in bytes, or `nil` when there is none.
     static func readSnapshot(files: StoreDirectory, configuration: JSONFileStoreConfiguration) throws
-        -> JournalRecord.SnapshotRecord?
+        -> (JournalRecord.SnapshotRecord, Int64)?
     {
         guard StoreFile.exists(files.snapshot) else { return nil }
         let file = try StoreFile(path: files.snapshot, mode: .readOnly)
-        let parsed = try RecordFraming.parse(try file.readToEnd(from: 0), startingAt: 0, path: files.snapshot)
+        let bytes = try file.readToEnd(from: 0)
+        let parsed = try RecordFraming.parse(bytes, startingAt: 0, path: files.snapshot)
         guard parsed.records.count == 1, !parsed.hasTornTail, let record = parsed.records.first,
             case .snapshot(let snapshot) = try decode(record, path: files.snapshot)
         else {
@@ -136,7 +141,7 @@ enum JournalIO {
         try check(
             format: snapshot.format, store: snapshot.store, path: files.snapshot, configuration: configuration
         )
-        return snapshot
+        return (snapshot, Int64(bytes.count))
     }
 
     static func check(format: Int, store: String, path: String, configuration: JSONFileStoreConfiguration)
@@ -149,15 +154,5 @@ enum JournalIO {
             throw .invalidConfiguration(
                 reason: "\(path) belongs to store '\(store)', not '\(configuration.name)'")
         }
-    }
-
-    /// Folds the state into a new snapshot and starts a journal holding only the header: both replaced
-    /// atomically, snapshot first, so a crash between the two leaves a journal whose records the snapshot
-    /// already contains (and loading skips them).
-    static func compact(_ state: ReplayedState, files: StoreDirectory) throws(DataStoreError) {
-        try AtomicFileWriter.replace(files.snapshot, with: try encode(.snapshot(state.snapshotRecord)))
-        try createJournal(
-            files: files, name: state.storeIdentifier, epoch: state.epoch, schema: state.recorded,
-            schemaGeneration: state.schemaGeneration)
     }
 }

@@ -62,9 +62,16 @@ enum JournalRecord: Codable, Sendable {
         var oldestValid: Int64
         var lastTimestamp: Date
         var rows: [DataStoreSnapshot]
+        /// Format 1: the retained transactions themselves. Format 2 writes none here and lists `segments`.
         var history: [TransactionRecord]
         var schema: Schema?
         var schemaGeneration: Int?
+        /// Format 2: the history segments, oldest first, with their sparse indexes.
+        var segments: [HistoryIndex.File]?
+        /// Format 2: every sequence up to this one is forgotten…
+        var forgottenThrough: Int64?
+        /// …and these after it.
+        var forgotten: [Int64]?
     }
 
     init(from decoder: any Decoder) throws {

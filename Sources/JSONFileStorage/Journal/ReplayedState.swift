@@ -4,7 +4,8 @@ import Foundation
 /// The store's state as replayed from its files: rows, retained history and counters. Applying a record
 /// here is the one place where journal contents become state, for opening, catching up and saving alike.
 struct ReplayedState: Sendable {
-    static let formatVersion = 1
+    /// 2: history in segment files listed by the snapshot; 1: history inside the snapshot (still read).
+    static let formatVersion = 2
 
     let storeIdentifier: String
     /// The schema this instance enforces: the configuration's, or the one it migrated the store to.
@@ -15,7 +16,8 @@ struct ReplayedState: Sendable {
     var schemaGeneration = 0
     var table: SnapshotTable
     var epoch: UUID
-    var history: [JSONFileHistoryTransaction] = []
+    /// Where the retained history is: files and a sparse index, not the transactions.
+    var history = HistoryIndex()
     var latestSequence: Int64 = 0
     var oldestValidSequence: Int64 = 0
     var nextChangeIdentifier: Int64 = 1
@@ -56,7 +58,20 @@ struct ReplayedState: Sendable {
             table.apply(
                 PlannedChange(kind: .insert, identifier: row.persistentIdentifier, values: row.values))
         }
-        history = snapshot.history.map(transaction)
+        history = HistoryIndex()
+        history.latest = snapshot.sequence
+        if let segments = snapshot.segments {
+            history.segments = segments
+            history.forgottenThrough = snapshot.forgottenThrough ?? 0
+            history.forgotten = Set(snapshot.forgotten ?? [])
+        } else {
+            // Format 1: the retained transactions are listed; every other sequence is forgotten.
+            history.inline = snapshot.history
+            history.forgottenThrough = (snapshot.history.first?.sequence ?? snapshot.sequence + 1) - 1
+            let kept = Set(snapshot.history.map(\.sequence))
+            history.forgotten = Set(
+                (history.forgottenThrough + 1..<snapshot.sequence + 1).filter { !kept.contains($0) })
+        }
         latestSequence = snapshot.sequence
         nextChangeIdentifier = snapshot.nextChange
         oldestValidSequence = snapshot.oldestValid
@@ -74,10 +89,9 @@ struct ReplayedState: Sendable {
                     path: path, offset: offset,
                     reason: "transaction \(body.sequence) follows \(latestSequence): history has a gap")
             }
-            apply(body)
+            apply(body, at: offset)
         case .forget(let body):
-            let sequences = Set(body.sequences)
-            history.removeAll { sequences.contains($0.token.sequence) }
+            history.forget(body.sequences)
             oldestValidSequence = max(oldestValidSequence, body.oldestValid)
         case .schema(let body):
             guard body.generation > schemaGeneration else { return }  // already in the snapshot
@@ -89,7 +103,7 @@ struct ReplayedState: Sendable {
                             "transaction \(transaction.sequence) follows \(latestSequence): history has a gap"
                     )
                 }
-                apply(transaction)
+                apply(transaction, at: offset)
             }
             apply(body)
         case .header, .snapshot:
@@ -108,18 +122,28 @@ struct ReplayedState: Sendable {
         }
     }
 
-    /// Applies a committed transaction: the rows change and history grows.
-    mutating func apply(_ body: JournalRecord.TransactionRecord) {
+    /// Applies a committed transaction whose record is at `offset` of the journal: the rows change and
+    /// history grows.
+    mutating func apply(_ body: JournalRecord.TransactionRecord, at offset: Int64) {
         for change in body.changes {
             table.apply(change)
         }
-        history.append(transaction(body))
+        history.journal.append(
+            sequence: body.sequence, timestamp: body.timestamp, offset: offset)
+        history.latest = body.sequence
         latestSequence = body.sequence
         nextChangeIdentifier = body.firstChange + Int64(body.changes.count)
         lastTimestamp = max(lastTimestamp, body.timestamp)
     }
 
     func transaction(_ body: JournalRecord.TransactionRecord) -> JSONFileHistoryTransaction {
+        Self.transaction(body, storeIdentifier: storeIdentifier, epoch: epoch)
+    }
+
+    /// A transaction record as the history transaction it is.
+    static func transaction(_ body: JournalRecord.TransactionRecord, storeIdentifier: String, epoch: UUID)
+        -> JSONFileHistoryTransaction
+    {
         let changes = body.changes.enumerated().map { index, change in
             JSONFileHistoryChange(
                 change, changeIdentifier: body.firstChange + Int64(index),
@@ -132,27 +156,14 @@ struct ReplayedState: Sendable {
             author: body.author, bundleIdentifier: body.bundle, processIdentifier: body.process)
     }
 
-    /// The record of the compacted state.
-    var snapshotRecord: JournalRecord.SnapshotRecord {
+    /// The record of the compacted state, with history in `segments` (a checkpoint writes them first).
+    func snapshotRecord(segments: [HistoryIndex.File]) -> JournalRecord.SnapshotRecord {
         let rows = Array(table.countsByEntity.keys).flatMap { table.rows(of: $0) }
         return JournalRecord.SnapshotRecord(
             format: Self.formatVersion, store: storeIdentifier, epoch: epoch, sequence: latestSequence,
             nextChange: nextChangeIdentifier, oldestValid: oldestValidSequence, lastTimestamp: lastTimestamp,
             rows: rows.sorted { $0.persistentIdentifier < $1.persistentIdentifier },
-            history: history.map(record), schema: recorded, schemaGeneration: schemaGeneration)
-    }
-
-    /// A retained transaction as the record that writes it.
-    func record(of transaction: JSONFileHistoryTransaction) -> JournalRecord.TransactionRecord {
-        JournalRecord.TransactionRecord(
-            sequence: transaction.token.sequence, timestamp: transaction.timestamp,
-            author: transaction.author,
-            bundle: transaction.bundleIdentifier, process: transaction.processIdentifier,
-            firstChange: transaction.changes.first?.changeIdentifier ?? nextChangeIdentifier,
-            changes: transaction.changes.map {
-                PlannedChange(
-                    kind: $0.kind, identifier: $0.changedPersistentIdentifier, values: $0.values,
-                    updatedAttributes: $0.updatedAttributes, tombstone: $0.tombstone)
-            })
+            history: [], schema: recorded, schemaGeneration: schemaGeneration, segments: segments,
+            forgottenThrough: history.forgottenThrough, forgotten: history.forgotten.sorted())
     }
 }

@@ -2,6 +2,11 @@ import Foundation
 
 /// The paths of a store's files inside its directory.
 struct StoreDirectory: Sendable {
+    static let journalName = "journal.jsonl"
+    /// History segments are named `history-FIRST-LAST-RANDOM.jsonl`: the random part keeps a rewritten
+    /// segment from ever taking the name of the one it replaces, which a reader may still have listed.
+    static let segmentPrefix = "history-"
+
     let path: String
 
     init(_ url: URL) {
@@ -9,9 +14,24 @@ struct StoreDirectory: Sendable {
     }
 
     /// The append-only journal of committed transactions.
-    var journal: String { path + "/journal.jsonl" }
+    var journal: String { path + "/" + Self.journalName }
     /// The compacted state, replaced atomically by compaction.
     var snapshot: String { path + "/snapshot.json" }
     /// The lock file writers `flock`; its contents are never written.
     var lock: String { path + "/lock" }
+
+    /// The path of a file in the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// A new, unused name for a segment holding `first` through `last`.
+    func newSegmentName(first: Int64, last: Int64) -> String {
+        let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        return "\(Self.segmentPrefix)\(first)-\(last)-\(random).jsonl"
+    }
+
+    /// The names of the history segments in the directory, listed or not.
+    func segmentNames() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { $0.hasPrefix(Self.segmentPrefix) && $0.hasSuffix(".jsonl") }
+    }
 }

@@ -7,29 +7,52 @@ extension JSONFileDataStore: HistoryProviding {
     /// The store's transaction type.
     public typealias HistoryType = JSONFileHistoryTransaction
 
-    /// Fetches history after catching up, seeking by binary search on the predicate's bounds.
+    /// Fetches history after catching up, reading the history files from the sparse index's mark before the
+    /// first candidate (see ``JSONFileStoreStatistics/bytesRead``).
     public func fetchHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws
         -> [JSONFileHistoryTransaction]
     {
-        let (historyQuery, log) = try read { state in
-            (query(for: state.replayed), state.replayed.history)
+        let (historyQuery, current) = try read { state in (query(for: state.replayed), state) }
+        do {
+            return try run(historyQuery, descriptor, JSONFileHistorySource(current, directory: files))
+        } catch is JSONFileHistorySource.StaleIndex {
+            // Another process checkpointed meanwhile. Under the shared lock no writer removes a file.
+            return try readFromFiles { state in
+                try run(
+                    query(for: state.replayed), descriptor, JSONFileHistorySource(state, directory: files))
+            }
         }
+    }
+
+    /// Runs a query over a source, counting its work.
+    private func run(
+        _ query: HistoryQuery<JSONFileHistoryTransaction>,
+        _ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>,
+        _ source: JSONFileHistorySource
+    ) throws -> [JSONFileHistoryTransaction] {
         var statistics = HistoryQueryStatistics()
-        defer { access.inMemory { $0.statistics.history.add(statistics) } }
-        return try historyQuery.run(descriptor, over: log, statistics: &statistics)
+        defer {
+            access.inMemory {
+                $0.statistics.history.add(statistics)
+                $0.statistics.bytesRead += source.bytesRead
+            }
+        }
+        return try query.run(descriptor, source: source, statistics: &statistics)
     }
 
     /// Deletes the matching transactions and reclaims their space: a `forget` record is appended, then the
-    /// store is compacted (snapshot and journal replaced atomically). Tokens older than the newest deleted
-    /// transaction expire in every process.
+    /// store is checkpointed (segments without them, a new snapshot and an empty journal). Tokens older than
+    /// the newest deleted transaction expire in every process.
     public func deleteHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws {
         try write { state in
             var statistics = HistoryQueryStatistics()
             var everything = descriptor
             everything.fetchLimit = nil
+            let source = JSONFileHistorySource(state, directory: files)
             let doomed = try query(for: state.replayed).run(
-                everything, over: state.replayed.history, statistics: &statistics)
+                everything, source: source, statistics: &statistics)
             state.statistics.history.add(statistics)
+            state.statistics.bytesRead += source.bytesRead
             guard try forget(doomed.map(\.token.sequence), in: &state) else { return }
             try compact(&state)
         }
@@ -46,48 +69,57 @@ extension JSONFileDataStore: HistoryProviding {
         return true
     }
 
-    /// Trims history to the configuration's ``JSONFileStoreConfiguration/HistoryRetention`` after a save, holding
-    /// the write lock: once it exceeds a limit by the margin, the oldest transactions beyond the count limit and
-    /// those past the age limit are forgotten; the store compacts once the forgotten outnumber the kept. A journal
-    /// past the byte limit is trimmed to the newest transactions that fit in half of it and compacted at once.
+    /// Trims history to the configuration's ``JSONFileStoreConfiguration/HistoryRetention``, holding the write
+    /// lock: once it exceeds a limit by the margin, the oldest transactions beyond the count limit and those
+    /// past the age limit are forgotten; the store checkpoints once the forgotten outnumber the kept. History
+    /// files past the byte limit are trimmed to the newest transactions that fit in half of it, and
+    /// checkpointed at once.
     func applyRetention(_ state: inout State) throws {
         let policy = configuration.historyRetention
         guard !policy.keepsEverything else { return }
-        let history = state.replayed.history
-        var excess = 0
-        if let limit = policy.maximumTransactionCount, history.count >= limit + policy.margin {
-            excess = history.count - limit
+        let index = state.replayed.history
+        var doomed: Int64 = index.forgottenThrough  // forget every retained sequence up to this one
+        if let limit = policy.maximumTransactionCount, index.count >= limit + policy.margin {
+            doomed = max(doomed, index.oldest(index.count - limit).last ?? doomed)
         }
         if let age = policy.maximumAge {
-            let cutoff = Date().addingTimeInterval(-age)
-            // Timestamps never decrease along history: the old ones are a prefix. Trim them in batches too.
-            let old = history.partitioningIndex { $0.timestamp >= cutoff }
-            if old >= policy.margin || old == history.count { excess = max(excess, old) }
+            doomed = max(doomed, try newestSequence(before: Date().addingTimeInterval(-age), in: state))
         }
-        // Past the byte bound: keep the newest transactions whose records fit in half of it, and compact now, so
-        // the journal starts again nearly empty (the other half is room for the saves until the next trim).
-        var compactNow = false
-        if let bound = policy.maximumBytes, state.journalEnd > bound {
-            var budget = bound / 2
-            var kept = 0
-            for transaction in history.reversed() {
-                let size = Int64(TransactionCodec.encode(state.replayed.record(of: transaction)).count) + 1
-                guard size <= budget else { break }
-                budget -= size
-                kept += 1
-            }
-            excess = max(excess, history.count - kept)
-            compactNow = true
+        // Past the byte bound: keep the newest transactions that fit in half of it, and checkpoint now, so the files
+        // hold about half the bound (the other half is room for the saves until the next trim).
+        var checkpointNow = false
+        if let bound = policy.maximumBytes, index.fileBytes(journalEnd: state.journalEnd) > bound {
+            let source = JSONFileHistorySource(state, directory: files)
+            let keptFrom = try source.oldestSequence(fittingIn: bound / 2) ?? index.latest + 1
+            state.statistics.bytesRead += source.bytesRead
+            doomed = max(doomed, keptFrom - 1)
+            checkpointNow = true
         }
-        guard excess > 0 || compactNow else { return }
-        if excess > 0 {
-            _ = try forget(history.prefix(excess).map(\.token.sequence), in: &state)
-            state.forgottenSinceCompaction += excess
+        let excess = index.retained(through: doomed)
+        // Trim in batches (one `forget` record per margin's worth of saves), unless the bytes say now.
+        guard excess.count >= policy.margin || excess.count == index.count || checkpointNow else { return }
+        if !excess.isEmpty {
+            _ = try forget(Array(excess), in: &state)
+            state.forgottenSinceCompaction += excess.count
         }
-        if compactNow || state.forgottenSinceCompaction > state.replayed.history.count {
+        if checkpointNow || state.forgottenSinceCompaction > state.replayed.history.count {
             try compact(&state)
             state.forgottenSinceCompaction = 0
         }
+    }
+
+    /// The newest retained sequence committed before `cutoff` (or the newest forgotten one when none is):
+    /// the sparse index bounds it, and the one block that straddles the cutoff is read to find it exactly.
+    private func newestSequence(before cutoff: Date, in state: State) throws -> Int64 {
+        let index = state.replayed.history
+        var bounds = HistoryPredicateBounds<JSONFileHistoryTransaction>()
+        bounds.upperTimestamp = .init(value: cutoff, isInclusive: false)
+        let after = max(index.newestMarkedSequence(before: cutoff) ?? 0, index.forgottenThrough + 1) - 1
+        let source = JSONFileHistorySource(state, directory: files)
+        // Everything up to the newest old mark is old; read on from there until a transaction is not.
+        let old = try source.transactions(
+            after: after, through: index.latest, bounds: bounds, limit: HistoryIndex.Mark.spacing + 1)
+        return max(after, old.last?.token.sequence ?? after)
     }
 
     /// Folds the journal into the snapshot file, reclaiming the space of deleted history and replayed records.
@@ -104,7 +136,7 @@ extension JSONFileDataStore: HistoryProviding {
     }
 
     private func compact(_ state: inout State) throws {
-        try JournalIO.compact(state.replayed, files: files)
+        try JournalIO.checkpoint(&state.replayed, files: files, journalEnd: state.journalEnd)
         guard let status = StoreFile.status(atPath: files.journal) else {
             throw DataStoreError.storageUnavailable(
                 path: files.journal, reason: "the journal vanished during compaction")

@@ -67,18 +67,28 @@ extension JSONFileDataStore {
 }
 
 extension JSONFileDataStore {
-    /// Reads every record of the journal and snapshot and checks its framing and checksum, then that history
-    /// has no hole after the oldest valid sequence. Never writes. `datastore verify` calls this.
+    /// Reads every record of the journal, the snapshot and the history segments and checks its framing and
+    /// checksum, then that every retained transaction is in the files, in order. Never writes. `datastore
+    /// verify` calls this.
     ///
     /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for the first problem, with its file
     ///   and offset; an incomplete last record (a torn write the next writer cuts back) counts as one.
     public func verify() throws -> StoreVerification {
         try readFromFiles { state in
             var records = 0
-            for path in [files.journal, files.snapshot] where StoreFile.exists(path) {
+            let segments = state.replayed.history.segments.map { files.file($0.name) }
+            for path in [files.journal, files.snapshot] + segments where StoreFile.exists(path) {
                 records += try StoreVerification.countWholeRecords(inFileAt: path)
             }
-            let sequences = state.replayed.history.map(\.token.sequence)
+            let sequences = try allHistory(state).map(\.token.sequence)
+            let index = state.replayed.history
+            guard sequences == index.retained(through: index.latest) else {
+                throw DataStoreError.corruptStoreFile(
+                    path: files.path, offset: 0,
+                    reason:
+                        "the history files hold \(sequences.count) of the \(index.count) retained transactions"
+                )
+            }
             try StoreVerification.checkContinuity(
                 sequences, oldestValid: state.replayed.oldestValidSequence, path: files.journal)
             return StoreVerification(
@@ -86,11 +96,20 @@ extension JSONFileDataStore {
         }
     }
 
-    /// What the store holds, after catching up: `datastore info` prints it.
+    /// Every retained transaction, read from the files.
+    private func allHistory(_ state: State) throws -> [JSONFileHistoryTransaction] {
+        var statistics = HistoryQueryStatistics()
+        return try query(for: state.replayed).run(
+            HistoryDescriptor(), source: JSONFileHistorySource(state, directory: files),
+            statistics: &statistics)
+    }
+
+    /// What the store holds, after catching up: `datastore info` prints it. Counting the changes reads all
+    /// retained history.
     public func inspect() throws -> StoreInspection {
-        let (counts, history, epoch, oldestValid, latest) = try read { state in
+        let (counts, history, epoch, oldestValid, latest) = try readFromFiles { state in
             (
-                state.replayed.table.countsByEntity, state.replayed.history, state.replayed.epoch,
+                state.replayed.table.countsByEntity, try allHistory(state), state.replayed.epoch,
                 state.replayed.oldestValidSequence, state.replayed.latestSequence
             )
         }

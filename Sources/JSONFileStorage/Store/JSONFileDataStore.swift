@@ -122,6 +122,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
         }
         var initial = State(replayed: loaded.state, journalIdentity: loaded.identity, journalEnd: loaded.end)
         initial.statistics.fullReloads = 1
+        initial.statistics.bytesRead = loaded.bytesRead
         access = try FileStoreAccess(
             initial, lockPath: files.lock, readOnly: readOnly, busyTimeout: configuration.busyTimeout)
     }
@@ -147,8 +148,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
             state.journalIdentity = loaded.identity
             state.journalEnd = loaded.end
             state.statistics.fullReloads += 1
+            state.statistics.bytesRead += loaded.bytesRead
             return
         }
+        state.statistics.bytesRead += status.size - state.journalEnd
         state.journalEnd = try JournalIO.catchUp(
             &state.replayed, files: files, from: state.journalEnd, repairTornTail: repairTornTail)
         state.statistics.incrementalRefreshes += 1
@@ -253,19 +256,19 @@ public final class JSONFileDataStore: DataStore, Sendable {
                     }
                     return (plans, bodies, state.journalEnd, state.journalIdentity)
                 },
-                perform: { prepared -> Int64 in
+                perform: { prepared -> [Int64] in
                     let lines = try prepared.bodies.compactMap { body throws(DataStoreError) in
                         try body.map { body throws(DataStoreError) in try JournalIO.encode(.transaction(body))
                         }
                     }
-                    guard !lines.isEmpty else { return 0 }
+                    guard !lines.isEmpty else { return [] }
                     let journal = try openJournal.file(identity: prepared.journal, path: files.journal)
                     let durable = configuration.durability == .full
                     try journal.appendRecords(lines, at: prepared.at, synchronize: durable)
-                    return lines.reduce(0) { $0 + Int64($1.count) }
+                    return lines.map { Int64($0.count) }
                 },
-                finish: { state, prepared, written -> [Result<SaveResult, any Error>] in
-                    try finishCommit(prepared.plans, prepared.bodies, written: written, in: &state)
+                finish: { state, prepared, lengths -> [Result<SaveResult, any Error>] in
+                    try finishCommit(prepared.plans, prepared.bodies, lengths: lengths, in: &state)
                 })
             for (pending, result) in zip(batch, results) { pending.result = result }
         } catch {
@@ -273,13 +276,15 @@ public final class JSONFileDataStore: DataStore, Sendable {
         }
     }
 
-    /// Applies a committed batch in memory and makes each save's result.
+    /// Applies a committed batch, whose records have `lengths` in order from the journal's end, in memory and
+    /// makes each save's result.
     private func finishCommit(
         _ plans: [Result<SavePlan, DataStoreError>], _ bodies: [JournalRecord.TransactionRecord?],
-        written: Int64,
-        in state: inout State
+        lengths: [Int64], in state: inout State
     ) throws -> [Result<SaveResult, any Error>] {
         var results: [Result<SaveResult, any Error>] = []
+        var offset = state.journalEnd
+        var lengths = lengths.makeIterator()
         for (planned, body) in zip(plans, bodies) {
             switch planned {
             case .failure(let error):
@@ -288,7 +293,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 var result = SaveResult(
                     storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
                 if let body {
-                    state.replayed.apply(body)
+                    state.replayed.apply(body, at: offset)
+                    offset += lengths.next() ?? 0
                     state.statistics.committedSaves += 1
                     result.token = JSONFileHistoryToken(
                         storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence)
@@ -297,8 +303,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 results.append(.success(result))
             }
         }
+        let written = offset - state.journalEnd
         guard written > 0 else { return results }
-        state.journalEnd += written
+        state.journalEnd = offset
         state.statistics.journalBytesWritten += written
         if configuration.durability == .full { state.statistics.journalSynchronizations += 1 }
         try maintain(&state)
@@ -330,6 +337,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 files: files, name: identifier, epoch: UUID(), schema: state.replayed.effectiveSchema,
                 schemaGeneration: 0)
             try AtomicFileWriter.remove(files.snapshot)
+            JournalIO.removeSegments(except: [], files: files)
             let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: true)
             state.replayed = loaded.state
             state.journalIdentity = loaded.identity

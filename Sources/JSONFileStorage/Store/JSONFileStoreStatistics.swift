@@ -17,6 +17,9 @@ public struct JSONFileStoreStatistics: Hashable, Sendable {
     public var fullReloads = 0
     /// Times it read only what other processes appended since its last look.
     public var incrementalRefreshes = 0
+    /// Bytes read from the store's files: the snapshot and journal on opening (never the history segments),
+    /// what other processes appended when catching up, and what history fetches read.
+    public var bytesRead: Int64 = 0
     /// Models fetches examined: every candidate a predicate was evaluated on. An equality on an indexed
     /// attribute examines only the models holding the value.
     public var modelsExamined = 0

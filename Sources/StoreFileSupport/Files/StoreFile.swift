@@ -74,7 +74,13 @@ public final class StoreFile {
     public func readToEnd(from offset: Int64) throws(DataStoreError) -> Data {
         let size = try status().size
         guard size > offset else { return Data() }
-        var data = Data(count: Int(size - offset))
+        return try read(from: offset, count: Int(size - offset))
+    }
+
+    /// Reads up to `count` bytes from `offset`: fewer only at the end of the file.
+    public func read(from offset: Int64, count: Int) throws(DataStoreError) -> Data {
+        guard count > 0 else { return Data() }
+        var data = Data(count: count)
         var done = 0
         while done < data.count {
             let count = data.withUnsafeMutableBytes { buffer in

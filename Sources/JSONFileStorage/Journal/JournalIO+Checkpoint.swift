@@ -1,0 +1,123 @@
+import DataStoreCore
+import Foundation
+import StoreFileSupport
+
+extension JournalIO {
+    /// Writes a checkpoint and starts an empty journal, reclaiming the space of forgotten history. In order,
+    /// each step crash-safe (temporary file, fsync, rename, fsync of the directory):
+    ///
+    /// 1. the journal's retained transactions (and a format-1 snapshot's) become a new history segment;
+    ///    segments holding forgotten transactions are rewritten without them, or dropped when none is left;
+    /// 2. `snapshot.json` is replaced: the models and the list of segments with their sparse indexes;
+    /// 3. the journal is replaced by one holding only a header;
+    /// 4. segment files the new snapshot does not list are removed.
+    ///
+    /// A crash after 1 leaves unlisted segments (removed by the next checkpoint); after 2, a journal whose
+    /// transactions the snapshot already holds (loading skips them). A failure (a full disk) throws with
+    /// `state` unchanged: the store goes on from the journal.
+    static func checkpoint(_ state: inout ReplayedState, files: StoreDirectory, journalEnd: Int64) throws {
+        let index = state.history
+        var segments: [HistoryIndex.File] = []
+        for segment in index.segments where segment.last > index.forgottenThrough {
+            let holdsForgotten =
+                segment.first <= index.forgottenThrough
+                || index.forgotten.contains { $0 >= segment.first && $0 <= segment.last }
+            guard holdsForgotten else {
+                segments.append(segment)
+                continue
+            }
+            var lines: [(JournalRecord.TransactionRecord, Data)] = []
+            let source = SegmentReader(files: files)
+            try source.forEachLine(of: segment) { body, line in
+                if index.isRetained(body.sequence) { lines.append((body, line)) }
+            }
+            if let rewritten = try writeSegment(lines, files: files) { segments.append(rewritten) }
+        }
+        // The journal's transactions (and a format-1 snapshot's) go to one new segment.
+        var fresh: [(JournalRecord.TransactionRecord, Data)] = []
+        for body in index.inline where index.isRetained(body.sequence) {
+            fresh.append((body, try encode(.transaction(body))))
+        }
+        try SegmentReader(files: files).forEachJournalTransaction(through: journalEnd) { body, line in
+            if index.isRetained(body.sequence) { fresh.append((body, line)) }
+        }
+        if let segment = try writeSegment(fresh, files: files) { segments.append(segment) }
+
+        try AtomicFileWriter.replace(
+            files.snapshot, with: try encode(.snapshot(state.snapshotRecord(segments: segments))))
+        try createJournal(
+            files: files, name: state.storeIdentifier, epoch: state.epoch, schema: state.recorded,
+            schemaGeneration: state.schemaGeneration)
+        state.history.segments = segments
+        state.history.inline = []
+        state.history.journal = HistoryIndex.File(name: StoreDirectory.journalName)
+        removeSegments(except: Set(segments.map(\.name)), files: files)
+    }
+
+    /// Writes `lines` as a new segment and returns its entry; `nil` (and no file) when there are none.
+    private static func writeSegment(
+        _ lines: [(JournalRecord.TransactionRecord, Data)], files: StoreDirectory
+    )
+        throws -> HistoryIndex.File?
+    {
+        guard let first = lines.first?.0.sequence, let last = lines.last?.0.sequence else { return nil }
+        var segment = HistoryIndex.File(name: files.newSegmentName(first: first, last: last))
+        var contents = Data(capacity: lines.reduce(0) { $0 + $1.1.count })
+        for (body, line) in lines {
+            segment.append(sequence: body.sequence, timestamp: body.timestamp, offset: Int64(contents.count))
+            contents.append(line)
+        }
+        segment.end = Int64(contents.count)
+        try AtomicFileWriter.replace(files.file(segment.name), with: contents)
+        return segment
+    }
+
+    /// Removes the segment files not in `kept`: superseded ones and those a crashed checkpoint or an erase
+    /// left. Best effort: a file that stays is only space, never read (nothing lists it).
+    static func removeSegments(except kept: Set<String>, files: StoreDirectory) {
+        let doomed = files.segmentNames().filter { !kept.contains($0) }
+        for name in doomed { unlink(files.file(name)) }
+        if !doomed.isEmpty { try? AtomicFileWriter.synchronizeDirectory(containing: files.journal) }
+    }
+}
+
+/// Reads the framed transaction lines of a segment or the journal, keeping each line's bytes: a checkpoint
+/// copies them as they are.
+struct SegmentReader {
+    let files: StoreDirectory
+
+    func forEachLine(
+        of segment: HistoryIndex.File, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+    ) throws {
+        let path = files.file(segment.name)
+        let bytes = try StoreFile(path: path, mode: .readOnly).read(from: 0, count: Int(segment.end))
+        try forEachTransaction(in: bytes, path: path, visit)
+    }
+
+    /// The journal's transactions up to `end`, schema records' transactions as records of their own.
+    func forEachJournalTransaction(
+        through end: Int64, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+    ) throws {
+        let bytes = try StoreFile(path: files.journal, mode: .readOnly).read(from: 0, count: Int(end))
+        try forEachTransaction(in: bytes, path: files.journal, visit)
+    }
+
+    private func forEachTransaction(
+        in bytes: Data, path: String, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+    ) throws {
+        let parsed = try RecordFraming.parse(bytes, startingAt: 0, path: path)
+        for (number, record) in parsed.records.enumerated() {
+            let next =
+                number + 1 < parsed.records.count ? parsed.records[number + 1].offset : parsed.endOfValidData
+            switch try JournalIO.decode(record, path: path) {
+            case .transaction(let body):
+                try visit(
+                    body, Data(bytes[bytes.startIndex + Int(record.offset)..<bytes.startIndex + Int(next)]))
+            case .schema(let body):
+                if let body = body.transaction { try visit(body, try JournalIO.encode(.transaction(body))) }
+            default:
+                continue
+            }
+        }
+    }
+}
