@@ -12,7 +12,10 @@ import StoreFileSupport
 /// once more, holding the shared lock that keeps writers from removing files.
 final class JSONFileHistorySource: HistorySource {
     /// A listed file is gone or replaced: the state this source was made from is out of date.
-    struct StaleIndex: Error {}
+    struct StaleIndex: Error {
+        /// The file.
+        var path: String
+    }
 
     private let directory: StoreDirectory
     private let index: HistoryIndex
@@ -150,11 +153,11 @@ final class JSONFileHistorySource: HistorySource {
         do {
             handle = try StoreFile(path: path, mode: .readOnly)
         } catch {
-            if !StoreFile.exists(path) { throw StaleIndex() }
+            if !StoreFile.exists(path) { throw StaleIndex(path: path) }
             throw error
         }
         if file.name == StoreDirectory.journalName, try handle.status().identity != journalIdentity {
-            throw StaleIndex()
+            throw StaleIndex(path: path)
         }
         return handle
     }

@@ -76,7 +76,10 @@ enum JournalIO {
         state.adopt(header.schema, generation: header.schemaGeneration)
         if let (snapshot, size) = try readSnapshot(files: files, configuration: configuration) {
             bytesRead += size
-            if snapshot.epoch == header.epoch { state.apply(snapshot) }
+            if snapshot.epoch == header.epoch {
+                try checkSegments(snapshot.segments ?? [], files: files)
+                state.apply(snapshot)
+            }
         }
         for record in parsed.records.dropFirst() {
             try state.apply(
@@ -142,6 +145,25 @@ enum JournalIO {
             format: snapshot.format, store: snapshot.store, path: files.snapshot, configuration: configuration
         )
         return (snapshot, Int64(bytes.count))
+    }
+
+    /// Throws unless every segment the snapshot lists is there, at least as long as listed: one `stat` each,
+    /// so that a lost history file is reported on opening, not at the first fetch that needs it.
+    static func checkSegments(_ segments: [HistoryIndex.File], files: StoreDirectory) throws(DataStoreError) {
+        for segment in segments {
+            let path = files.file(segment.name)
+            guard let status = StoreFile.status(atPath: path) else {
+                throw .corruptStoreFile(
+                    path: path, offset: 0, reason: "a history file the snapshot lists is missing")
+            }
+            guard status.size >= segment.end else {
+                throw .corruptStoreFile(
+                    path: path, offset: status.size,
+                    reason:
+                        "the history file is shorter (\(status.size) bytes) than the snapshot lists (\(segment.end))"
+                )
+            }
+        }
     }
 
     static func check(format: Int, store: String, path: String, configuration: JSONFileStoreConfiguration)

@@ -16,10 +16,17 @@ extension JSONFileDataStore: HistoryProviding {
         do {
             return try run(historyQuery, descriptor, JSONFileHistorySource(current, directory: files))
         } catch is JSONFileHistorySource.StaleIndex {
-            // Another process checkpointed meanwhile. Under the shared lock no writer removes a file.
-            return try readFromFiles { state in
-                try run(
-                    query(for: state.replayed), descriptor, JSONFileHistorySource(state, directory: files))
+            // Another process checkpointed meanwhile. Under the shared lock no writer removes a file, so a file
+            // missing now was removed by something other than a store.
+            do {
+                return try readFromFiles { state in
+                    try run(
+                        query(for: state.replayed), descriptor, JSONFileHistorySource(state, directory: files)
+                    )
+                }
+            } catch let stale as JSONFileHistorySource.StaleIndex {
+                throw DataStoreError.corruptStoreFile(
+                    path: stale.path, offset: 0, reason: "a history file the snapshot lists is missing")
             }
         }
     }

@@ -317,15 +317,21 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// writer, which does it before adding to history.
     private func maintain(_ state: inout State) throws {
         do {
+            let before = state.statistics.checkpoints
             try applyRetention(&state)
             if let limit = configuration.checkpointJournalBytes, state.journalEnd > limit {
                 try checkpoint(&state)
             }
+            if state.statistics.checkpoints > before { state.statistics.lastMaintenanceError = nil }
         } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
             throw error  // The store must be reopened; every later call says so.
         } catch {
-            // Nothing committed depends on it; a trim or checkpoint that failed (a full disk) is tried again at
-            // the next save.
+            // Nothing committed depends on it; a trim or checkpoint that failed (a full disk) is counted,
+            // reported in the statistics, and tried again at the next save.
+            state.statistics.failedMaintenance += 1
+            state.statistics.lastMaintenanceError =
+                error as? DataStoreError
+                ?? .storageUnavailable(path: files.path, reason: "a checkpoint failed: \(error)")
         }
     }
 

@@ -13,6 +13,11 @@ public struct JSONFileStoreStatistics: Hashable, Sendable {
     public var journalSynchronizations = 0
     /// Automatic checkpoints this instance wrote (see `JSONFileStoreConfiguration.checkpointJournalBytes`).
     public var checkpoints = 0
+    /// Automatic checkpoints and retention trims that failed (a full disk, say). The saves before them are
+    /// committed and the store goes on from the journal; the next save tries again.
+    public var failedMaintenance = 0
+    /// Why the latest of them failed; `nil` once a checkpoint or trim succeeds again.
+    public var lastMaintenanceError: DataStoreError?
     /// Times the store reread its files from the start (on open, or after another process compacted).
     public var fullReloads = 0
     /// Times it read only what other processes appended since its last look.
