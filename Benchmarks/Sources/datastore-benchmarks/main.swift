@@ -22,7 +22,7 @@ while let argument = rest.popFirst() {
     case "--filter": filter = rest.popFirst()
     case "-h", "--help":
         out(
-            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, memory, index, relationships, postgres"
+            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, postgres"
         )
         exit(0)
     default:
@@ -36,8 +36,10 @@ let report = Report(quick: quick)
 let scenarios: [(String, (Report, Sizes) throws -> Void)] = [
     ("history_tail", HistoryTailScenario.run), ("json_save", JSONSaveScenario.run),
     ("sqlite", SQLiteScenario.run),
-    ("ts", TimeSeriesScenario.run), ("open", OpenScenario.run), ("memory", MemoryScenario.run),
-    ("index", IndexScenario.run), ("relationships", RelationshipScenario.run), ("postgres", PostgresScenario.run),
+    ("ts", TimeSeriesScenario.run), ("open", OpenScenario.run),
+    ("retained", RetainedHistoryScenario.run), ("memory", MemoryScenario.run),
+    ("index", IndexScenario.run), ("relationships", RelationshipScenario.run),
+    ("postgres", PostgresScenario.run),
 ]
 out(
     "datastore-benchmarks \(quick ? "--quick" : "(full run)") on \(ProcessInfo.processInfo.activeProcessorCount) cores"

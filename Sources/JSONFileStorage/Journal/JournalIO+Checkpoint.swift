@@ -43,8 +43,7 @@ extension JournalIO {
         }
         if let segment = try writeSegment(fresh, files: files) { segments.append(segment) }
 
-        try AtomicFileWriter.replace(
-            files.snapshot, with: try encode(.snapshot(state.snapshotRecord(segments: segments))))
+        try AtomicFileWriter.replace(files.snapshot, with: try snapshotFile(state, segments: segments))
         try createJournal(
             files: files, name: state.storeIdentifier, epoch: state.epoch, schema: state.recorded,
             schemaGeneration: state.schemaGeneration)
@@ -52,6 +51,18 @@ extension JournalIO {
         state.history.inline = []
         state.history.journal = HistoryIndex.File(name: StoreDirectory.journalName)
         removeSegments(except: Set(segments.map(\.name)), files: files)
+    }
+
+    /// The snapshot file's bytes: the `snapshot` record, then the rows in `rows` records of a thousand.
+    private static func snapshotFile(_ state: ReplayedState, segments: [HistoryIndex.File]) throws -> Data {
+        var record = state.snapshotRecord(segments: segments)
+        let rows = record.rows
+        record.rows = []
+        var file = try encode(.snapshot(record))
+        for start in stride(from: 0, to: rows.count, by: 1_000) {
+            file.append(try encode(.rows(.init(rows: Array(rows[start..<min(start + 1_000, rows.count)])))))
+        }
+        return file
     }
 
     /// Writes `lines` as a new segment and returns its entry; `nil` (and no file) when there are none.

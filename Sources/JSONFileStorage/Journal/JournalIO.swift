@@ -13,6 +13,9 @@ enum JournalIO {
 
     static func encode(_ record: JournalRecord) throws(DataStoreError) -> Data {
         if case .transaction(let body) = record { return RecordFraming.frame(TransactionCodec.encode(body)) }
+        if case .rows(let body) = record {
+            return RecordFraming.frame(TransactionCodec.encode(rows: body.rows))
+        }
         do {
             return RecordFraming.frame(try encoder().encode(record))
         } catch {
@@ -134,12 +137,20 @@ enum JournalIO {
         let file = try StoreFile(path: files.snapshot, mode: .readOnly)
         let bytes = try file.readToEnd(from: 0)
         let parsed = try RecordFraming.parse(bytes, startingAt: 0, path: files.snapshot)
-        guard parsed.records.count == 1, !parsed.hasTornTail, let record = parsed.records.first,
-            case .snapshot(let snapshot) = try decode(record, path: files.snapshot)
+        // Format 1: one `snapshot` record. Format 2: a `snapshot` record, then its rows in `rows` records.
+        guard !parsed.hasTornTail, let first = parsed.records.first,
+            case .snapshot(var snapshot) = try decode(first, path: files.snapshot)
         else {
             throw DataStoreError.corruptStoreFile(
                 path: files.snapshot, offset: parsed.endOfValidData,
-                reason: "the snapshot is not one whole record")
+                reason: "the snapshot is not one whole snapshot record and its rows")
+        }
+        for record in parsed.records.dropFirst() {
+            guard case .rows(let body) = try decode(record, path: files.snapshot) else {
+                throw DataStoreError.corruptStoreFile(
+                    path: files.snapshot, offset: record.offset, reason: "a snapshot record other than rows")
+            }
+            snapshot.rows += body.rows
         }
         try check(
             format: snapshot.format, store: snapshot.store, path: files.snapshot, configuration: configuration

@@ -13,6 +13,8 @@ enum JournalRecord: Codable, Sendable {
     case forget(ForgetRecord)
     /// The compacted state, alone in `snapshot.json`.
     case snapshot(SnapshotRecord)
+    /// Format 2: a run of the snapshot's rows, in `snapshot.json` after the `snapshot` record.
+    case rows(RowsRecord)
     /// A migration: the store's new schema, the upgrade its rows went through, and the transaction that came
     /// with it, committed together.
     case schema(SchemaRecord)
@@ -47,6 +49,10 @@ enum JournalRecord: Codable, Sendable {
         var changes: [PlannedChange]
     }
 
+    struct RowsRecord: Codable, Sendable {
+        var rows: [DataStoreSnapshot]
+    }
+
     struct ForgetRecord: Codable, Sendable {
         var sequences: [Int64]
         var oldestValid: Int64
@@ -61,6 +67,7 @@ enum JournalRecord: Codable, Sendable {
         var nextChange: Int64
         var oldestValid: Int64
         var lastTimestamp: Date
+        /// Format 1: every row. Format 2 writes none here; `rows` records follow the snapshot record.
         var rows: [DataStoreSnapshot]
         /// Format 1: the retained transactions themselves. Format 2 writes none here and lists `segments`.
         var history: [TransactionRecord]
@@ -82,6 +89,7 @@ enum JournalRecord: Codable, Sendable {
         case "forget": self = .forget(try record.body(ForgetRecord.self))
         case "snapshot": self = .snapshot(try record.body(SnapshotRecord.self))
         case "schema": self = .schema(try record.body(SchemaRecord.self))
+        case "rows": self = .rows(try record.body(RowsRecord.self))
         default: throw record.unknownType()
         }
     }
@@ -93,6 +101,7 @@ enum JournalRecord: Codable, Sendable {
         case .forget(let body): try TaggedRecord.encode(type: "forget", body: body, to: encoder)
         case .snapshot(let body): try TaggedRecord.encode(type: "snapshot", body: body, to: encoder)
         case .schema(let body): try TaggedRecord.encode(type: "schema", body: body, to: encoder)
+        case .rows(let body): try TaggedRecord.encode(type: "rows", body: body, to: encoder)
         }
     }
 }

@@ -106,7 +106,7 @@ struct ReplayedState: Sendable {
                 apply(transaction, at: offset)
             }
             apply(body)
-        case .header, .snapshot:
+        case .header, .snapshot, .rows:
             throw .corruptStoreFile(
                 path: path, offset: offset, reason: "unexpected \(record) record inside the journal")
         }

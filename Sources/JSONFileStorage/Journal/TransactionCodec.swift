@@ -33,10 +33,48 @@ enum TransactionCodec {
         return Data(writer.bytes)
     }
 
-    /// The record in `payload`: transactions through the fast parser, the rare other kinds through
-    /// `JSONDecoder`.
+    /// A snapshot's `rows` record, through the fast codec: `{"body":{"rows":[{"persistentIdentifier":…,
+    /// "values":{…}},…]},"type":"rows"}`, as `JSONEncoder` with sorted keys spells it.
+    static func encode(rows: [DataStoreSnapshot]) -> Data {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("body")
+        writer.beginObject()
+        writer.key("rows")
+        writer.beginArray()
+        for row in rows {
+            writer.beginObject()
+            writer.key("persistentIdentifier")
+            writer.identifier(row.persistentIdentifier)
+            writer.key("values")
+            writer.values(row.values)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.key("type")
+        writer.string("rows")
+        writer.endObject()
+        return Data(writer.bytes)
+    }
+
+    /// The record in `payload`: transactions and snapshot rows through the fast parser, the rare other kinds
+    /// through `JSONDecoder`.
     static func decode(_ payload: Data) throws -> JournalRecord {
         let root = try JSONParser.parse(payload)
+        if root["type"]?.stringValue == "rows" {
+            guard let rows = root["body"]?["rows"]?.arrayValue else {
+                throw JSONParser.Failure(offset: 0, reason: "a rows record lacks its rows")
+            }
+            return .rows(
+                JournalRecord.RowsRecord(
+                    rows: try rows.map { row throws(JSONParser.Failure) in
+                        guard let identifier = row["persistentIdentifier"]?.identifierValue,
+                            let values = row["values"]?.snapshotValues
+                        else { throw JSONParser.Failure(offset: 0, reason: "a row lacks a field") }
+                        return DataStoreSnapshot(persistentIdentifier: identifier, values: values)
+                    }))
+        }
         guard root["type"]?.stringValue == "transaction" else {
             return try JSONDecoder().decode(JournalRecord.self, from: payload)
         }

@@ -72,37 +72,40 @@ public enum RecordFraming {
     static func scan(_ bytes: Data, startingAt start: Int64) -> (
         records: [Record], endOfValidData: Int64, damage: Int64?, hasTornTail: Bool
     ) {
-        var records: [Record] = []
-        var lineStart = bytes.startIndex
-        while lineStart < bytes.endIndex {
-            let offset = start + Int64(lineStart - bytes.startIndex)
-            guard let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
-                return (records, offset, nil, true)
+        // Over the raw bytes: `Data`'s generic indexing costs more per byte than the checksum does.
+        bytes.withUnsafeBytes { buffer in
+            var records: [Record] = []
+            var lineStart = 0
+            while lineStart < buffer.count {
+                let offset = start + Int64(lineStart)
+                let rest = UnsafeRawBufferPointer(rebasing: buffer[lineStart...])
+                guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")) else {
+                    return (records, offset, nil, true)
+                }
+                guard let payload = payload(ofLine: UnsafeRawBufferPointer(rebasing: rest[...newline])) else {
+                    return (records, offset, offset, false)
+                }
+                records.append(Record(offset: offset, payload: payload))
+                lineStart += newline + 1
             }
-            guard let payload = payload(ofLine: bytes[lineStart...newline]) else {
-                return (records, offset, offset, false)
-            }
-            records.append(Record(offset: offset, payload: payload))
-            lineStart = newline + 1
+            return (records, start + Int64(buffer.count), nil, false)
         }
-        return (records, start + Int64(bytes.count), nil, false)
     }
 
     /// The record bytes of one line (ending in `\n`), or `nil` if its framing or checksum is wrong.
-    static func payload(ofLine line: Data) -> Data? {
-        let bytes = line
+    static func payload(ofLine bytes: UnsafeRawBufferPointer) -> Data? {
         guard bytes.count > prefixLength + suffix.count else { return nil }
-        let base = bytes.startIndex
-        guard bytes[base..<base + prefixStart.count].elementsEqual(prefixStart),
-            bytes[(base + prefixStart.count + 8)..<(base + prefixLength)].elementsEqual(prefixEnd),
-            bytes[(bytes.endIndex - suffix.count)...].elementsEqual(suffix),
+        let crcStart = prefixStart.count
+        guard bytes[0..<crcStart].elementsEqual(prefixStart),
+            bytes[(crcStart + 8)..<prefixLength].elementsEqual(prefixEnd),
+            bytes[(bytes.count - suffix.count)...].elementsEqual(suffix),
             let expected = UInt32(
                 String(
-                    decoding: bytes[(base + prefixStart.count)..<(base + prefixStart.count + 8)],
+                    decoding: UnsafeRawBufferPointer(rebasing: bytes[crcStart..<(crcStart + 8)]),
                     as: UTF8.self),
                 radix: 16)
         else { return nil }
-        let payload = bytes[(base + prefixLength)..<(bytes.endIndex - suffix.count)]
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[prefixLength..<(bytes.count - suffix.count)])
         guard CRC32.checksum(payload) == expected else { return nil }
         return Data(payload)
     }

@@ -131,7 +131,8 @@ enum JSONSaveScenario {
         let groupRatio = (Double(batch / 8 * 8) / eight.median) / singleRate
         report.metric(
             "json_group_commit_8_tasks_vs_single", groupRatio, "x", target: ">= 3", met: groupRatio >= 3,
-            detail: "8 threads, \(batch / 8) durable saves each: median \(Report.time(eight.median)); saves/s "
+            detail:
+                "8 threads, \(batch / 8) durable saves each: median \(Report.time(eight.median)); saves/s "
                 + "relative to one writer; \(saves) saves took \(syncs) fdatasyncs")
 
         // Four processes, each with its own instance, serialised by flock. Each child reports when its saves

@@ -16,7 +16,8 @@ enum PostgresScenario {
         let store = try PostgresDataStore(
             .init(name: "bench", schema: Note.schema, connectionString: url, databaseSchema: namespace))
         let models = 1_000
-        _ = try store.save(DataStoreSaveChangesRequest(inserted: (0..<models).map { note($0, store: "bench") }))
+        _ = try store.save(
+            DataStoreSaveChangesRequest(inserted: (0..<models).map { note($0, store: "bench") }))
 
         // The baseline's own tables: the same rows, a history table keyed by sequence.
         try raw.execute("SET client_min_messages = warning")
@@ -73,7 +74,8 @@ enum PostgresScenario {
             },
             baseline: { batches in for batch in batches { try rawSave(batch) } })
         let stored = try store.fetch(
-            DataStoreFetchRequest(descriptor: FetchDescriptor<Note>(predicate: #Predicate { $0.body != "hello" })))
+            DataStoreFetchRequest(
+                descriptor: FetchDescriptor<Note>(predicate: #Predicate { $0.body != "hello" })))
         let rawChanged = try raw.execute("SELECT count(*) FROM \(namespace).raw_models")
         try verify(
             stored.snapshots.count == Int(rawChanged.first?.first ?? "") ?? -1, "postgres_vs_libpq_saves",
@@ -90,7 +92,8 @@ enum PostgresScenario {
         let newest = try store.currentToken()
         let token = PostgresHistoryToken(
             storeIdentifier: "bench", epoch: newest.epoch, sequence: newest.sequence - 100)
-        let descriptor = HistoryDescriptor<PostgresHistoryTransaction>(predicate: #Predicate { $0.token > token })
+        let descriptor = HistoryDescriptor<PostgresHistoryTransaction>(
+            predicate: #Predicate { $0.token > token })
         func sqlTail() throws -> [[String]] {
             try raw.execute(
                 """

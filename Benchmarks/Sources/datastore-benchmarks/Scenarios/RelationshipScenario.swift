@@ -70,9 +70,11 @@ enum RelationshipScenario {
     static func fetchOverhead(_ report: Report, _ sizes: Sizes) throws {
         let count = sizes.modelLayerModels
         let related = try ModelContainer(
-            for: [BenchTrip.self], configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "rel"))])
+            for: [BenchTrip.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "rel"))])
         let flat = try ModelContainer(
-            for: [FlatTrip.self], configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "flat"))])
+            for: [FlatTrip.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "flat"))])
         let setup = ModelContext(related)
         let flatSetup = ModelContext(flat)
         var trips: [BenchTrip] = []
@@ -109,11 +111,13 @@ enum RelationshipScenario {
             candidate: { _ = try ModelContext(related).fetch(FetchDescriptor<BenchTrip>()) },
             baseline: { _ = try ModelContext(related).fetch(FetchDescriptor<BenchStay>()) })
         let (candidate, baseline) = try Measure.pair(
-            repetitions: sizes.repetitions, candidate: { _ = try readRelated() }, baseline: { _ = try readFlat() })
+            repetitions: sizes.repetitions, candidate: { _ = try readRelated() },
+            baseline: { _ = try readFlat() })
         let ratio = candidate.median / baseline.median
         report.metric(
             "relationship_fetch_overhead", ratio, "x", target: "<= 2.0", met: ratio <= 2.0,
-            detail: "fetch \(count) trips and read each one's accommodation name (two store requests): median "
+            detail:
+                "fetch \(count) trips and read each one's accommodation name (two store requests): median "
                 + "\(Report.time(candidate.median)) against \(Report.time(baseline.median)) for \(count) trips "
                 + "holding the name; the trips alone take \(Report.time(parts.candidate.median)) and the stays alone "
                 + "\(Report.time(parts.baseline.median)), so the two fetches are most of the difference")
@@ -181,7 +185,8 @@ enum RelationshipScenario {
         let ratio = candidate.median / baseline.median
         report.metric(
             "cascade_delete_10k", ratio, "x", target: "recorded", met: true,
-            detail: "delete a parent with \(count) children by .cascade, one transaction of \(count + 1) deletes: "
+            detail:
+                "delete a parent with \(count) children by .cascade, one transaction of \(count + 1) deletes: "
                 + "median \(Report.time(candidate.median)) against \(Report.time(baseline.median)) for a save "
                 + "naming all \(count + 1) deletes")
     }

@@ -52,14 +52,18 @@ struct Sizes {
     var openModels: Int
     var openChanges: Int
     var memoryChanges: Int
+    /// History changes a JSON file store retains in `RetainedHistoryScenario`.
+    var retainedChanges: Int
     var modelLayerModels: Int
     var repetitions: Int
 
     static let full = Sizes(
         historyTransactions: 1_000_000, jsonModels: 100_000, saves: 200, tsSamples: 1_000_000,
         openModels: 100_000,
-        openChanges: 1_000_000, memoryChanges: 1_000_000, modelLayerModels: 10_000, repetitions: 7)
+        openChanges: 1_000_000, memoryChanges: 1_000_000, retainedChanges: 1_000_000,
+        modelLayerModels: 10_000, repetitions: 7)
     static let quick = Sizes(
         historyTransactions: 50_000, jsonModels: 10_000, saves: 50, tsSamples: 100_000, openModels: 10_000,
-        openChanges: 50_000, memoryChanges: 100_000, modelLayerModels: 10_000, repetitions: 5)
+        openChanges: 50_000, memoryChanges: 100_000, retainedChanges: 100_000, modelLayerModels: 10_000,
+        repetitions: 5)
 }
