@@ -115,6 +115,13 @@ import Testing
         let pageRead = store.statistics.bytesRead - before
         #expect(
             pageRead <= 1_000 * perRecord + 2 * HistoryIndex.Mark.spacingBytes, "read \(pageRead) bytes")
+        // The tail this instance wrote itself comes from its bounded cache of recent transactions: no read.
+        let last = try store.currentToken()
+        try saveMemo("cached", to: store)
+        before = store.statistics.bytesRead
+        let tail = try store.fetchHistory(HistoryDescriptor(predicate: HistoryPredicates.after(last)))
+        #expect(tail.map(\.token.sequence) == [last.sequence + 1])
+        #expect(store.statistics.bytesRead == before)
         // The oldest transactions are there too.
         descriptor = HistoryDescriptor(
             predicate: HistoryPredicates.after(

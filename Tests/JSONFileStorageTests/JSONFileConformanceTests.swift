@@ -1,7 +1,8 @@
 import DataStoreConformance
 import Foundation
-import JSONFileStorage
 import Testing
+
+@testable import JSONFileStorage
 
 /// The whole conformance suite, in one line, against the JSON file store.
 @Test(arguments: ConformanceCase.allCases)
@@ -11,14 +12,15 @@ func jsonFileStoreConforms(_ check: ConformanceCase) async throws {
     }
 }
 
-/// Again with a checkpoint after every save: all history is then read from segment files through their
-/// sparse indexes, none from the journal.
+/// Again with a checkpoint after every save and no cache of recent transactions: all history is then read
+/// from segment files through their sparse indexes, none from the journal or memory.
 @Test(arguments: ConformanceCase.allCases)
 func jsonFileStoreCheckpointingAfterEverySaveConforms(_ check: ConformanceCase) async throws {
     try await DataStoreConformance.run(check, capabilities: [.durable, .multiProcess, .historyUpdates]) {
         var configuration = JSONFileStoreConfiguration(
             name: $0.storeName, schema: $0.schema, directory: $0.directory)
         configuration.checkpointJournalBytes = 1
+        configuration.recentHistoryChanges = 0
         return try JSONFileDataStore(configuration)
     }
 }

@@ -95,6 +95,34 @@ struct HistoryIndex: Sendable {
     /// The newest sequence in history.
     var latest: Int64 = 0
 
+    /// An empty index whose cache keeps about `recentChangeLimit` changes.
+    init(recentChangeLimit: Int = 4_096) {
+        self.recentChangeLimit = recentChangeLimit
+    }
+
+    /// The newest transactions, decoded, contiguous up to ``latest``: reads of the tail (a change feed, a sync
+    /// after its token) are answered from here without reading a file. At most about
+    /// ``recentChangeLimit`` changes; older ones are read from the files.
+    private(set) var recent: [JournalRecord.TransactionRecord] = []
+    private var recentChanges = 0
+    /// The bounded cache's size, in changes (see `JSONFileStoreConfiguration.recentHistoryChanges`).
+    var recentChangeLimit = 4_096
+
+    /// Keeps a transaction just committed or replayed in the cache, dropping the oldest beyond its bound (in
+    /// batches, so that a save does not shift the array each time).
+    mutating func remember(_ body: JournalRecord.TransactionRecord) {
+        guard recentChangeLimit > 0 else { return }
+        recent.append(body)
+        recentChanges += body.changes.count
+        guard recentChanges > recentChangeLimit * 3 / 2 else { return }
+        var dropped = 0
+        while recent.count - dropped > 1 && recentChanges > recentChangeLimit {
+            recentChanges -= recent[dropped].changes.count
+            dropped += 1
+        }
+        recent.removeFirst(dropped)
+    }
+
     /// The files to read, in commit order, the journal's valid data ending at `journalEnd`.
     func files(journalEnd: Int64) -> [File] {
         var journal = journal

@@ -55,6 +55,14 @@ final class JSONFileHistorySource: HistorySource {
             result.append(ReplayedState.transaction(body, storeIdentifier: storeIdentifier, epoch: epoch))
             return result.count < limit
         }
+        // The tail, from the cache of the newest transactions, when it holds everything after `after`.
+        if let first = index.recent.first, first.sequence <= after + 1 {
+            let start = index.recent.partitioningIndex { $0.sequence > after }
+            for body in index.recent[start...] {
+                guard take(body) else { break }
+            }
+            return result
+        }
         for body in index.inline where body.sequence > after {
             guard take(body) else { return result }
         }

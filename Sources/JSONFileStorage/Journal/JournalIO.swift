@@ -76,6 +76,7 @@ enum JournalIO {
             format: header.format, store: header.store, path: files.journal, configuration: configuration)
         var state = ReplayedState(
             storeIdentifier: configuration.name, schema: configuration.schema, epoch: header.epoch)
+        state.history.recentChangeLimit = configuration.recentHistoryChanges
         state.adopt(header.schema, generation: header.schemaGeneration)
         if let (snapshot, size) = try readSnapshot(files: files, configuration: configuration) {
             bytesRead += size

@@ -58,7 +58,7 @@ struct ReplayedState: Sendable {
             table.apply(
                 PlannedChange(kind: .insert, identifier: row.persistentIdentifier, values: row.values))
         }
-        history = HistoryIndex()
+        history = HistoryIndex(recentChangeLimit: history.recentChangeLimit)
         history.latest = snapshot.sequence
         if let segments = snapshot.segments {
             history.segments = segments
@@ -130,6 +130,7 @@ struct ReplayedState: Sendable {
         }
         history.journal.append(
             sequence: body.sequence, timestamp: body.timestamp, offset: offset)
+        history.remember(body)
         history.latest = body.sequence
         latestSequence = body.sequence
         nextChangeIdentifier = body.firstChange + Int64(body.changes.count)

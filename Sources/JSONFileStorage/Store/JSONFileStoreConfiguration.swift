@@ -42,6 +42,9 @@ public struct JSONFileStoreConfiguration: DataStoreConfiguration {
     /// lock while it writes (other processes' writers wait about as long as opening the store takes), and is
     /// crash-safe: a crash at any point leaves the old files or the new ones.
     public var checkpointJournalBytes: Int64? = 4 << 20
+    /// How many of the newest history changes an instance keeps decoded, to answer tail reads without reading
+    /// a file. Internal: tests set it to 0 so that every history read goes to the files.
+    var recentHistoryChanges = 4_096
 
     /// Creates a configuration.
     public init(

@@ -80,7 +80,7 @@ public struct JSONParser {
 
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         position += 1
-        var members: [String: JSONValue] = [:]
+        var members: [JSONValue.Member] = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -97,7 +97,7 @@ public struct JSONParser {
                 throw failure("expected ':'")
             }
             position += 1
-            members[key] = try value(depth: depth + 1)
+            members.append(JSONValue.Member(key, try value(depth: depth + 1)))
             skipWhitespace()
             guard position < bytes.count else { throw failure("unexpected end of an object") }
             if bytes[position] == UInt8(ascii: ",") {

@@ -3,8 +3,9 @@ import Foundation
 
 /// A parsed JSON value, as ``JSONParser`` returns it.
 public enum JSONValue: Equatable, Sendable {
-    /// An object, by key.
-    case object([String: JSONValue])
+    /// An object's members in the order written. A list, not a dictionary: the objects the stores write are
+    /// small, and a linear search by key costs less than hashing every key while parsing.
+    case object([Member])
     /// An array.
     case array([JSONValue])
     /// A string.
@@ -18,10 +19,24 @@ public enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
 
-    /// The member named `key` of an object, or `nil`.
+    /// One member of an object.
+    public struct Member: Equatable, Sendable {
+        /// The member's key.
+        public var key: String
+        /// Its value.
+        public var value: JSONValue
+
+        /// A member.
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The member named `key` of an object (the last, if the key is repeated), or `nil`.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members[key]
+        return members.last { $0.key == key }?.value
     }
 
     /// The string, or `nil` for anything else.
@@ -54,7 +69,9 @@ public enum JSONValue: Equatable, Sendable {
     /// The snapshot value this JSON spells in the one-key form, or `nil` if it spells none.
     public var snapshotValue: SnapshotValue? {
         if case .null = self { return .null }
-        guard case .object(let members) = self, members.count == 1, let (name, inner) = members.first else {
+        guard case .object(let members) = self, members.count == 1, let name = members.first?.key,
+            let inner = members.first?.value
+        else {
             return nil
         }
         switch name {
@@ -99,9 +116,9 @@ public enum JSONValue: Equatable, Sendable {
         guard case .object(let members) = self else { return nil }
         var values: [String: SnapshotValue] = [:]
         values.reserveCapacity(members.count)
-        for (name, member) in members {
-            guard let value = member.snapshotValue else { return nil }
-            values[name] = value
+        for member in members {
+            guard let value = member.value.snapshotValue else { return nil }
+            values[member.key] = value
         }
         return values
     }
