@@ -103,17 +103,17 @@ struct HistoryIndex: Sendable {
     /// The newest transactions, decoded, contiguous up to ``latest``: reads of the tail (a change feed, a sync
     /// after its token) are answered from here without reading a file. At most about
     /// ``recentChangeLimit`` changes; older ones are read from the files.
-    private(set) var recent: [JournalRecord.TransactionRecord] = []
+    private(set) var recent: [JSONFileHistoryTransaction] = []
     private var recentChanges = 0
     /// The bounded cache's size, in changes (see `JSONFileStoreConfiguration.recentHistoryChanges`).
     var recentChangeLimit = 4_096
 
     /// Keeps a transaction just committed or replayed in the cache, dropping the oldest beyond its bound (in
     /// batches, so that a save does not shift the array each time).
-    mutating func remember(_ body: JournalRecord.TransactionRecord) {
+    mutating func remember(_ transaction: JSONFileHistoryTransaction) {
         guard recentChangeLimit > 0 else { return }
-        recent.append(body)
-        recentChanges += body.changes.count
+        recent.append(transaction)
+        recentChanges += transaction.changes.count
         guard recentChanges > recentChangeLimit * 3 / 2 else { return }
         var dropped = 0
         while recent.count - dropped > 1 && recentChanges > recentChangeLimit {

@@ -43,25 +43,33 @@ final class JSONFileHistorySource: HistorySource {
     ) throws -> [JSONFileHistoryTransaction] {
         var result: [JSONFileHistoryTransaction] = []
         guard limit > 0 else { return result }
-        // Returns whether to go on.
-        func take(_ body: JournalRecord.TransactionRecord) -> Bool {
-            if body.sequence > through { return false }
+        // Whether a transaction with this sequence and timestamp is wanted (`nil`: none after it is).
+        func wants(_ sequence: Int64, _ timestamp: Date) -> Bool? {
+            if sequence > through { return nil }
             if let upper = bounds.upperTimestamp,
-                upper.isInclusive ? body.timestamp > upper.value : body.timestamp >= upper.value
+                upper.isInclusive ? timestamp > upper.value : timestamp >= upper.value
             {
-                return false
+                return nil
             }
-            guard body.sequence > after, index.isRetained(body.sequence) else { return true }
-            result.append(ReplayedState.transaction(body, storeIdentifier: storeIdentifier, epoch: epoch))
-            return result.count < limit
+            return sequence > after && index.isRetained(sequence)
         }
         // The tail, from the cache of the newest transactions, when it holds everything after `after`.
-        if let first = index.recent.first, first.sequence <= after + 1 {
-            let start = index.recent.partitioningIndex { $0.sequence > after }
-            for body in index.recent[start...] {
-                guard take(body) else { break }
+        if let first = index.recent.first, first.token.sequence <= after + 1 {
+            let start = index.recent.partitioningIndex { $0.token.sequence > after }
+            for transaction in index.recent[start...] {
+                guard let wanted = wants(transaction.token.sequence, transaction.timestamp) else { break }
+                if wanted { result.append(transaction) }
+                if result.count == limit { break }
             }
             return result
+        }
+        // Returns whether to go on.
+        func take(_ body: JournalRecord.TransactionRecord) -> Bool {
+            guard let wanted = wants(body.sequence, body.timestamp) else { return false }
+            if wanted {
+                result.append(ReplayedState.transaction(body, storeIdentifier: storeIdentifier, epoch: epoch))
+            }
+            return result.count < limit
         }
         for body in index.inline where body.sequence > after {
             guard take(body) else { return result }

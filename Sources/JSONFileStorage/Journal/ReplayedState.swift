@@ -130,7 +130,10 @@ struct ReplayedState: Sendable {
         }
         history.journal.append(
             sequence: body.sequence, timestamp: body.timestamp, offset: offset)
-        history.remember(body)
+        if history.recentChangeLimit > 0 {
+            let decoded = transaction(body)
+            history.remember(decoded)
+        }
         history.latest = body.sequence
         latestSequence = body.sequence
         nextChangeIdentifier = body.firstChange + Int64(body.changes.count)
