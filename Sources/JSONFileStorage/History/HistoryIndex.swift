@@ -96,7 +96,7 @@ struct HistoryIndex: Sendable {
     var latest: Int64 = 0
 
     /// An empty index whose cache keeps about `recentChangeLimit` changes.
-    init(recentChangeLimit: Int = 4_096) {
+    init(recentChangeLimit: Int = 2_048) {
         self.recentChangeLimit = recentChangeLimit
     }
 
@@ -106,7 +106,7 @@ struct HistoryIndex: Sendable {
     private(set) var recent: [JSONFileHistoryTransaction] = []
     private var recentChanges = 0
     /// The bounded cache's size, in changes (see `JSONFileStoreConfiguration.recentHistoryChanges`).
-    var recentChangeLimit = 4_096
+    var recentChangeLimit = 2_048
 
     /// Keeps a transaction just committed or replayed in the cache, dropping the oldest beyond its bound (in
     /// batches, so that a save does not shift the array each time).

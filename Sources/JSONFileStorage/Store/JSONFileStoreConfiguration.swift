@@ -44,7 +44,7 @@ public struct JSONFileStoreConfiguration: DataStoreConfiguration {
     public var checkpointJournalBytes: Int64? = 4 << 20
     /// How many of the newest history changes an instance keeps decoded, to answer tail reads without reading
     /// a file. Internal: tests set it to 0 so that every history read goes to the files.
-    var recentHistoryChanges = 4_096
+    var recentHistoryChanges = 2_048
 
     /// Creates a configuration.
     public init(
