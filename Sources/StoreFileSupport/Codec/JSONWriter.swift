@@ -98,6 +98,18 @@ public struct JSONWriter {
 
     private mutating func appendString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy them whole.
+        var value = value
+        let copied = value.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -167,9 +179,9 @@ public struct JSONWriter {
     /// Attribute values by name, keys sorted.
     public mutating func values(_ values: [String: SnapshotValue]) {
         beginObject()
-        for name in values.keys.sorted() {
+        for (name, member) in values.sorted(by: { $0.key < $1.key }) {
             key(name)
-            value(values[name] ?? .null)
+            value(member)
         }
         endObject()
     }
