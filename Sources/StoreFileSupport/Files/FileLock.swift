@@ -73,7 +73,7 @@ public final class FileLock: @unchecked Sendable {
             let microseconds =
                 wait.components.seconds * 1_000_000 + wait.components.attoseconds / 1_000_000_000_000
             usleep(useconds_t(max(1, microseconds)))
-            pause = min(pause * 2, .milliseconds(1))
+            pause = min(pause * 2, .microseconds(200))
         }
     }
 
