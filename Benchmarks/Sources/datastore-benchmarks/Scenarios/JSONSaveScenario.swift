@@ -157,7 +157,7 @@ enum JSONSaveScenario {
             while !ready.allSatisfy(FileManager.default.fileExists(atPath:)) && Date() < deadline {
                 usleep(1_000)
             }
-            FileManager.default.createFile(
+            _ = FileManager.default.createFile(
                 atPath: directory.appendingPathComponent("go-\(next)").path, contents: nil)
             next += 1
             var starts: [Double] = []
