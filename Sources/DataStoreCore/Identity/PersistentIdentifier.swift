@@ -28,7 +28,33 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
 
     /// Creates an unresolved identifier with a fresh random primary key, for a model not yet inserted.
     public init() {
-        self.init(storeIdentifier: nil, entityName: "", primaryKey: UUID().uuidString)
+        self.init(storeIdentifier: nil, entityName: "", primaryKey: Self.randomUUIDString())
+    }
+
+    /// A version 4 UUID from the system's random source, spelled as `UUID().uuidString` spells one. Every
+    /// model a fetch materialises draws one (its `init()` runs before its values are set), and Foundation's
+    /// `UUID()` on Linux opens and reads `/dev/urandom` each time and formats through `snprintf`.
+    static func randomUUIDString() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeMutableBytes(of: &bytes) { buffer in
+            buffer[6] = (buffer[6] & 0x0F) | 0x40  // version 4
+            buffer[8] = (buffer[8] & 0x3F) | 0x80  // RFC 4122 variant
+            let digits = Array("0123456789ABCDEF".utf8)
+            return String(unsafeUninitializedCapacity: 36) { text in
+                var position = 0
+                for (index, byte) in buffer.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = digits[Int(byte >> 4)]
+                    text[position + 1] = digits[Int(byte & 0x0F)]
+                    position += 2
+                }
+                return position
+            }
+        }
     }
 
     /// Whether a context has yet to resolve this identifier to a store and entity.

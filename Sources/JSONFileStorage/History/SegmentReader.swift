@@ -1,0 +1,45 @@
+import DataStoreCore
+import Foundation
+import StoreFileSupport
+
+/// Reads the framed transaction lines of a segment or the journal, keeping each line's bytes: a checkpoint
+/// copies them as they are.
+struct SegmentReader {
+    let files: StoreDirectory
+
+    /// The transactions of a segment with their lines.
+    func forEachLine(
+        of segment: HistoryIndex.File, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+    ) throws {
+        let path = files.file(segment.name)
+        let bytes = try StoreFile(path: path, mode: .readOnly).read(from: 0, count: Int(segment.end))
+        try forEachTransaction(in: bytes, path: path, visit)
+    }
+
+    /// The journal's transactions up to `end`, schema records' transactions as records of their own.
+    func forEachJournalTransaction(
+        through end: Int64, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+    ) throws {
+        let bytes = try StoreFile(path: files.journal, mode: .readOnly).read(from: 0, count: Int(end))
+        try forEachTransaction(in: bytes, path: files.journal, visit)
+    }
+
+    private func forEachTransaction(
+        in bytes: Data, path: String, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+    ) throws {
+        let parsed = try RecordFraming.parse(bytes, startingAt: 0, path: path)
+        for (number, record) in parsed.records.enumerated() {
+            let next =
+                number + 1 < parsed.records.count ? parsed.records[number + 1].offset : parsed.endOfValidData
+            switch try JournalIO.decode(record, path: path) {
+            case .transaction(let body):
+                try visit(
+                    body, Data(bytes[bytes.startIndex + Int(record.offset)..<bytes.startIndex + Int(next)]))
+            case .schema(let body):
+                if let body = body.transaction { try visit(body, try JournalIO.encode(.transaction(body))) }
+            default:
+                continue
+            }
+        }
+    }
+}
