@@ -51,6 +51,43 @@ import TimeSeriesStorage
         #expect(store.statistics.segmentsOpened == none.segmentsOpened)
     }
 
+    /// Comparisons on attributes are applied to the samples' values, and the predicate is then not evaluated
+    /// again: every answer equals `Predicate.evaluate` over all the samples, for exact predicates (ranges,
+    /// `!=`, several attributes) and inexact ones (`||`, a string method) alike.
+    @Test func comparisonsOnSampleValuesAnswerAsThePredicateDoes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try TimeSeriesDataStore(.readings(directory.url, span: 600))
+        let start = Date().addingTimeInterval(-20_000)
+        for (offset, sensor) in ["s1", "s2", "s3"].enumerated() {
+            try append(
+                readings(offset * 3_000..<(offset + 1) * 3_000, from: start, sensor: sensor), to: store)
+        }
+        let all = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Reading>())).snapshots
+        #expect(all.count == 9_000)
+        let from = start.addingTimeInterval(2_500)
+        let to = start.addingTimeInterval(6_500)
+        let predicates: [Predicate<Reading>] = [
+            #Predicate { $0.timestamp >= from && $0.timestamp < to },
+            #Predicate { $0.timestamp > from && $0.sensor != "s2" },
+            #Predicate { $0.sensor == "s3" && $0.value >= 50 && $0.value < 60.5 },
+            #Predicate { $0.value == 0 },
+            #Predicate { $0.timestamp <= to && ($0.sensor == "s1" || $0.value > 99) },
+            #Predicate { $0.sensor.contains("3") && $0.timestamp < to },
+        ]
+        for (number, predicate) in predicates.enumerated() {
+            let expected = try all.filter { snapshot in
+                try predicate.evaluate(try Reading(snapshot: snapshot))
+            }
+            let answer = try store.fetch(
+                DataStoreFetchRequest(descriptor: FetchDescriptor<Reading>(predicate: predicate))
+            ).snapshots
+            let same = Set(answer) == Set(expected) && answer.count == expected.count
+            #expect(same, "predicate \(number): \(answer.count) samples, expected \(expected.count)")
+            #expect(number == 4 || number == 5 || !expected.isEmpty, "predicate \(number) matches nothing")
+        }
+    }
+
     /// History seeks too: after a token near the end, only the last segment is read.
     @Test func historyAfterATokenReadsOnlyTheSegmentsAfterIt() throws {
         let directory = try TemporaryDirectory()

@@ -41,7 +41,9 @@ extension TimeSeriesDataStore {
     }
 
     /// Fetches samples of one entity. A predicate bounding the timestamp attribute opens only the segments
-    /// whose sample times overlap the range, and within them only the commits that do.
+    /// whose sample times overlap the range, and within them only the commits that do; comparisons on
+    /// attributes are checked on the samples' values, and when they are the whole predicate it is not
+    /// evaluated again.
     public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
         -> DataStoreFetchResult
     {
@@ -60,16 +62,31 @@ extension TimeSeriesDataStore {
             case .notEqual: break
             }
         }
-        let candidates: [DataStoreSnapshot] = try read { state in
+        // Comparisons on attributes are applied to each sample's values here: a sample that fails one fails
+        // the predicate. When they are the whole predicate and every sample holds the attributes they name, the
+        // predicate is not evaluated again (that would materialise a model per sample).
+        let constraints = bounds.attributeConstraints
+        let native =
+            bounds.isExact && bounds.identifier == nil && bounds.identifiers == nil
+            && bounds.attributeMembership == nil && !constraints.isEmpty
+        let (candidates, exact): ([DataStoreSnapshot], Bool) = try read { state in
             let sources = segments(in: state) { earliest, latest, _, _ in latest >= lower && earliest <= upper
             }
             var snapshots: [DataStoreSnapshot] = []
+            var exact = native
             for commit in try commits(of: sources, in: &state)
             where commit.latest >= lower && commit.earliest <= upper {
-                for sample in commit.samples where sample.entity == Model.entityName {
+                samples: for sample in commit.samples where sample.entity == Model.entityName {
                     state.statistics.samplesExamined += 1
                     let time = sampleTime(sample)
                     guard time >= lower && time <= upper else { continue }
+                    for constraint in constraints {
+                        guard let value = sample.values[constraint.name] else {
+                            exact = false
+                            continue
+                        }
+                        guard value.satisfies(constraint.relation, constraint.value) else { continue samples }
+                    }
                     snapshots.append(
                         DataStoreSnapshot(
                             persistentIdentifier: PersistentIdentifier(
@@ -78,12 +95,14 @@ extension TimeSeriesDataStore {
                             values: sample.values))
                 }
             }
-            return snapshots
+            return (snapshots, exact)
         }
+        var descriptor = request.descriptor
+        if exact { descriptor.predicate = nil }
         let related = relatedRows(for: request.descriptor)
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: related))
+                descriptor, over: candidates, storeIdentifier: identifier, relatedRows: related))
     }
 
     /// The transaction for a commit.
