@@ -92,7 +92,7 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     private static func isIdentifier(_ keyPath: AnyKeyPath) -> Bool {
         var probe = Model()
         let sentinel = PersistentIdentifier(
-            storeIdentifier: "\u{1}probe", entityName: "", primaryKey: UUID().uuidString)
+            storeIdentifier: "\u{1}probe", entityName: "\u{1}probe", primaryKey: "\u{1}probe")
         probe.persistentModelID = sentinel
         return probe[keyPath: keyPath] as? PersistentIdentifier == sentinel
     }

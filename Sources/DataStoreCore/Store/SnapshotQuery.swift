@@ -30,9 +30,29 @@ public enum SnapshotQuery {
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         var descriptor = descriptor
         var candidates = AnySequence(candidates)
-        // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
-        if let members = ModelPredicateBounds(descriptor.predicate).identifiers {
+        let bounds = ModelPredicateBounds<Model>(descriptor.predicate)
+        if let members = bounds.identifiers {
+            // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
             candidates = AnySequence(candidates.lazy.filter { members.contains($0.persistentIdentifier) })
+            descriptor.predicate = nil
+        } else if descriptor.predicate != nil, bounds.isExact, bounds.attributeMembership == nil,
+            !bounds.attributeConstraints.isEmpty || bounds.identifier != nil,
+            bounds.attributeConstraints.allSatisfy({ constraint in
+                Model.schemaAttributes.contains { $0.name == constraint.name && $0.relationship == nil }
+            })
+        {
+            // A conjunction of comparisons on attributes is the whole predicate: decide it on the rows' values,
+            // as a database store does, without materialising a model per candidate. `PushdownPropertyTests`
+            // checks that this agrees with `Predicate.evaluate`.
+            let constraints = bounds.attributeConstraints
+            let identifier = bounds.identifier
+            candidates = AnySequence(
+                candidates.lazy.filter { row in
+                    (identifier == nil || row.persistentIdentifier == identifier)
+                        && constraints.allSatisfy {
+                            (row.values[$0.name] ?? .null).satisfies($0.relation, $0.value)
+                        }
+                })
             descriptor.predicate = nil
         }
         if descriptor.predicate == nil, descriptor.sortBy.isEmpty {
