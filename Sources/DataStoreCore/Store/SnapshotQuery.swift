@@ -8,7 +8,9 @@ import Foundation
 public enum SnapshotQuery {
     /// Runs `descriptor` over `candidates`. Pass the store's rows as `relatedRows` so that a predicate or
     /// sort that follows a relationship (`$0.trip?.name == "Paris"`) reads the related models from them;
-    /// without it, relationships read as empty.
+    /// without it, relationships read as empty. A predicate that is wholly comparisons on attributes
+    /// (``ModelPredicateBounds/isExact``) is decided on the snapshots' values; any other is evaluated on a model
+    /// made from each candidate.
     ///
     /// - Throws: ``DataStoreError/predicateEvaluationFailed(store:reason:)`` when the predicate throws, and
     ///   ``DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)`` when a snapshot does not
