@@ -172,6 +172,24 @@ import Testing
                 && "\(error)".contains(first.lastPathComponent)
         }
         #expect(try store.modelCount() == 60)
+        #expect(try fingerprint(directory.url) == before)
+
+        // A segment cut at a record boundary (a whole record missing at its end): opening says which, and
+        // writes nothing.
+        let last = directory.url.appendingPathComponent(try #require(segments.last))
+        let whole = try Data(contentsOf: last)
+        let lines = whole.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        #expect(lines.count >= 2)
+        try whole.prefix(whole.count - lines[lines.count - 1].count - 1).write(to: last)
+        let cut = try fingerprint(directory.url)
+        #expect {
+            try openMemoStore(directory.url)
+        } throws: { error in
+            (error as? DataStoreError)?.code == .corruptStoreFile
+                && "\(error)".contains(last.lastPathComponent)
+        }
+        #expect(try fingerprint(directory.url) == cut)
+        try whole.write(to: last)
 
         // A listed segment that is gone: opening says which, and writes nothing.
         try FileManager.default.removeItem(at: first)
