@@ -1,7 +1,8 @@
 import DataStoreCore
 import Foundation
-import JSONFileStorage
 import Testing
+
+@testable import JSONFileStorage
 
 /// The JSON file store's history retention: by count and by age, with expiry and reclaimed space.
 @Suite struct HistoryRetentionTests {
@@ -81,6 +82,24 @@ import Testing
         #expect(empty.token == nil)
         #expect(try store.fetchHistory(HistoryDescriptor()).map(\.token) == Array(tokens.suffix(16)))
         #expect(try store.modelCount() == 25)
+    }
+
+    /// An age limit that nothing has reached costs a save no read: the oldest transaction's time is read once
+    /// and remembered (counted in bytes read; 823,933 bytes for 49 saves when every save looked).
+    @Test func anAgeLimitNothingHasReachedReadsNoFilePerSave() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "retention-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = JSONFileStoreConfiguration(
+            name: "memos", schema: Schema([Memo.self]), directory: directory, durability: .relaxed)
+        configuration.historyRetention = .init(maximumAge: 3_600)
+        configuration.recentHistoryChanges = 0  // every history read goes to the files
+        let store = try JSONFileDataStore(configuration)
+        _ = try save(0, to: store)
+        let afterFirst = store.statistics.bytesRead
+        for index in 1..<50 { _ = try save(index, to: store) }
+        #expect(store.statistics.bytesRead == afterFirst)
+        #expect(try store.fetchHistory(HistoryDescriptor()).count == 50)
     }
 
     @Test func byAgeOldTransactionsGo() throws {

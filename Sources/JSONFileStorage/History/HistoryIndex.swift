@@ -94,6 +94,9 @@ struct HistoryIndex: Sendable {
     var forgotten: Set<Int64> = []
     /// The newest sequence in history.
     var latest: Int64 = 0
+    /// The oldest retained transaction's sequence and timestamp, once read: an age limit needs no file while
+    /// that transaction is still the oldest and is not old enough.
+    var oldestTimestamp: (sequence: Int64, timestamp: Date)?
 
     /// An empty index whose cache keeps about `recentChangeLimit` changes.
     init(recentChangeLimit: Int = 2_048) {

@@ -90,7 +90,7 @@ extension JSONFileDataStore: HistoryProviding {
             doomed = max(doomed, index.oldest(index.count - limit).last ?? doomed)
         }
         if let age = policy.maximumAge {
-            doomed = max(doomed, try newestSequence(before: Date().addingTimeInterval(-age), in: state))
+            doomed = max(doomed, try newestSequence(before: Date().addingTimeInterval(-age), in: &state))
         }
         // Past the byte bound: keep the newest transactions that fit in half of it, and checkpoint now, so the files
         // hold about half the bound (the other half is room for the saves until the next trim).
@@ -115,22 +115,36 @@ extension JSONFileDataStore: HistoryProviding {
         }
     }
 
-    /// The newest retained sequence committed before `cutoff` (or the newest forgotten one when none is):
-    /// the sparse index bounds it, and the one block that straddles the cutoff is read to find it exactly.
-    private func newestSequence(before cutoff: Date, in state: State) throws -> Int64 {
+    /// The newest retained sequence committed before `cutoff` (or the newest forgotten one when none is).
+    /// The oldest retained transaction's timestamp, remembered until a trim changes which one is oldest,
+    /// answers "nothing is that old" without reading a file; otherwise the sparse index bounds the answer and
+    /// the one block that straddles the cutoff is read to find it exactly.
+    private func newestSequence(before cutoff: Date, in state: inout State) throws -> Int64 {
         let index = state.replayed.history
+        guard let first = index.oldest(1).first else { return index.forgottenThrough }
+        let source = JSONFileHistorySource(state, directory: files)
+        defer { state.statistics.bytesRead += source.bytesRead }
+        if index.oldestTimestamp?.sequence != first {
+            let oldest = try source.transactions(
+                after: first - 1, through: first, bounds: HistoryPredicateBounds(), limit: 1)
+            state.replayed.history.oldestTimestamp = oldest.first.map { (first, $0.timestamp) }
+        }
+        if let known = state.replayed.history.oldestTimestamp, known.timestamp >= cutoff {
+            return index.forgottenThrough
+        }
         var bounds = HistoryPredicateBounds<JSONFileHistoryTransaction>()
         bounds.upperTimestamp = .init(value: cutoff, isInclusive: false)
         let after = max(index.newestMarkedSequence(before: cutoff) ?? 0, index.forgottenThrough + 1) - 1
-        let source = JSONFileHistorySource(state, directory: files)
         // Everything up to the newest old mark is old; read on from there until a transaction is not.
         let old = try source.transactions(
             after: after, through: index.latest, bounds: bounds, limit: HistoryIndex.Mark.spacing + 1)
         return max(after, old.last?.token.sequence ?? after)
     }
 
-    /// Folds the journal into the snapshot file, reclaiming the space of deleted history and replayed records.
-    /// Crash-safe: each file is replaced by writing a temporary file, fsyncing it and renaming it.
+    /// Writes a checkpoint now: the journal's transactions move to a history segment, segments holding
+    /// forgotten transactions are rewritten without them, and the snapshot and an empty journal replace the
+    /// old ones (see `Docs/JSONFileFormat.md`). Crash-safe: each file is written to a temporary file, fsynced
+    /// and renamed.
     public func compact() throws {
         try write { state in try compact(&state) }
     }
