@@ -224,7 +224,9 @@ import Testing
             tokens.append(try #require(try saveMemo("m\(index)", to: store)))
         }
         FaultInjection.clear(pathContaining: fragment)
+        // Tried again as the journal grew by an eighth of the threshold, not at each of the 40 saves.
         #expect(store.statistics.failedMaintenance > 0)
+        #expect(store.statistics.failedMaintenance < 40, "\(store.statistics.failedMaintenance) attempts")
         #expect(store.statistics.lastMaintenanceError?.code == .storageUnavailable)
         #expect("\(store.statistics.lastMaintenanceError.map { "\($0)" } ?? "")".contains("history-"))
         #expect(try store.fetchHistory(HistoryDescriptor()).map(\.token) == tokens)
@@ -233,12 +235,16 @@ import Testing
         #expect(!names.contains { $0.contains(".tmp-") })
         #expect(try size(directory.journal) > 2_048)
 
-        // With room again, the next save checkpoints and the report clears.
-        tokens.append(try #require(try saveMemo("m60", to: store)))
+        // With room again, one of the next few saves checkpoints and the report clears.
+        var index = 60
+        while store.statistics.lastMaintenanceError != nil && index < 70 {
+            tokens.append(try #require(try saveMemo("m\(index)", to: store)))
+            index += 1
+        }
         #expect(store.statistics.lastMaintenanceError == nil)
         #expect(try size(directory.journal) < 2_048)
         let reopened = try openMemoStore(directory.url)
         #expect(try reopened.fetchHistory(HistoryDescriptor()).map(\.token) == tokens)
-        #expect(try reopened.modelCount() == 61)
+        #expect(try reopened.modelCount() == index)
     }
 }

@@ -34,6 +34,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
         var statistics = JSONFileStoreStatistics()
         /// Transactions retention forgot since this instance last compacted.
         var forgottenSinceCompaction = 0
+        /// After a checkpoint or trim failed (a full disk): the journal and the size it must reach before the
+        /// next attempt, so that a save does not pay for a failing checkpoint every time.
+        var maintenanceRetry: (journal: [UInt64], end: Int64)?
     }
 
     /// The configuration the store was opened with.
@@ -316,6 +319,11 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// each batch is planned too: a writer killed between its save and its trim leaves that work to the next
     /// writer, which does it before adding to history.
     private func maintain(_ state: inout State) throws {
+        if let retry = state.maintenanceRetry, retry.journal == state.journalIdentity,
+            state.journalEnd < retry.end
+        {
+            return
+        }
         do {
             let before = state.statistics.checkpoints
             try applyRetention(&state)
@@ -323,15 +331,19 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 try checkpoint(&state)
             }
             if state.statistics.checkpoints > before { state.statistics.lastMaintenanceError = nil }
+            state.maintenanceRetry = nil
         } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
             throw error  // The store must be reopened; every later call says so.
         } catch {
             // Nothing committed depends on it; a trim or checkpoint that failed (a full disk) is counted,
-            // reported in the statistics, and tried again at the next save.
+            // reported in the statistics, and tried again once the journal has grown by an eighth of the
+            // checkpoint threshold.
             state.statistics.failedMaintenance += 1
             state.statistics.lastMaintenanceError =
                 error as? DataStoreError
                 ?? .storageUnavailable(path: files.path, reason: "a checkpoint failed: \(error)")
+            let step = max(1, (configuration.checkpointJournalBytes ?? (4 << 20)) / 8)
+            state.maintenanceRetry = (state.journalIdentity, state.journalEnd + step)
         }
     }
 

@@ -14,7 +14,8 @@ public struct JSONFileStoreStatistics: Hashable, Sendable {
     /// Automatic checkpoints this instance wrote (see `JSONFileStoreConfiguration.checkpointJournalBytes`).
     public var checkpoints = 0
     /// Automatic checkpoints and retention trims that failed (a full disk, say). The saves before them are
-    /// committed and the store goes on from the journal; the next save tries again.
+    /// committed and the store goes on from the journal; a save tries again once the journal has grown by an
+    /// eighth of the checkpoint threshold.
     public var failedMaintenance = 0
     /// Why the latest of them failed; `nil` once a checkpoint or trim succeeds again.
     public var lastMaintenanceError: DataStoreError?
