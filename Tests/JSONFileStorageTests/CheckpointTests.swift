@@ -34,6 +34,27 @@ import Testing
         #expect(after.count == 289)
     }
 
+    /// A journal is recognised by its inode and size. Another instance's erase (or checkpoint) replaces it
+    /// with a new header-only file, and ext4 hands a freed inode out again at once: two replacements later the
+    /// new journal can have the inode of the one this instance read, at the same size, and the instance would
+    /// take it for the journal it knows (seen in CI: a reader missed a commit with a checkpoint after every
+    /// save). An instance holds the journal its state was read from open, so its inode is never reused.
+    @Test func aReplacedJournalIsNeverTakenForTheOneAnInstanceRead() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let reader = try openMemoStore(directory.url, durability: .relaxed)
+        let writer = try openMemoStore(directory.url, durability: .relaxed)
+        for round in 0..<100 {
+            _ = try reader.currentToken()  // the reader's state: this journal
+            try writer.erase()
+            try writer.erase()
+            let epoch = try writer.currentToken().epoch
+            let seen = try reader.currentToken().epoch
+            #expect(seen == epoch, "round \(round): the reader kept an erased epoch")
+            if seen != epoch { break }
+        }
+    }
+
     @Test func aThresholdBelowOneByteIsRefused() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

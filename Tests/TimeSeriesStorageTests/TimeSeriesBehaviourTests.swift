@@ -286,3 +286,24 @@ import TimeSeriesStorage
         }
     }
 }
+
+extension TimeSeriesBehaviourTests {
+    /// The store recognises a replaced index by its inode. Two erases by another instance replace it twice,
+    /// and ext4 hands the first one's freed inode to the second: an instance that did not hold its index open
+    /// took the new index for the one it read and kept the erased epoch.
+    @Test func aReplacedIndexIsNeverTakenForTheOneAnInstanceRead() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let reader = try TimeSeriesDataStore(.readings(directory.url))
+        let writer = try TimeSeriesDataStore(.readings(directory.url))
+        for round in 0..<100 {
+            _ = try reader.currentToken()  // the reader's state: this index
+            try writer.erase()
+            try writer.erase()
+            let epoch = try writer.currentToken().epoch
+            let seen = try reader.currentToken().epoch
+            #expect(seen == epoch, "round \(round): the reader kept an erased epoch")
+            if seen != epoch { break }
+        }
+    }
+}

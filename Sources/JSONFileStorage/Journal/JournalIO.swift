@@ -52,6 +52,8 @@ enum JournalIO {
         var end: Int64
         /// The bytes read: the snapshot and the journal, never the history segments.
         var bytesRead: Int64
+        /// The journal read, held open.
+        var pin: PinnedFile
     }
 
     /// Reads the snapshot (if any) and the whole journal into fresh state. With `repairTornTail`, a torn
@@ -94,7 +96,8 @@ enum JournalIO {
             try journal.synchronize()
         }
         return Loaded(
-            state: state, identity: status.identity, end: parsed.endOfValidData, bytesRead: bytesRead)
+            state: state, identity: status.identity, end: parsed.endOfValidData, bytesRead: bytesRead,
+            pin: try PinnedFile(journal))
     }
 
     /// Applies the records appended since `offset`, returning the new end of valid data.

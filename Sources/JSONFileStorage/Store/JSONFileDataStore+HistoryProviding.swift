@@ -158,12 +158,10 @@ extension JSONFileDataStore: HistoryProviding {
 
     private func compact(_ state: inout State) throws {
         try JournalIO.checkpoint(&state.replayed, files: files, journalEnd: state.journalEnd)
-        guard let status = StoreFile.status(atPath: files.journal) else {
-            throw DataStoreError.storageUnavailable(
-                path: files.journal, reason: "the journal vanished during compaction")
-        }
-        state.journalIdentity = status.identity
-        state.journalEnd = status.size
+        // Held open from here: the state now refers to this journal (see `PinnedFile`).
+        let journal = try StoreFile(path: files.journal, mode: .readOnly)
+        state.journalPin = try PinnedFile(journal)
+        state.journalEnd = try journal.status().size
     }
 
     func query(for state: ReplayedState) -> HistoryQuery<JSONFileHistoryTransaction> {

@@ -28,7 +28,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     struct State: Sendable {
         var replayed: ReplayedState
         /// The journal file's device and inode when last read: a change means it was replaced.
-        var journalIdentity: [UInt64]
+        var journalIdentity: [UInt64] { journalPin.identity }
+        /// That journal, held open so that its inode is not reused while this state refers to it.
+        var journalPin: PinnedFile
         /// The offset just past the last whole record read.
         var journalEnd: Int64
         var statistics = JSONFileStoreStatistics()
@@ -123,7 +125,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
             try Self.reconcileSchema(&loaded, files: files, configuration: configuration)
             return loaded
         }
-        var initial = State(replayed: loaded.state, journalIdentity: loaded.identity, journalEnd: loaded.end)
+        var initial = State(replayed: loaded.state, journalPin: loaded.pin, journalEnd: loaded.end)
         initial.statistics.fullReloads = 1
         initial.statistics.bytesRead = loaded.bytesRead
         access = try FileStoreAccess(
@@ -148,7 +150,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
             let loaded = try JournalIO.load(
                 files: files, configuration: configuration, repairTornTail: repairTornTail)
             state.replayed = loaded.state
-            state.journalIdentity = loaded.identity
+            state.journalPin = loaded.pin
             state.journalEnd = loaded.end
             state.statistics.fullReloads += 1
             state.statistics.bytesRead += loaded.bytesRead
@@ -358,7 +360,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
             JournalIO.removeSegments(except: [], files: files)
             let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: true)
             state.replayed = loaded.state
-            state.journalIdentity = loaded.identity
+            state.journalPin = loaded.pin
             state.journalEnd = loaded.end
         }
     }

@@ -37,7 +37,10 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
 
     struct State: Sendable {
         var index: SegmentIndex
-        var indexIdentity: [UInt64]
+        /// The index file `index` was read from, held open so that its inode is not reused (see `PinnedFile`).
+        var indexPin: PinnedFile
+        /// Its device and inode: a change means another process replaced the index.
+        var indexIdentity: [UInt64] { indexPin.identity }
         var active: ActiveSegment?
         var pending: Pending?
         var statistics = TimeSeriesStoreStatistics()
@@ -146,10 +149,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             let (commits, end) = try files.readActive(named.file, from: 0, repair: repair)
             active = ActiveSegment(file: named.file, partition: named.partition, commits: commits, end: end)
         }
-        guard let identity = StoreFile.status(atPath: files.index)?.identity else {
-            throw DataStoreError.storageUnavailable(path: files.index, reason: "the index has disappeared")
-        }
-        return State(index: index, indexIdentity: identity, active: active)
+        return State(index: index, indexPin: try PinnedFile(path: files.index), active: active)
     }
 
     /// Whether the index and the active segment are what `state` was read from (two `stat`s).
@@ -455,11 +455,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     func writeIndex(_ index: SegmentIndex, in state: inout State) throws {
         try files.writeIndex(index)
         state.index = index
-        guard let identity = StoreFile.status(atPath: files.index)?.identity else {
-            throw DataStoreError.storageUnavailable(
-                path: files.index, reason: "the index vanished while it was written")
-        }
-        state.indexIdentity = identity
+        state.indexPin = try PinnedFile(path: files.index)
     }
 
     /// Deletes every sample and all history, and draws a new epoch.

@@ -1,0 +1,24 @@
+package import DataStoreCore
+
+/// A file a store's in-memory state was read from, held open. The stores recognise a file that another
+/// process replaced (by rename) by its device and inode; while the file stays open its inode cannot be freed
+/// and handed to the file that replaces it a replacement or two later, which would otherwise look like the one
+/// that was read (ext4 hands a freed inode out again at once: seen as a reader that kept an erased epoch and
+/// missed a commit).
+package final class PinnedFile: @unchecked Sendable {
+    // `@unchecked`: the file is only held, never read or written through this object.
+    private let file: StoreFile
+    /// The file's device and inode.
+    package let identity: [UInt64]
+
+    /// Pins an open file.
+    package init(_ file: StoreFile) throws(DataStoreError) {
+        self.file = file
+        identity = try file.status().identity
+    }
+
+    /// Opens and pins the file at `path`.
+    package convenience init(path: String) throws(DataStoreError) {
+        try self.init(StoreFile(path: path, mode: .readOnly))
+    }
+}
