@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import JSONFileStorage
+import StoreFileSupport
 import Testing
 
 /// Automatic checkpoints keep the journal near `checkpointJournalBytes` and lose nothing.
@@ -53,6 +54,28 @@ import Testing
             #expect(seen == epoch, "round \(round): the reader kept an erased epoch")
             if seen != epoch { break }
         }
+    }
+
+    /// A crash after a checkpoint replaced the snapshot but before it replaced the journal leaves a journal
+    /// whose transactions a listed segment already holds. Loading skips them, and the next checkpoint must not
+    /// copy them into a segment a second time (the kill -9 test saw history read back as 1, 2, 1, 2, 3, …).
+    @Test func aCheckpointAfterACrashBetweenSnapshotAndJournalCopiesNothingTwice() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url, durability: .relaxed)
+        let tokens = try (0..<3).map { try #require(try saveMemo("m\($0)", to: store)) }
+        let journal = try Data(contentsOf: directory.journal)
+        try store.compact()
+        try journal.write(to: directory.journal)  // as if the crash came before step 3
+
+        let reopened = try openMemoStore(directory.url, durability: .relaxed)
+        #expect(try reopened.fetchHistory(.init()).map(\.token) == tokens)
+        let fourth = try #require(try saveMemo("m3", to: reopened))
+        try reopened.compact()
+        let again = try openMemoStore(directory.url)
+        #expect(try again.fetchHistory(.init()).map(\.token) == tokens + [fourth])
+        #expect(try again.modelCount() == 4)
+        #expect(try again.verify().sequences == [1, 2, 3, 4])
     }
 
     @Test func aThresholdBelowOneByteIsRefused() throws {

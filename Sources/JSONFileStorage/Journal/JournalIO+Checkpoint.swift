@@ -37,8 +37,11 @@ extension JournalIO {
         for body in index.inline where index.isRetained(body.sequence) {
             fresh.append((body, try encode(.transaction(body))))
         }
+        // Only the transactions the journal itself contributed: after a crash between steps 2 and 3 it still
+        // holds ones a listed segment has (loading skipped them), which must not be copied again.
+        let journalFirst = index.journal.isEmpty ? Int64.max : index.journal.first
         try SegmentReader(files: files).forEachJournalTransaction(through: journalEnd) { body, line in
-            if index.isRetained(body.sequence) { fresh.append((body, line)) }
+            if body.sequence >= journalFirst && index.isRetained(body.sequence) { fresh.append((body, line)) }
         }
         if let segment = try writeSegment(fresh, files: files) { segments.append(segment) }
 
