@@ -48,7 +48,6 @@ enum JournalIO {
     /// What a full load produced.
     struct Loaded {
         var state: ReplayedState
-        var identity: [UInt64]
         var end: Int64
         /// The bytes read: the snapshot and the journal, never the history segments.
         var bytesRead: Int64
@@ -64,7 +63,6 @@ enum JournalIO {
     {
         let journal = try StoreFile(
             path: files.journal, mode: repairTornTail ? .readWrite(create: false) : .readOnly)
-        let status = try journal.status()
         let bytes = try journal.readToEnd(from: 0)
         var bytesRead = Int64(bytes.count)
         let parsed = try RecordFraming.parse(bytes, startingAt: 0, path: files.journal)
@@ -96,7 +94,7 @@ enum JournalIO {
             try journal.synchronize()
         }
         return Loaded(
-            state: state, identity: status.identity, end: parsed.endOfValidData, bytesRead: bytesRead,
+            state: state, end: parsed.endOfValidData, bytesRead: bytesRead,
             pin: try PinnedFile(journal))
     }
 
