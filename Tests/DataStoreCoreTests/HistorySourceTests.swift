@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 @testable import DataStoreCore
@@ -84,5 +85,78 @@ typealias SourceProbeTransaction = GenericHistoryTransaction<SourceProbeHistory>
         // Without a limit, every candidate comes in batches of at most the batch size, in order.
         let all = try query().run(HistoryDescriptor(), source: CountingSource(log), statistics: &statistics)
         #expect(all.map(\.token.sequence) == log.map(\.token.sequence))
+    }
+
+    /// `firstRead` is what a database backend sends with its state read: it must be exactly the query's first
+    /// call to the source, for descriptors of every shape, and `nil` exactly when the query reads from the
+    /// newest end or reads nothing.
+    @Test func firstReadPredictsTheQuerysFirstCall() throws {
+        let log = Self.log(2_000)
+        let low = log[500].token
+        let high = log[1_500].token
+        let descriptors: [HistoryDescriptor<SourceProbeTransaction>] = [
+            HistoryDescriptor(),
+            HistoryDescriptor(predicate: #Predicate { $0.token > low }),
+            HistoryDescriptor(predicate: #Predicate { $0.token > low }, fetchLimit: 7),
+            HistoryDescriptor(predicate: #Predicate { $0.token >= low && $0.token < high }, fetchLimit: 5_000),
+            HistoryDescriptor(predicate: #Predicate { $0.token > high && $0.token < low }),
+            HistoryDescriptor(predicate: #Predicate { $0.author == "widget" }, fetchLimit: 0),
+            HistoryDescriptor(
+                predicate: #Predicate { $0.transactionIdentifier > 1_900 }, sortBy: [SortDescriptor(\.timestamp)],
+                fetchLimit: 3),
+            HistoryDescriptor(sortBy: [SortDescriptor(\.token, order: .reverse)], fetchLimit: 3),
+        ]
+        var predicted = 0
+        for descriptor in descriptors {
+            let source = CountingSource(log)
+            var statistics = HistoryQueryStatistics()
+            _ = try query(latest: 2_000).run(descriptor, source: source, statistics: &statistics)
+            let first = HistoryQuery<SourceProbeTransaction>.firstRead(descriptor)
+            let isNewestFirst = descriptor.fetchLimit != nil && !descriptor.sortBy.isEmpty
+                && descriptor.predicate == nil
+            if let first {
+                predicted += 1
+                #expect(source.calls.first?.after == first.after)
+                #expect(source.calls.first?.through == first.through)
+                #expect(source.calls.first?.limit == first.limit)
+            } else {
+                #expect(source.calls.isEmpty || isNewestFirst)
+            }
+        }
+        #expect(predicted == 5)
+    }
+
+    /// A predicate wholly expressed by its bounds is decided on them instead of evaluated; over random
+    /// bounds on every seekable field, the answers equal `Predicate.evaluate` over the whole log.
+    @Test func predicatesDecidedOnTheirBoundsAnswerAsEvaluationDoes() throws {
+        let log = Self.log(300)
+        var random = SplitMix64(seed: 7)
+        func pick() -> Int { Int(random.next() % 300) }
+        var decided = 0
+        for _ in 0..<200 {
+            let token = log[pick()].token
+            let other = log[pick()].token
+            let date = log[pick()].timestamp
+            let identifier = Int64(pick())
+            let author = random.next() % 2 == 0 ? "widget" : "app"
+            let predicates: [Predicate<SourceProbeTransaction>] = [
+                #Predicate { $0.token > token && $0.token <= other },
+                #Predicate { $0.token >= token && $0.author == author },
+                #Predicate { $0.timestamp > date && $0.token < other },
+                #Predicate { $0.timestamp <= date && $0.transactionIdentifier >= identifier },
+                #Predicate { $0.token == token },
+                #Predicate { $0.transactionIdentifier < identifier && $0.author == author },
+                #Predicate { $0.timestamp >= date && $0.author != author },
+                #Predicate { $0.token > token || $0.author == author },
+            ]
+            let predicate = predicates[Int(random.next() % UInt64(predicates.count))]
+            if HistoryPredicateBounds(predicate).isExact { decided += 1 }
+            var statistics = HistoryQueryStatistics()
+            let answer = try query(latest: 300).run(
+                HistoryDescriptor(predicate: predicate), source: CountingSource(log), statistics: &statistics)
+            let expected = try log.filter { try predicate.evaluate($0) }
+            #expect(answer.map(\.token.sequence) == expected.map(\.token.sequence))
+        }
+        #expect(decided > 100)
     }
 }

@@ -49,6 +49,37 @@ where Transaction.Token: StoreHistoryToken {
     /// sequence, transaction identifier) bounds. Stores that keep history in segments pick segments with it.
     public func sequenceBounds(_ bounds: HistoryPredicateBounds<Transaction>) -> (lower: Int64, upper: Int64)
     {
+        Self.sequenceBounds(bounds, transactionIdentifierIsSequence: transactionIdentifierIsSequence)
+    }
+
+    /// What ``run(_:source:statistics:)`` asks its source for first, as the arguments of
+    /// ``HistorySource/transactions(after:through:bounds:limit:)``; `nil` when it reads from the newest end
+    /// instead, or reads nothing. It depends on the descriptor alone, so a database backend can send this read
+    /// in the same round trip as its read of the store's state (epoch and positions), before the query
+    /// validates the tokens against that state.
+    public static func firstRead(
+        _ descriptor: HistoryDescriptor<Transaction>,
+        transactionIdentifierIsSequence: Bool = Transaction.transactionIdentifierIsSequence
+    ) -> (after: Int64, through: Int64, bounds: HistoryPredicateBounds<Transaction>, limit: Int)? {
+        let bounds = HistoryPredicateBounds(descriptor.predicate)
+        let (lowerSequence, upperSequence) = sequenceBounds(
+            bounds, transactionIdentifierIsSequence: transactionIdentifierIsSequence)
+        if descriptor.fetchLimit != nil,
+            NewestFirstScan.isNewestFirst(
+                descriptor.sortBy, transactionIdentifierIsSequence: transactionIdentifierIsSequence)
+        {
+            return nil
+        }
+        let stopEarly = descriptor.sortBy.isEmpty ? descriptor.fetchLimit : nil
+        if let stopEarly, stopEarly <= 0 { return nil }
+        let after = lowerSequence == .min ? Int64.min : lowerSequence - 1
+        guard upperSequence > after else { return nil }
+        return (after, upperSequence, bounds, Swift.min(Swift.max(stopEarly ?? batchSize, 1), batchSize))
+    }
+
+    private static func sequenceBounds(
+        _ bounds: HistoryPredicateBounds<Transaction>, transactionIdentifierIsSequence: Bool
+    ) -> (lower: Int64, upper: Int64) {
         var lowerSequence: Int64 = .min
         var upperSequence: Int64 = .max
         if let bound = bounds.lowerToken {
@@ -123,7 +154,7 @@ where Transaction.Token: StoreHistoryToken {
                 visit: { transaction in
                     statistics.examinedTransactions += 1
                     if let author = bounds.author, transaction.author != author { return false }
-                    if try accepts(descriptor.predicate, transaction, statistics: &statistics) {
+                    if try accepts(descriptor.predicate, bounds, transaction, statistics: &statistics) {
                         matches.append(transaction)
                     }
                     return matches.count >= limit
@@ -142,7 +173,7 @@ where Transaction.Token: StoreHistoryToken {
             for transaction in batch {
                 statistics.examinedTransactions += 1
                 if let author = bounds.author, transaction.author != author { continue }
-                if try accepts(descriptor.predicate, transaction, statistics: &statistics) {
+                if try accepts(descriptor.predicate, bounds, transaction, statistics: &statistics) {
                     matches.append(transaction)
                     if let stopEarly, matches.count >= stopEarly { break }
                 }
@@ -163,11 +194,14 @@ where Transaction.Token: StoreHistoryToken {
     /// The most transactions asked of a source at once.
     static var batchSize: Int { 512 }
 
+    /// Whether `transaction` matches: decided on the bounds when they are the whole predicate (the tokens
+    /// were validated, so they compare by sequence), evaluated otherwise.
     private func accepts(
-        _ predicate: Predicate<Transaction>?, _ transaction: Transaction,
-        statistics: inout HistoryQueryStatistics
+        _ predicate: Predicate<Transaction>?, _ bounds: HistoryPredicateBounds<Transaction>,
+        _ transaction: Transaction, statistics: inout HistoryQueryStatistics
     ) throws(DataStoreError) -> Bool {
         guard let predicate else { return true }
+        if bounds.isExact { return bounds.contains(transaction) }
         statistics.predicateEvaluations += 1
         do {
             return try predicate.evaluate(transaction)

@@ -82,6 +82,31 @@ public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable 
         return true
     }
 
+    /// Whether `transaction` is within every bound. When ``isExact`` holds and the tokens were validated
+    /// (same store and epoch as `transaction`), this is the predicate's answer, without evaluating it.
+    public func contains(_ transaction: Transaction) -> Bool where Transaction.Token: StoreHistoryToken {
+        let sequence = transaction.token.sequence
+        if let bound = lowerToken, !Self.isAbove(sequence, bound.value.sequence, bound.isInclusive) { return false }
+        if let bound = upperToken, !Self.isAbove(bound.value.sequence, sequence, bound.isInclusive) { return false }
+        let timestamp = transaction.timestamp
+        if let bound = lowerTimestamp, !Self.isAbove(timestamp, bound.value, bound.isInclusive) { return false }
+        if let bound = upperTimestamp, !Self.isAbove(bound.value, timestamp, bound.isInclusive) { return false }
+        let identifier = transaction.transactionIdentifier
+        if let bound = lowerTransactionIdentifier, !Self.isAbove(identifier, bound.value, bound.isInclusive) {
+            return false
+        }
+        if let bound = upperTransactionIdentifier, !Self.isAbove(bound.value, identifier, bound.isInclusive) {
+            return false
+        }
+        if let author, transaction.author != author { return false }
+        return true
+    }
+
+    /// `value > bound`, or `>=` when inclusive.
+    private static func isAbove<Value: Comparable>(_ value: Value, _ bound: Value, _ inclusive: Bool) -> Bool {
+        inclusive ? value >= bound : value > bound
+    }
+
     /// Tightens a range with one comparison; a tighter existing bound wins.
     private static func narrow<Value: Comparable & Sendable>(
         _ lower: inout Bound<Value>?, _ upper: inout Bound<Value>?, _ value: Value,

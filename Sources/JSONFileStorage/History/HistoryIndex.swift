@@ -100,30 +100,23 @@ struct HistoryIndex: Sendable {
 
     /// An empty index whose cache keeps about `recentChangeLimit` changes.
     init(recentChangeLimit: Int = 2_048) {
-        self.recentChangeLimit = recentChangeLimit
+        recent = RecentHistory(changeLimit: recentChangeLimit)
     }
 
     /// The newest transactions, decoded, contiguous up to ``latest``: reads of the tail (a change feed, a sync
     /// after its token) are answered from here without reading a file. At most about
     /// ``recentChangeLimit`` changes; older ones are read from the files.
-    private(set) var recent: [JSONFileHistoryTransaction] = []
-    private var recentChanges = 0
-    /// The bounded cache's size, in changes (see `JSONFileStoreConfiguration.recentHistoryChanges`).
-    var recentChangeLimit = 2_048
+    private(set) var recent: RecentHistory<JSONFileHistoryTransaction>
+    /// The bounded cache's size, in changes (see `JSONFileStoreConfiguration.recentHistoryChanges`); setting
+    /// it empties the cache.
+    var recentChangeLimit: Int {
+        get { recent.changeLimit }
+        set { recent = RecentHistory(changeLimit: newValue) }
+    }
 
-    /// Keeps a transaction just committed or replayed in the cache, dropping the oldest beyond its bound (in
-    /// batches, so that a save does not shift the array each time).
+    /// Keeps a transaction just committed or replayed in the cache, dropping the oldest beyond its bound.
     mutating func remember(_ transaction: JSONFileHistoryTransaction) {
-        guard recentChangeLimit > 0 else { return }
-        recent.append(transaction)
-        recentChanges += transaction.changes.count
-        guard recentChanges > recentChangeLimit * 3 / 2 else { return }
-        var dropped = 0
-        while recent.count - dropped > 1 && recentChanges > recentChangeLimit {
-            recentChanges -= recent[dropped].changes.count
-            dropped += 1
-        }
-        recent.removeFirst(dropped)
+        recent.remember(CollectionOfOne(transaction), after: transaction.token.sequence - 1)
     }
 
     /// The files to read, in commit order, the journal's valid data ending at `journalEnd`.

@@ -54,9 +54,8 @@ final class JSONFileHistorySource: HistorySource {
             return sequence > after && index.isRetained(sequence)
         }
         // The tail, from the cache of the newest transactions, when it holds everything after `after`.
-        if let first = index.recent.first, first.token.sequence <= after + 1 {
-            let start = index.recent.partitioningIndex { $0.token.sequence > after }
-            for transaction in index.recent[start...] {
+        if let cached = index.recent.suffix(after: after) {
+            for transaction in cached {
                 guard let wanted = wants(transaction.token.sequence, transaction.timestamp) else { break }
                 if wanted { result.append(transaction) }
                 if result.count == limit { break }

@@ -2,21 +2,50 @@
     import DataStoreCore
     import Foundation
     import StoreFileSupport
+    import Synchronization
 
     /// A store's `history` rows as a ``HistorySource``: each batch is one indexed range query on
     /// `(store, sequence)`, with the timestamp and author bounds in its `WHERE`.
+    ///
+    /// Rows the instance's cache holds (``recent``: its own saves and the tails it read) come back without
+    /// their changes and are taken from the cache, so a reader following the tail decodes each transaction
+    /// once. A batch read without timestamp or author bounds holds every transaction of its range, and is
+    /// cached in turn.
     struct PostgresHistorySource: HistorySource {
-        let connection: PostgresConnection
-        let tables: StoreTables
-        let store: String
+        let store: PostgresDataStore
         let epoch: UUID
-        let failure: (PostgresError) -> DataStoreError
+        /// The cache as it was when the fetch read the store's row (a copy: another thread's save does not
+        /// change it under the fetch).
+        let recent: RecentHistory<PostgresHistoryTransaction>
+        /// Where batches come from.
+        let reads: Reads
 
-        func transactions(
-            after: Int64, through: Int64, bounds: HistoryPredicateBounds<PostgresHistoryTransaction>,
-            limit: Int
-        ) throws -> [PostgresHistoryTransaction] {
-            var parameters: [String?] = [store, String(after), String(through), String(max(limit, 0))]
+        /// Where a source's batches come from.
+        enum Reads {
+            /// Queries on a connection inside the fetch's transaction.
+            case connection(PostgresConnection)
+            /// The one batch read in the same round trip as the store's row (see
+            /// `HistoryQuery.firstRead(_:)`); any other batch throws ``NeedsTransaction``.
+            case prefetched(after: Int64, through: Int64, limit: Int, rows: PostgresRows)
+        }
+
+        /// Thrown when a fetch answered in one round trip needs more than its first batch: the caller runs it
+        /// again inside a transaction.
+        struct NeedsTransaction: Error {}
+
+        /// The query for one batch: the rows after `after` through `through`, at most `limit`, with the
+        /// timestamp and author bounds; rows the cache covers without their changes.
+        static func statement(
+            store: PostgresDataStore, after: Int64, through: Int64,
+            bounds: HistoryPredicateBounds<PostgresHistoryTransaction>, limit: Int,
+            recent: RecentHistory<PostgresHistoryTransaction>
+        ) -> SQLStatement {
+            // An empty cache asks for the changes of every row (1 to 0 holds none).
+            let cached = recent.range.map { ($0.lowerBound, $0.upperBound) } ?? (1, 0)
+            var parameters: [String?] = [
+                store.identifier, String(after), String(through), String(max(limit, 0)), String(cached.0),
+                String(cached.1),
+            ]
             var conditions = ["store = $1", "sequence > $2", "sequence <= $3"]
             if let bound = bounds.lowerTimestamp {
                 parameters.append("\(bound.value.timeIntervalSinceReferenceDate)")
@@ -30,44 +59,78 @@
                 parameters.append(author)
                 conditions.append("author = $\(parameters.count)")
             }
+            return SQLStatement(
+                """
+                SELECT sequence, timestamp, first_change, author, bundle_identifier, process_identifier,
+                    CASE WHEN sequence BETWEEN $5 AND $6 THEN NULL ELSE changes END
+                FROM \(store.tables.history) WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY sequence LIMIT $4
+                """, parameters, reusable: true)
+        }
+
+        func transactions(
+            after: Int64, through: Int64, bounds: HistoryPredicateBounds<PostgresHistoryTransaction>,
+            limit: Int
+        ) throws -> [PostgresHistoryTransaction] {
             let rows: PostgresRows
-            do {
-                rows = try connection.execute(
-                    SQLStatement(
-                        """
-                        SELECT sequence, timestamp, first_change, author, bundle_identifier, process_identifier, changes
-                        FROM \(tables.history) WHERE \(conditions.joined(separator: " AND "))
-                        ORDER BY sequence LIMIT $4
-                        """, parameters, reusable: true))
-            } catch {
-                throw failure(error)
+            switch reads {
+            case .prefetched(after, through, limit, let prefetched):
+                rows = prefetched
+            case .prefetched:
+                throw NeedsTransaction()
+            case .connection(let connection):
+                do {
+                    rows = try connection.execute(
+                        Self.statement(
+                            store: store, after: after, through: through, bounds: bounds, limit: limit,
+                            recent: recent))
+                } catch {
+                    throw store.failure("fetch history")(error)
+                }
             }
-            return try rows.rows.map(transaction)
+            let batch = try rows.rows.map(transaction)
+            let decoded = rows.rows.count { $0[6] != nil }
+            store.counters.withLock { $0.decodedHistoryRows += decoded }
+            if bounds.lowerTimestamp == nil && bounds.upperTimestamp == nil && bounds.author == nil {
+                store.rememberHistory(batch, after: after, epoch: epoch)
+            }
+            return batch
         }
 
         private func transaction(_ row: [String?]) throws(DataStoreError) -> PostgresHistoryTransaction {
-            guard let sequence = row[0].flatMap({ Int64($0) }),
-                let timestamp = row[1].flatMap({ Double($0) }),
-                let firstChange = row[2].flatMap({ Int64($0) }), let bundle = row[4], let process = row[5],
-                let text = row[6], let json = try? JSONParser.parse(Array(text.utf8)),
-                let planned = try? PlannedChangeCodec.decode(json)
-            else {
-                throw .storageUnavailable(
-                    path: "\(tables.history) of store '\(store)'",
-                    reason: "a history row does not decode; was the table written by another program?")
+            let unreadable = DataStoreError.storageUnavailable(
+                path: "\(store.tables.history) of store '\(store.identifier)'",
+                reason: "a history row does not decode; was the table written by another program?")
+            guard let sequence = row[0].flatMap({ Int64($0) }) else { throw unreadable }
+            guard let text = row[6] else {
+                // Left out because the cache holds it; it always does, as the cache was copied before the query.
+                guard let cached = recent.transaction(sequence) else { throw unreadable }
+                return cached
             }
+            guard let timestamp = row[1].flatMap({ Double($0) }),
+                let firstChange = row[2].flatMap({ Int64($0) }), let bundle = row[4], let process = row[5],
+                let json = try? JSONParser.parse(Array(text.utf8)),
+                let planned = try? PlannedChangeCodec.decode(json)
+            else { throw unreadable }
+            return PostgresHistoryTransaction(
+                timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
+                changes: Self.changes(planned, firstChange: firstChange, sequence: sequence),
+                token: PostgresHistoryToken(storeIdentifier: store.identifier, epoch: epoch, sequence: sequence),
+                author: row[3], bundleIdentifier: bundle, processIdentifier: process)
+        }
+
+        /// A transaction's changes, numbered from `firstChange`.
+        static func changes(_ planned: [PlannedChange], firstChange: Int64, sequence: Int64)
+            -> [PostgresHistoryChange]
+        {
             var changes: [PostgresHistoryChange] = []
             changes.reserveCapacity(planned.count)
             for (offset, change) in planned.enumerated() {
                 changes.append(
                     PostgresHistoryChange(
-                        change, changeIdentifier: firstChange + Int64(offset), transactionIdentifier: sequence
-                    ))
+                        change, changeIdentifier: firstChange + Int64(offset), transactionIdentifier: sequence))
             }
-            return PostgresHistoryTransaction(
-                timestamp: Date(timeIntervalSinceReferenceDate: timestamp), changes: changes,
-                token: PostgresHistoryToken(storeIdentifier: store, epoch: epoch, sequence: sequence),
-                author: row[3], bundleIdentifier: bundle, processIdentifier: process)
+            return changes
         }
     }
 #endif

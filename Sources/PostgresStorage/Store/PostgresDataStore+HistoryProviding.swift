@@ -9,16 +9,67 @@
         /// Fetches history in one read-only `REPEATABLE READ` transaction: the tokens are validated against
         /// the store's row, then the history rows are read by indexed range queries on the sequence, batch by
         /// batch, up to the limit.
+        ///
+        /// A fetch read forward from its lower bound (after a token, say) sends the transaction, the read of the
+        /// store's row and the first batch in one round trip; only when it needs more than that batch does it
+        /// run again, reading batch by batch.
         public func fetchHistory(_ descriptor: HistoryDescriptor<PostgresHistoryTransaction>) throws
             -> [PostgresHistoryTransaction]
         {
             var statistics = HistoryQueryStatistics()
             defer { counters.withLock { $0.history.add(statistics) } }
+            if let first = HistoryQuery<PostgresHistoryTransaction>.firstRead(descriptor),
+                let answer = try fetchInOneRoundTrip(descriptor, first: first, statistics: &statistics)
+            {
+                return answer
+            }
             return try withStateTransaction(
                 "fetch history", isolation: "REPEATABLE READ READ ONLY", lock: false
             ) {
                 connection, state in
                 try run(descriptor, on: connection, state: state, statistics: &statistics)
+            }
+        }
+
+        /// Begins, reads the store's row and the query's first batch, and commits, in one pipeline; `nil` when
+        /// the query needs more than that batch (or the cache belongs to an erased epoch).
+        private func fetchInOneRoundTrip(
+            _ descriptor: HistoryDescriptor<PostgresHistoryTransaction>,
+            first: (
+                after: Int64, through: Int64, bounds: HistoryPredicateBounds<PostgresHistoryTransaction>,
+                limit: Int
+            ),
+            statistics: inout HistoryQueryStatistics
+        ) throws -> [PostgresHistoryTransaction]? {
+            let recent = recentHistory.withLock { $0 }
+            let results = try withConnection("fetch history") { connection in
+                do {
+                    return try connection.pipeline([
+                        SQLStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
+                        stateStatement(lock: false),
+                        PostgresHistorySource.statement(
+                            store: self, after: first.after, through: first.through, bounds: first.bounds,
+                            limit: first.limit, recent: recent),
+                        SQLStatement("COMMIT"),
+                    ])
+                } catch {
+                    if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+            let state = try state(from: results[1])
+            if let cached = recent.transactions.first, cached.token.epoch != state.epoch { return nil }
+            let source = PostgresHistorySource(
+                store: self, epoch: state.epoch, recent: recent,
+                reads: .prefetched(
+                    after: first.after, through: first.through, limit: first.limit, rows: results[2]))
+            var attempt = HistoryQueryStatistics()
+            do {
+                let answer = try query(state).run(descriptor, source: source, statistics: &attempt)
+                statistics.add(attempt)
+                return answer
+            } catch is PostgresHistorySource.NeedsTransaction {
+                return nil
             }
         }
 
@@ -46,15 +97,19 @@
             _ descriptor: HistoryDescriptor<PostgresHistoryTransaction>, on connection: PostgresConnection,
             state: State, statistics: inout HistoryQueryStatistics
         ) throws -> [PostgresHistoryTransaction] {
-            try checkSchemaGeneration(state)
-            let query = HistoryQuery<PostgresHistoryTransaction>(
-                storeIdentifier: identifier, epoch: state.epoch,
-                oldestValidSequence: state.oldestValidSequence,
-                latestSequence: state.latestSequence)
             let source = PostgresHistorySource(
-                connection: connection, tables: tables, store: identifier, epoch: state.epoch,
-                failure: failure("fetch history"))
-            return try query.run(descriptor, source: source, statistics: &statistics)
+                store: self, epoch: state.epoch, recent: recentHistory(of: state.epoch),
+                reads: .connection(connection))
+            return try query(state).run(descriptor, source: source, statistics: &statistics)
+        }
+
+        /// The query over the store's history as `state` describes it; throws `schemaChanged` when another
+        /// instance migrated the store.
+        private func query(_ state: State) throws -> HistoryQuery<PostgresHistoryTransaction> {
+            try checkSchemaGeneration(state)
+            return HistoryQuery(
+                storeIdentifier: identifier, epoch: state.epoch, oldestValidSequence: state.oldestValidSequence,
+                latestSequence: state.latestSequence)
         }
     }
 

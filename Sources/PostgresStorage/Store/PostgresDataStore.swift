@@ -47,6 +47,8 @@
         /// `postgresql://host:port/database`, without credentials, for messages.
         let endpoint: String
         let counters = Mutex(Counters())
+        /// The newest transactions this instance wrote or read, decoded (see ``PostgresHistorySource``).
+        let recentHistory: Mutex<RecentHistory<PostgresHistoryTransaction>>
         private let beforeCommitHook = Mutex<(@Sendable () -> Void)?>(nil)
 
         /// Runs inside every save's transaction after everything is written and before `COMMIT`: tests hold a
@@ -67,6 +69,7 @@
             var modelsExamined = 0
             var fetchRequests = 0
             var history = HistoryQueryStatistics()
+            var decodedHistoryRows = 0
         }
 
         /// Connects, creates the tables on first use, and registers the store.
@@ -89,6 +92,7 @@
             self.configuration = configuration
             identifier = configuration.name
             enforced = Mutex(Enforced(schema: configuration.schema))
+            recentHistory = Mutex(RecentHistory(changeLimit: configuration.recentHistoryChanges))
             tables = try StoreTables(namespace: configuration.databaseSchema)
             pool = ConnectionPool(
                 connectionString: configuration.connectionString,
@@ -172,6 +176,9 @@
 
         /// The models fetches have examined since the store was opened: every row a query returned.
         public var modelsExamined: Int { counters.withLock { $0.modelsExamined } }
+
+        /// The history rows this instance decoded since it was opened (rows its cache held are not decoded).
+        package var historyRowsDecoded: Int { counters.withLock { $0.decodedHistoryRows } }
 
         /// The model fetches answered since the store was opened.
         package var fetchRequests: Int { counters.withLock { $0.fetchRequests } }

@@ -28,6 +28,9 @@
         public var maximumHistoryCount: Int?
         /// The most idle connections the store keeps open for reuse.
         public var maximumIdleConnections: Int
+        /// How many of the newest history changes an instance keeps decoded (its own saves and what it read),
+        /// so that a read of the tail fetches only the rows' positions; tests set 0 to decode every row.
+        var recentHistoryChanges = 2_048
 
         /// Creates a configuration.
         public init(

@@ -24,9 +24,12 @@
         > {
             do {
                 let (state, source) = try lockAndRead(request, begin: true)
-                let result = try write(request, state: state, source: source)
+                let (result, written) = try write(request, state: state, source: source)
                 store.beforeCommit?()
                 try connection.execute("COMMIT")
+                if let written {
+                    store.rememberHistory([written], after: state.latestSequence, epoch: state.epoch)
+                }
                 return result
             } catch {
                 if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
@@ -39,7 +42,7 @@
             PostgresHistoryToken
         > {
             let (state, source) = try lockAndRead(request, begin: false)
-            return try write(request, state: state, source: source)
+            return try write(request, state: state, source: source).result
         }
 
         /// Round trip 1: (begin,) lock the store's row, read what the plan needs.
@@ -73,17 +76,19 @@
             return (state, source)
         }
 
-        /// Round trip 2: plan, then write everything in one pipeline.
+        /// Round trip 2: plan, then write everything in one pipeline. Returns the transaction written too, for
+        /// the instance's history cache (`nil` when the cache is off or nothing changed).
         private func write(
             _ request: DataStoreSaveChangesRequest, state: PostgresDataStore.State, source: PostgresRowSource
-        ) throws -> DataStoreSaveChangesResult<PostgresHistoryToken> {
+        ) throws -> (result: DataStoreSaveChangesResult<PostgresHistoryToken>, written: PostgresHistoryTransaction?) {
             let schema = store.enforced.withLock { $0.schema }
             let plan = try SavePlanner.plan(
                 request, over: source, storeIdentifier: store.identifier, schema: schema)
             guard !plan.changes.isEmpty else {
-                return DataStoreSaveChangesResult(
+                let result = DataStoreSaveChangesResult<PostgresHistoryToken>(
                     storeIdentifier: store.identifier, remappedIdentifiers: plan.remappedIdentifiers,
                     token: nil)
+                return (result, nil)
             }
             var upserts: [DataStoreSnapshot] = []
             var deletes: [PersistentIdentifier] = []
@@ -156,11 +161,19 @@
             } catch {
                 throw store.failure("save")(error)
             }
-            return DataStoreSaveChangesResult(
+            let token = PostgresHistoryToken(
+                storeIdentifier: store.identifier, epoch: state.epoch, sequence: sequence)
+            let result = DataStoreSaveChangesResult(
                 storeIdentifier: store.identifier, remappedIdentifiers: plan.remappedIdentifiers,
-                token: PostgresHistoryToken(
-                    storeIdentifier: store.identifier, epoch: state.epoch, sequence: sequence),
-                deleteRuleChanges: plan.deleteRuleChanges)
+                token: token, deleteRuleChanges: plan.deleteRuleChanges)
+            guard store.configuration.recentHistoryChanges > 0 else { return (result, nil) }
+            let written = PostgresHistoryTransaction(
+                timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
+                changes: PostgresHistorySource.changes(
+                    plan.changes, firstChange: state.nextChangeIdentifier, sequence: sequence),
+                token: token, author: editing.author, bundleIdentifier: editing.bundleIdentifier,
+                processIdentifier: editing.processIdentifier)
+            return (result, written)
         }
     }
 #endif
