@@ -98,11 +98,13 @@ typealias SourceProbeTransaction = GenericHistoryTransaction<SourceProbeHistory>
             HistoryDescriptor(),
             HistoryDescriptor(predicate: #Predicate { $0.token > low }),
             HistoryDescriptor(predicate: #Predicate { $0.token > low }, fetchLimit: 7),
-            HistoryDescriptor(predicate: #Predicate { $0.token >= low && $0.token < high }, fetchLimit: 5_000),
+            HistoryDescriptor(
+                predicate: #Predicate { $0.token >= low && $0.token < high }, fetchLimit: 5_000),
             HistoryDescriptor(predicate: #Predicate { $0.token > high && $0.token < low }),
             HistoryDescriptor(predicate: #Predicate { $0.author == "widget" }, fetchLimit: 0),
             HistoryDescriptor(
-                predicate: #Predicate { $0.transactionIdentifier > 1_900 }, sortBy: [SortDescriptor(\.timestamp)],
+                predicate: #Predicate { $0.transactionIdentifier > 1_900 },
+                sortBy: [SortDescriptor(\.timestamp)],
                 fetchLimit: 3),
             HistoryDescriptor(sortBy: [SortDescriptor(\.token, order: .reverse)], fetchLimit: 3),
         ]
@@ -112,7 +114,8 @@ typealias SourceProbeTransaction = GenericHistoryTransaction<SourceProbeHistory>
             var statistics = HistoryQueryStatistics()
             _ = try query(latest: 2_000).run(descriptor, source: source, statistics: &statistics)
             let first = HistoryQuery<SourceProbeTransaction>.firstRead(descriptor)
-            let isNewestFirst = descriptor.fetchLimit != nil && !descriptor.sortBy.isEmpty
+            let isNewestFirst =
+                descriptor.fetchLimit != nil && !descriptor.sortBy.isEmpty
                 && descriptor.predicate == nil
             if let first {
                 predicted += 1

@@ -68,7 +68,8 @@
                 case 11:
                     let author = "a\(generator.next() % 3)"
                     try writer.deleteHistory(
-                        HistoryDescriptor<PostgresHistoryTransaction>(predicate: #Predicate { $0.author == author }))
+                        HistoryDescriptor<PostgresHistoryTransaction>(
+                            predicate: #Predicate { $0.author == author }))
                 case 12:
                     let latest = try writer.currentToken()
                     let cutoff = PostgresHistoryToken(
@@ -76,7 +77,8 @@
                         sequence: max(0, latest.sequence - Int64(generator.next() % 12)))
                     // A cutoff before what was deleted already expired: the error is the store's answer.
                     try? writer.deleteHistory(
-                        HistoryDescriptor<PostgresHistoryTransaction>(predicate: #Predicate { $0.token <= cutoff }))
+                        HistoryDescriptor<PostgresHistoryTransaction>(
+                            predicate: #Predicate { $0.token <= cutoff }))
                 case 13 where generator.next() % 4 == 0:
                     try writer.erase()
                 default:

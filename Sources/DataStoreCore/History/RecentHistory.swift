@@ -63,7 +63,9 @@ where Transaction.Token: StoreHistoryToken {
     /// The cached transaction with `sequence`, found by binary search.
     package func transaction(_ sequence: Int64) -> Transaction? {
         let index = transactions.partitioningIndex { $0.token.sequence >= sequence }
-        guard index < transactions.endIndex, transactions[index].token.sequence == sequence else { return nil }
+        guard index < transactions.endIndex, transactions[index].token.sequence == sequence else {
+            return nil
+        }
         return transactions[index]
     }
 }

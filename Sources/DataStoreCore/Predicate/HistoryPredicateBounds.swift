@@ -86,11 +86,19 @@ public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable 
     /// (same store and epoch as `transaction`), this is the predicate's answer, without evaluating it.
     public func contains(_ transaction: Transaction) -> Bool where Transaction.Token: StoreHistoryToken {
         let sequence = transaction.token.sequence
-        if let bound = lowerToken, !Self.isAbove(sequence, bound.value.sequence, bound.isInclusive) { return false }
-        if let bound = upperToken, !Self.isAbove(bound.value.sequence, sequence, bound.isInclusive) { return false }
+        if let bound = lowerToken, !Self.isAbove(sequence, bound.value.sequence, bound.isInclusive) {
+            return false
+        }
+        if let bound = upperToken, !Self.isAbove(bound.value.sequence, sequence, bound.isInclusive) {
+            return false
+        }
         let timestamp = transaction.timestamp
-        if let bound = lowerTimestamp, !Self.isAbove(timestamp, bound.value, bound.isInclusive) { return false }
-        if let bound = upperTimestamp, !Self.isAbove(bound.value, timestamp, bound.isInclusive) { return false }
+        if let bound = lowerTimestamp, !Self.isAbove(timestamp, bound.value, bound.isInclusive) {
+            return false
+        }
+        if let bound = upperTimestamp, !Self.isAbove(bound.value, timestamp, bound.isInclusive) {
+            return false
+        }
         let identifier = transaction.transactionIdentifier
         if let bound = lowerTransactionIdentifier, !Self.isAbove(identifier, bound.value, bound.isInclusive) {
             return false
@@ -103,7 +111,8 @@ public struct HistoryPredicateBounds<Transaction: HistoryTransaction>: Sendable 
     }
 
     /// `value > bound`, or `>=` when inclusive.
-    private static func isAbove<Value: Comparable>(_ value: Value, _ bound: Value, _ inclusive: Bool) -> Bool {
+    private static func isAbove<Value: Comparable>(_ value: Value, _ bound: Value, _ inclusive: Bool) -> Bool
+    {
         inclusive ? value >= bound : value > bound
     }
 

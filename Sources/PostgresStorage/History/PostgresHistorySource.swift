@@ -24,9 +24,38 @@
         enum Reads {
             /// Queries on a connection inside the fetch's transaction.
             case connection(PostgresConnection)
-            /// The one batch read in the same round trip as the store's row (see
-            /// `HistoryQuery.firstRead(_:)`); any other batch throws ``NeedsTransaction``.
-            case prefetched(after: Int64, through: Int64, limit: Int, rows: PostgresRows)
+            /// The one batch read in the same statement as the store's row (see
+            /// `HistoryQuery.firstRead(_:)` and ``firstBatchStatement(store:first:recent:)``); any other batch
+            /// throws ``NeedsTransaction``.
+            case prefetched(after: Int64, through: Int64, limit: Int, rows: [ArraySlice<String?>])
+        }
+
+        /// The columns of the store's row that ``firstBatchStatement(store:first:recent:)`` returns before the
+        /// history columns, in the order `PostgresDataStore.stateStatement(lock:)` reads them.
+        static let stateColumns = 6
+
+        /// One statement (so one snapshot, without `BEGIN`) that reads the store's row and the query's first
+        /// batch: the row's columns, then the history columns of one batch row (`NULL` when the batch is
+        /// empty). Positions are taken in commit order, so this snapshot holds every transaction up to the
+        /// latest sequence it shows.
+        static func firstBatchStatement(
+            store: PostgresDataStore,
+            first: (
+                after: Int64, through: Int64, bounds: HistoryPredicateBounds<PostgresHistoryTransaction>,
+                limit: Int
+            ),
+            recent: RecentHistory<PostgresHistoryTransaction>
+        ) -> SQLStatement {
+            let batch = statement(
+                store: store, after: first.after, through: first.through, bounds: first.bounds,
+                limit: first.limit, recent: recent)
+            return SQLStatement(
+                """
+                SELECT s.epoch, s.latest_sequence, s.oldest_valid_sequence, s.next_change_identifier,
+                    s.last_timestamp, s.schema_generation, h.*
+                FROM \(store.tables.stores) s LEFT JOIN LATERAL (\(batch.sql)) h ON true
+                WHERE s.name = $1 ORDER BY h.sequence
+                """, batch.parameters, reusable: true)
         }
 
         /// Thrown when a fetch answered in one round trip needs more than its first batch: the caller runs it
@@ -62,7 +91,7 @@
             return SQLStatement(
                 """
                 SELECT sequence, timestamp, first_change, author, bundle_identifier, process_identifier,
-                    CASE WHEN sequence BETWEEN $5 AND $6 THEN NULL ELSE changes END
+                    CASE WHEN sequence BETWEEN $5 AND $6 THEN NULL ELSE changes END AS changes
                 FROM \(store.tables.history) WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY sequence LIMIT $4
                 """, parameters, reusable: true)
@@ -72,7 +101,7 @@
             after: Int64, through: Int64, bounds: HistoryPredicateBounds<PostgresHistoryTransaction>,
             limit: Int
         ) throws -> [PostgresHistoryTransaction] {
-            let rows: PostgresRows
+            let rows: [ArraySlice<String?>]
             switch reads {
             case .prefetched(after, through, limit, let prefetched):
                 rows = prefetched
@@ -83,13 +112,14 @@
                     rows = try connection.execute(
                         Self.statement(
                             store: store, after: after, through: through, bounds: bounds, limit: limit,
-                            recent: recent))
+                            recent: recent)
+                    ).rows.map { $0[...] }
                 } catch {
                     throw store.failure("fetch history")(error)
                 }
             }
-            let batch = try rows.rows.map(transaction)
-            let decoded = rows.rows.count { $0[6] != nil }
+            let batch = try rows.map(transaction)
+            let decoded = rows.count { $0[$0.startIndex + 6] != nil }
             store.counters.withLock { $0.decodedHistoryRows += decoded }
             if bounds.lowerTimestamp == nil && bounds.upperTimestamp == nil && bounds.author == nil {
                 store.rememberHistory(batch, after: after, epoch: epoch)
@@ -97,26 +127,32 @@
             return batch
         }
 
-        private func transaction(_ row: [String?]) throws(DataStoreError) -> PostgresHistoryTransaction {
+        /// The transaction of one row of ``statement(store:after:through:bounds:limit:recent:)``'s columns.
+        private func transaction(_ columns: ArraySlice<String?>) throws(DataStoreError)
+            -> PostgresHistoryTransaction
+        {
+            // The slice keeps the indices of the row it was cut from.
+            func row(_ column: Int) -> String? { columns[columns.startIndex + column] }
             let unreadable = DataStoreError.storageUnavailable(
                 path: "\(store.tables.history) of store '\(store.identifier)'",
                 reason: "a history row does not decode; was the table written by another program?")
-            guard let sequence = row[0].flatMap({ Int64($0) }) else { throw unreadable }
-            guard let text = row[6] else {
+            guard let sequence = row(0).flatMap({ Int64($0) }) else { throw unreadable }
+            guard let text = row(6) else {
                 // Left out because the cache holds it; it always does, as the cache was copied before the query.
                 guard let cached = recent.transaction(sequence) else { throw unreadable }
                 return cached
             }
-            guard let timestamp = row[1].flatMap({ Double($0) }),
-                let firstChange = row[2].flatMap({ Int64($0) }), let bundle = row[4], let process = row[5],
+            guard let timestamp = row(1).flatMap({ Double($0) }),
+                let firstChange = row(2).flatMap({ Int64($0) }), let bundle = row(4), let process = row(5),
                 let json = try? JSONParser.parse(Array(text.utf8)),
                 let planned = try? PlannedChangeCodec.decode(json)
             else { throw unreadable }
             return PostgresHistoryTransaction(
                 timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
                 changes: Self.changes(planned, firstChange: firstChange, sequence: sequence),
-                token: PostgresHistoryToken(storeIdentifier: store.identifier, epoch: epoch, sequence: sequence),
-                author: row[3], bundleIdentifier: bundle, processIdentifier: process)
+                token: PostgresHistoryToken(
+                    storeIdentifier: store.identifier, epoch: epoch, sequence: sequence),
+                author: row(3), bundleIdentifier: bundle, processIdentifier: process)
         }
 
         /// A transaction's changes, numbered from `firstChange`.
@@ -128,7 +164,8 @@
             for (offset, change) in planned.enumerated() {
                 changes.append(
                     PostgresHistoryChange(
-                        change, changeIdentifier: firstChange + Int64(offset), transactionIdentifier: sequence))
+                        change, changeIdentifier: firstChange + Int64(offset), transactionIdentifier: sequence
+                    ))
             }
             return changes
         }

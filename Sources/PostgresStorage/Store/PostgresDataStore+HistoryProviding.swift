@@ -31,8 +31,8 @@
             }
         }
 
-        /// Begins, reads the store's row and the query's first batch, and commits, in one pipeline; `nil` when
-        /// the query needs more than that batch (or the cache belongs to an erased epoch).
+        /// Reads the store's row and the query's first batch in one statement; `nil` when the query needs more
+        /// than that batch (or the cache belongs to an erased epoch).
         private func fetchInOneRoundTrip(
             _ descriptor: HistoryDescriptor<PostgresHistoryTransaction>,
             first: (
@@ -42,27 +42,20 @@
             statistics: inout HistoryQueryStatistics
         ) throws -> [PostgresHistoryTransaction]? {
             let recent = recentHistory.withLock { $0 }
-            let results = try withConnection("fetch history") { connection in
-                do {
-                    return try connection.pipeline([
-                        SQLStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
-                        stateStatement(lock: false),
-                        PostgresHistorySource.statement(
-                            store: self, after: first.after, through: first.through, bounds: first.bounds,
-                            limit: first.limit, recent: recent),
-                        SQLStatement("COMMIT"),
-                    ])
-                } catch {
-                    if !connection.isBroken { _ = try? connection.execute("ROLLBACK") }
-                    throw error
-                }
+            let rows = try withConnection("fetch history") { connection in
+                try connection.execute(
+                    PostgresHistorySource.firstBatchStatement(store: self, first: first, recent: recent))
             }
-            let state = try state(from: results[1])
+            let state = try state(from: rows)
             if let cached = recent.transactions.first, cached.token.epoch != state.epoch { return nil }
+            let batch = rows.rows.compactMap { row in
+                row[PostgresHistorySource.stateColumns] == nil
+                    ? nil : row[PostgresHistorySource.stateColumns...]
+            }
             let source = PostgresHistorySource(
                 store: self, epoch: state.epoch, recent: recent,
                 reads: .prefetched(
-                    after: first.after, through: first.through, limit: first.limit, rows: results[2]))
+                    after: first.after, through: first.through, limit: first.limit, rows: batch))
             var attempt = HistoryQueryStatistics()
             do {
                 let answer = try query(state).run(descriptor, source: source, statistics: &attempt)
@@ -108,7 +101,8 @@
         private func query(_ state: State) throws -> HistoryQuery<PostgresHistoryTransaction> {
             try checkSchemaGeneration(state)
             return HistoryQuery(
-                storeIdentifier: identifier, epoch: state.epoch, oldestValidSequence: state.oldestValidSequence,
+                storeIdentifier: identifier, epoch: state.epoch,
+                oldestValidSequence: state.oldestValidSequence,
                 latestSequence: state.latestSequence)
         }
     }

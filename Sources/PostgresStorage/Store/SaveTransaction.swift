@@ -80,7 +80,9 @@
         /// the instance's history cache (`nil` when the cache is off or nothing changed).
         private func write(
             _ request: DataStoreSaveChangesRequest, state: PostgresDataStore.State, source: PostgresRowSource
-        ) throws -> (result: DataStoreSaveChangesResult<PostgresHistoryToken>, written: PostgresHistoryTransaction?) {
+        ) throws -> (
+            result: DataStoreSaveChangesResult<PostgresHistoryToken>, written: PostgresHistoryTransaction?
+        ) {
             let schema = store.enforced.withLock { $0.schema }
             let plan = try SavePlanner.plan(
                 request, over: source, storeIdentifier: store.identifier, schema: schema)
