@@ -9,6 +9,9 @@ package struct RecentHistory<Transaction: HistoryTransaction>: Sendable
 where Transaction.Token: StoreHistoryToken {
     /// The cached transactions, oldest first, without gaps (see the type's documentation).
     package private(set) var transactions: [Transaction] = []
+    /// The transactions' sequences, in the same order: lookups search these without going through the
+    /// generic transaction type.
+    private var sequences: [Int64] = []
     /// The bound, in changes; 0 caches nothing.
     package let changeLimit: Int
     private var changeCount = 0
@@ -21,8 +24,8 @@ where Transaction.Token: StoreHistoryToken {
     /// The sequences the cache covers: every transaction in this range that the store held when it was
     /// remembered is cached. `nil` when empty.
     package var range: ClosedRange<Int64>? {
-        guard let first = transactions.first, let last = transactions.last else { return nil }
-        return first.token.sequence...last.token.sequence
+        guard let first = sequences.first, let last = sequences.last else { return nil }
+        return first...last
     }
 
     /// Remembers `newer`, which must be every transaction of the store after sequence `after` up to the last
@@ -30,12 +33,15 @@ where Transaction.Token: StoreHistoryToken {
     /// cache starts again from `newer`; transactions it holds already are skipped.
     package mutating func remember(_ newer: some Sequence<Transaction>, after: Int64) {
         guard changeLimit > 0 else { return }
-        if let last = transactions.last?.token.sequence, last < after {
+        if let last = sequences.last, last < after {
             removeAll()
         }
-        let cachedThrough = transactions.last?.token.sequence ?? .min
-        for transaction in newer where transaction.token.sequence > cachedThrough {
+        let cachedThrough = sequences.last ?? .min
+        for transaction in newer {
+            let sequence = transaction.token.sequence
+            guard sequence > cachedThrough else { continue }
             transactions.append(transaction)
+            sequences.append(sequence)
             changeCount += transaction.changes.count
         }
         guard changeCount > changeLimit * 3 / 2 else { return }
@@ -45,27 +51,31 @@ where Transaction.Token: StoreHistoryToken {
             dropped += 1
         }
         transactions.removeFirst(dropped)
+        sequences.removeFirst(dropped)
     }
 
     /// Empties the cache (the store's history was replaced, or its epoch changed).
     package mutating func removeAll() {
         transactions.removeAll(keepingCapacity: true)
+        sequences.removeAll(keepingCapacity: true)
         changeCount = 0
     }
 
     /// The cached transactions after `sequence`, when the cache holds all of them (it starts at or before
     /// `sequence + 1`); otherwise `nil`.
     package func suffix(after sequence: Int64) -> ArraySlice<Transaction>? {
-        guard let first = transactions.first, first.token.sequence <= sequence &+ 1 else { return nil }
-        return transactions[transactions.partitioningIndex { $0.token.sequence > sequence }...]
+        guard let first = sequences.first, first <= sequence &+ 1 else { return nil }
+        return transactions[sequences.partitioningIndex { $0 > sequence }...]
     }
 
-    /// The cached transaction with `sequence`, found by binary search.
+    /// The cached transaction with `sequence`: where sequences are consecutive (as they are unless history
+    /// was deleted) at its offset from the first, otherwise found by binary search.
     package func transaction(_ sequence: Int64) -> Transaction? {
-        let index = transactions.partitioningIndex { $0.token.sequence >= sequence }
-        guard index < transactions.endIndex, transactions[index].token.sequence == sequence else {
-            return nil
-        }
+        guard let first = sequences.first, sequence >= first else { return nil }
+        let offset = sequence - first
+        if offset < sequences.count, sequences[Int(offset)] == sequence { return transactions[Int(offset)] }
+        let index = sequences.partitioningIndex { $0 >= sequence }
+        guard index < sequences.endIndex, sequences[index] == sequence else { return nil }
         return transactions[index]
     }
 }

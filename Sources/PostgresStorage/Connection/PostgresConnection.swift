@@ -87,14 +87,23 @@
         /// aborts it, as it would one statement at a time.
         func pipeline(_ statements: [SQLStatement]) throws(PostgresError) -> [PostgresRows] {
             guard !statements.isEmpty else { return [] }
+            // Reusable statements are prepared before the pipeline starts (a round trip the first time only).
+            var names: [String?] = []
+            for statement in statements {
+                names.append(statement.isReusable ? try prepared(statement.sql) : nil)
+            }
             guard PQenterPipelineMode(handle) == 1 else {
                 throw PostgresError(sqlState: nil, message: String(cString: PQerrorMessage(handle)))
             }
             defer { PQexitPipelineMode(handle) }
-            for statement in statements {
+            for (statement, name) in zip(statements, names) {
                 let sent = withParameterPointers(statement.parameters) { pointers in
-                    PQsendQueryParams(
-                        handle, statement.sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+                    if let name {
+                        PQsendQueryPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
+                    } else {
+                        PQsendQueryParams(
+                            handle, statement.sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+                    }
                 }
                 guard sent == 1 else {
                     throw PostgresError(sqlState: "08006", message: String(cString: PQerrorMessage(handle)))

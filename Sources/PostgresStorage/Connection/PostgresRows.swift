@@ -31,6 +31,12 @@
             affectedRows = Int(String(cString: PQcmdTuples(result))) ?? 0
         }
 
+        /// Rows taken from another result.
+        init(rows: [[String?]], affectedRows: Int = 0) {
+            self.rows = rows
+            self.affectedRows = affectedRows
+        }
+
         /// The first column of the first row, or `nil`.
         var scalar: String? { rows.first?.first ?? nil }
     }

@@ -35,8 +35,8 @@
         static let stateColumns = 6
 
         /// One statement (so one snapshot, without `BEGIN`) that reads the store's row and the query's first
-        /// batch: the row's columns, then the history columns of one batch row (`NULL` when the batch is
-        /// empty). Positions are taken in commit order, so this snapshot holds every transaction up to the
+        /// batch: one row with the store's columns (then `NULL`s), and the batch's rows with `NULL`s in their
+        /// place. Positions are taken in commit order, so this snapshot holds every transaction up to the
         /// latest sequence it shows.
         static func firstBatchStatement(
             store: PostgresDataStore,
@@ -51,11 +51,39 @@
                 limit: first.limit, recent: recent)
             return SQLStatement(
                 """
-                SELECT s.epoch, s.latest_sequence, s.oldest_valid_sequence, s.next_change_identifier,
-                    s.last_timestamp, s.schema_generation, h.*
-                FROM \(store.tables.stores) s LEFT JOIN LATERAL (\(batch.sql)) h ON true
-                WHERE s.name = $1 ORDER BY h.sequence
+                SELECT epoch, latest_sequence, oldest_valid_sequence, next_change_identifier, last_timestamp,
+                    schema_generation, NULL::bigint, NULL::float8, NULL::bigint, NULL::text, NULL::text, NULL::text,
+                    NULL::text
+                FROM \(store.tables.stores) WHERE name = $1
+                UNION ALL
+                SELECT NULL::uuid, NULL::bigint, NULL::bigint, NULL::bigint, NULL::float8, NULL::bigint, batch.*
+                FROM (\(batch.sql)) batch
                 """, batch.parameters, reusable: true)
+        }
+
+        /// Splits what ``firstBatchStatement(store:first:recent:)`` returned into the store's row and the
+        /// batch's rows, in sequence order.
+        static func splitFirstBatch(_ rows: PostgresRows) -> (
+            state: PostgresRows, batch: [ArraySlice<String?>]
+        ) {
+            var state: [[String?]] = []
+            var batch: [ArraySlice<String?>] = []
+            batch.reserveCapacity(rows.rows.count)
+            for row in rows.rows {
+                if row[0] != nil {
+                    state.append(row)
+                } else {
+                    batch.append(row[stateColumns...])
+                }
+            }
+            // `UNION ALL` keeps each part's order in practice; SQL does not promise it.
+            func sequence(_ row: ArraySlice<String?>) -> Int64 {
+                row.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
+            }
+            if !zip(batch, batch.dropFirst()).allSatisfy({ sequence($0) < sequence($1) }) {
+                batch.sort { sequence($0) < sequence($1) }
+            }
+            return (PostgresRows(rows: state), batch)
         }
 
         /// Thrown when a fetch answered in one round trip needs more than its first batch: the caller runs it
@@ -121,7 +149,10 @@
             let batch = try rows.map(transaction)
             let decoded = rows.count { $0[$0.startIndex + 6] != nil }
             store.counters.withLock { $0.decodedHistoryRows += decoded }
-            if bounds.lowerTimestamp == nil && bounds.upperTimestamp == nil && bounds.author == nil {
+            // Rows the cache held add nothing to it.
+            if decoded > 0 && bounds.lowerTimestamp == nil && bounds.upperTimestamp == nil
+                && bounds.author == nil
+            {
                 store.rememberHistory(batch, after: after, epoch: epoch)
             }
             return batch

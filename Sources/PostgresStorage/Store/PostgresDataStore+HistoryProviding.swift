@@ -46,12 +46,9 @@
                 try connection.execute(
                     PostgresHistorySource.firstBatchStatement(store: self, first: first, recent: recent))
             }
-            let state = try state(from: rows)
+            let (stateRow, batch) = PostgresHistorySource.splitFirstBatch(rows)
+            let state = try state(from: stateRow)
             if let cached = recent.transactions.first, cached.token.epoch != state.epoch { return nil }
-            let batch = rows.rows.compactMap { row in
-                row[PostgresHistorySource.stateColumns] == nil
-                    ? nil : row[PostgresHistorySource.stateColumns...]
-            }
             let source = PostgresHistorySource(
                 store: self, epoch: state.epoch, recent: recent,
                 reads: .prefetched(
