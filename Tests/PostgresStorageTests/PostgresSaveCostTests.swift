@@ -61,5 +61,54 @@
                 #expect(before[table] != nil && read <= 20 * 40, "\(table): \(read) tuples read by 20 saves")
             }
         }
+
+        /// An update that leaves a model's unique values as they were writes no `unique_values` row; one that
+        /// changes a value deletes one and inserts one. (Seen failing with every update releasing and claiming
+        /// its values again: each of the 20 saves deleted and inserted the three values.)
+        @Test(.timeLimit(.minutes(1))) func updatesThatKeepUniqueValuesWriteNoneOfThem() async throws {
+            let namespace = PostgresServer.freshNamespace()
+            let configuration = try PostgresServer.entryConfiguration(namespace: namespace)
+            func uniqueRowsWritten() async throws -> Int {
+                _ = try await waitUntil {
+                    try PostgresServer.query(
+                        "SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [namespace]
+                    ).isEmpty
+                }
+                let rows = try PostgresServer.query(
+                    """
+                    SELECT coalesce(n_tup_ins, 0) + coalesce(n_tup_del, 0) + coalesce(n_tup_upd, 0)
+                    FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'unique_values'
+                    """, [namespace])
+                return Int(rows.first?.first.flatMap { $0 } ?? "") ?? -1
+            }
+            let entries = Entry.batch(store: "entries", writer: "w", round: 0)
+            do {
+                let store = try PostgresDataStore(configuration)
+                _ = try store.save(DataStoreSaveChangesRequest(inserted: entries))
+            }
+            let before = try await uniqueRowsWritten()
+            do {
+                let store = try PostgresDataStore(configuration)
+                for round in 1...20 {
+                    var updated = entries
+                    for index in updated.indices { updated[index].values["round"] = .integer(Int64(round)) }
+                    _ = try store.save(DataStoreSaveChangesRequest(updated: updated))
+                }
+            }
+            let afterKeeping = try await uniqueRowsWritten()
+            #expect(
+                before == 3 && afterKeeping == before, "\(afterKeeping - before) unique_values rows written")
+            do {
+                let store = try PostgresDataStore(configuration)
+                var renamed = entries[0]
+                renamed.values["key"] = .string("renamed")
+                _ = try store.save(DataStoreSaveChangesRequest(updated: [renamed]))
+                let holders = try store.fetch(
+                    DataStoreFetchRequest(
+                        descriptor: FetchDescriptor<Entry>(predicate: #Predicate { $0.key == "renamed" })))
+                #expect(holders.snapshots.count == 1)
+            }
+            #expect(try await uniqueRowsWritten() == afterKeeping + 2)
+        }
     }
 #endif

@@ -12,15 +12,39 @@
 
         /// The statements that make the rows `upserts` hold, delete `deletes`, and move the unique values of every
         /// model among them, in an order that never collides with itself: the values the `originals` (the stored
-        /// rows the save replaces or deletes) held are released first.
+        /// rows the save replaces or deletes) held are released first. A value a model keeps (an update that
+        /// leaves it unchanged) is neither released nor claimed again.
         func statements(
             upserting upserts: [DataStoreSnapshot], deleting deletes: [PersistentIdentifier],
             replacing originals: [DataStoreSnapshot]
         ) -> [SQLStatement] {
-            [
-                releaseUniqueValues(of: originals), delete(deletes), upsert(upserts),
-                claimUniqueValues(of: upserts),
+            let released = heldValues(originals)
+            let claimed = heldValues(upserts)
+            let kept = Set(released.map(\.column)).intersection(claimed.map(\.column))
+            return [
+                releaseUniqueValues(released.filter { !kept.contains($0.column) }), delete(deletes),
+                upsert(upserts), claimUniqueValues(claimed.filter { !kept.contains($0.column) }),
             ].compactMap { $0 }
+        }
+
+        /// A unique value a row holds: its key, the `unique_key` column and the holder, which together name the
+        /// `unique_values` row.
+        private struct HeldValue {
+            var key: UniqueValueKey
+            var primaryKey: String
+            /// The `unique_key` column and the holder, so that a value moving to another model is not "kept".
+            var column: String
+        }
+
+        private func heldValues(_ rows: [DataStoreSnapshot]) -> [HeldValue] {
+            rows.flatMap { row in
+                UniqueValueKey.keys(of: row, schema: schema).map { key in
+                    let primaryKey = row.persistentIdentifier.primaryKey
+                    return HeldValue(
+                        key: key, primaryKey: primaryKey,
+                        column: key.column(store: store) + "\u{0}" + primaryKey)
+                }
+            }
         }
 
         /// Runs ``statements(upserting:deleting:)`` on `connection`, one at a time.
@@ -72,28 +96,25 @@
                 reusable: true)
         }
 
-        /// Deletes the unique values the `originals` hold, by their keys (index lookups whatever the plan).
-        private func releaseUniqueValues(of originals: [DataStoreSnapshot]) -> SQLStatement? {
-            let keys = originals.flatMap { UniqueValueKey.keys(of: $0, schema: schema) }
-            guard !keys.isEmpty else { return nil }
+        /// Deletes the unique values `held`, by their keys (index lookups whatever the plan).
+        private func releaseUniqueValues(_ held: [HeldValue]) -> SQLStatement? {
+            guard !held.isEmpty else { return nil }
             return SQLStatement(
                 "DELETE FROM \(tables.uniqueValues) WHERE unique_key = ANY($1::text[])",
-                [SQLFetchQuery.arrayLiteral(keys.map { $0.column(store: store) })], reusable: true)
+                [SQLFetchQuery.arrayLiteral(held.map { $0.key.column(store: store) })], reusable: true)
         }
 
-        /// Records the unique values `rows` hold.
-        private func claimUniqueValues(of rows: [DataStoreSnapshot]) -> SQLStatement? {
+        /// Records the unique values `held`.
+        private func claimUniqueValues(_ held: [HeldValue]) -> SQLStatement? {
+            guard !held.isEmpty else { return nil }
             var columns: [[String]] = [[], [], [], [], []]
-            for row in rows {
-                for key in UniqueValueKey.keys(of: row, schema: schema) {
-                    columns[0].append(key.entity)
-                    columns[1].append(key.attributes)
-                    columns[2].append(key.value)
-                    columns[3].append(row.persistentIdentifier.primaryKey)
-                    columns[4].append(key.column(store: store))
-                }
+            for value in held {
+                columns[0].append(value.key.entity)
+                columns[1].append(value.key.attributes)
+                columns[2].append(value.key.value)
+                columns[3].append(value.primaryKey)
+                columns[4].append(value.key.column(store: store))
             }
-            guard !columns[0].isEmpty else { return nil }
             return SQLStatement(
                 """
                 INSERT INTO \(tables.uniqueValues) (store, entity, attributes, value_key, primary_key, unique_key)

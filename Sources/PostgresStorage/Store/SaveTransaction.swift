@@ -4,14 +4,13 @@
     import StoreFileSupport
     import Synchronization
 
-    /// One save as one SQL transaction, in three round trips:
+    /// One save as one SQL transaction, in two round trips:
     ///
     /// 1. one pipeline that begins the transaction, locks the store's row (`SELECT … FOR UPDATE`), and reads the
     ///    rows the request names and the holders of its unique values;
     /// 2. planning in Swift (``SavePlanner``; a cascade may read a few more rows), then one pipeline that writes
     ///    the models, their unique values and the history row, advances the store's position, trims history
-    ///    past the retention limit and queues the `NOTIFY` (delivered at `COMMIT`);
-    /// 3. `COMMIT`.
+    ///    past the retention limit, queues the `NOTIFY` and commits (the `NOTIFY` is delivered then).
     ///
     /// Any failure rolls the transaction back; nothing of the save is visible.
     struct SaveTransaction {
@@ -24,9 +23,14 @@
         > {
             do {
                 let (state, source) = try lockAndRead(request, begin: true)
-                let (result, written) = try write(request, state: state, source: source)
-                store.beforeCommit?()
-                try connection.execute("COMMIT")
+                // `COMMIT` ends the write pipeline, unless a test holds the transaction open before it.
+                let beforeCommit = store.beforeCommit
+                let (result, written) = try write(
+                    request, state: state, source: source, commit: beforeCommit == nil)
+                if let beforeCommit {
+                    beforeCommit()
+                    try connection.execute("COMMIT")
+                }
                 if let written {
                     store.rememberHistory([written], after: state.latestSequence, epoch: state.epoch)
                 }
@@ -42,7 +46,7 @@
             PostgresHistoryToken
         > {
             let (state, source) = try lockAndRead(request, begin: false)
-            return try write(request, state: state, source: source).result
+            return try write(request, state: state, source: source, commit: false).result
         }
 
         /// Round trip 1: (begin,) lock the store's row, read what the plan needs.
@@ -76,10 +80,12 @@
             return (state, source)
         }
 
-        /// Round trip 2: plan, then write everything in one pipeline. Returns the transaction written too, for
-        /// the instance's history cache (`nil` when the cache is off or nothing changed).
+        /// Round trip 2: plan, then write everything in one pipeline, ending with `COMMIT` when `commit` is
+        /// set. Returns the transaction written too, for the instance's history cache (`nil` when the cache
+        /// is off or nothing changed).
         private func write(
-            _ request: DataStoreSaveChangesRequest, state: PostgresDataStore.State, source: PostgresRowSource
+            _ request: DataStoreSaveChangesRequest, state: PostgresDataStore.State, source: PostgresRowSource,
+            commit: Bool
         ) throws -> (
             result: DataStoreSaveChangesResult<PostgresHistoryToken>, written: PostgresHistoryTransaction?
         ) {
@@ -90,6 +96,14 @@
                 let result = DataStoreSaveChangesResult<PostgresHistoryToken>(
                     storeIdentifier: store.identifier, remappedIdentifiers: plan.remappedIdentifiers,
                     token: nil)
+                // Nothing to write: end the transaction that only read.
+                if commit {
+                    do {
+                        try connection.execute("COMMIT")
+                    } catch {
+                        throw store.failure("save")(error)
+                    }
+                }
                 return (result, nil)
             }
             var upserts: [DataStoreSnapshot] = []
@@ -158,6 +172,7 @@
                         String(oldestValid),
                     ], reusable: true))
             statements.append(store.notifyStatement(sequence: sequence))
+            if commit { statements.append(SQLStatement("COMMIT")) }
             do {
                 _ = try connection.pipeline(statements)
             } catch {
