@@ -63,15 +63,17 @@ public final class InMemoryDataStore: DataStore, Sendable {
     public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
         -> DataStoreFetchResult
     {
+        let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let (candidates, rows) = state.withLock { state in
-            let candidates = state.table.candidates(for: request.descriptor)
+            let candidates = state.table.candidates(for: request.descriptor, bounds: bounds)
             state.modelsExamined += candidates.count
             state.fetchRequests += 1
             return (candidates, state.table)
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows))
+                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows,
+                bounds: bounds))
     }
 
     /// Commits the request as one transaction, or throws and changes nothing.

@@ -239,21 +239,25 @@ public enum SavePlanner {
             throws(DataStoreError)
         {
             let id = snapshot.persistentIdentifier
-            for key in uniqueKeys(of: snapshot) {
+            let claimed = uniqueKeys(of: snapshot)
+            for key in claimed {
                 if let holder = try owner(key), holder != id {
                     throw .uniqueConstraintViolation(
                         store: store, entity: id.entityName, attribute: key.attributeDescription,
                         value: key.valueDescription)
                 }
             }
-            if let existing { try release(existing) }
-            for key in uniqueKeys(of: snapshot) { owners[key] = .some(id) }
+            // Values the model keeps stay its own: they are neither released nor claimed again.
+            if let existing { try release(existing, keeping: claimed) }
+            for key in claimed { owners[key] = .some(id) }
             final[id] = .some(snapshot)
         }
 
-        mutating func release(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
-            for key in uniqueKeys(of: snapshot) where try owner(key) == snapshot.persistentIdentifier {
-                owners[key] = .some(nil)
+        mutating func release(_ snapshot: DataStoreSnapshot, keeping kept: [UniqueKey] = [])
+            throws(DataStoreError)
+        {
+            for key in uniqueKeys(of: snapshot) where !kept.contains(key) {
+                if try owner(key) == snapshot.persistentIdentifier { owners[key] = .some(nil) }
             }
         }
 

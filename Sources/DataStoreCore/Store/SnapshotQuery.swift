@@ -15,27 +15,36 @@ public enum SnapshotQuery {
     /// - Throws: ``DataStoreError/predicateEvaluationFailed(store:reason:)`` when the predicate throws, and
     ///   ``DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)`` when a snapshot does not
     ///   decode.
+    ///
+    /// Pass `bounds` when the store analysed the predicate already (to pick candidates from an index), so that
+    /// it is not analysed twice.
     public static func run<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
-        storeIdentifier: String, relatedRows: (any SnapshotRowSource)? = nil
+        storeIdentifier: String, relatedRows: (any SnapshotRowSource)? = nil,
+        bounds: ModelPredicateBounds<Model>? = nil
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         let resolver: SnapshotRowResolver? =
             Model.schemaAttributes.contains { $0.relationship != nil }
             ? relatedRows.map(SnapshotRowResolver.init) : nil
-        return try run(descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver)
+        return try run(
+            descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver, bounds: bounds
+        )
     }
 
     /// Runs `descriptor`, resolving relationships through `resolver`.
     static func run<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
-        storeIdentifier: String, resolver: (any RelatedModelResolving)?
+        storeIdentifier: String, resolver: (any RelatedModelResolving)?,
+        bounds: ModelPredicateBounds<Model>? = nil
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         var descriptor = descriptor
-        var candidates = AnySequence(candidates)
-        let bounds = ModelPredicateBounds<Model>(descriptor.predicate)
+        // Arrays, not `AnySequence` over lazy filters: a fetch answered from an index has a candidate or two,
+        // and the type-erased wrappers cost more than the filtering.
+        var candidates = Array(candidates)
+        let bounds = bounds ?? ModelPredicateBounds<Model>(descriptor.predicate)
         if let members = bounds.identifiers {
             // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
-            candidates = AnySequence(candidates.lazy.filter { members.contains($0.persistentIdentifier) })
+            candidates = candidates.filter { members.contains($0.persistentIdentifier) }
             descriptor.predicate = nil
         } else if descriptor.predicate != nil, bounds.isExact, bounds.attributeMembership == nil,
             !bounds.attributeConstraints.isEmpty || bounds.identifier != nil,
@@ -48,18 +57,20 @@ public enum SnapshotQuery {
             // checks that this agrees with `Predicate.evaluate`.
             let constraints = bounds.attributeConstraints
             let identifier = bounds.identifier
-            candidates = AnySequence(
-                candidates.lazy.filter { row in
-                    (identifier == nil || row.persistentIdentifier == identifier)
-                        && constraints.allSatisfy {
-                            (row.values[$0.name] ?? .null).satisfies($0.relation, $0.value)
-                        }
-                })
+            candidates = candidates.filter { row in
+                (identifier == nil || row.persistentIdentifier == identifier)
+                    && constraints.allSatisfy {
+                        (row.values[$0.name] ?? .null).satisfies($0.relation, $0.value)
+                    }
+            }
             descriptor.predicate = nil
         }
         if descriptor.predicate == nil, descriptor.sortBy.isEmpty {
             // Nothing to evaluate: identifier order, offset and limit, without decoding a model.
-            let sorted = candidates.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+            if candidates.count > 1 {
+                candidates.sort { $0.persistentIdentifier < $1.persistentIdentifier }
+            }
+            let sorted = candidates
             let offset = min(max(descriptor.fetchOffset ?? 0, 0), sorted.count)
             let end = descriptor.fetchLimit.map { min(sorted.count, offset + max($0, 0)) } ?? sorted.count
             return Array(sorted[offset..<end])
@@ -94,6 +105,6 @@ public enum SnapshotQuery {
         }
         let offset = min(max(descriptor.fetchOffset ?? 0, 0), matches.count)
         let end = descriptor.fetchLimit.map { min(matches.count, offset + max($0, 0)) } ?? matches.count
-        return matches[offset..<end].map(\.snapshot)
+        return matches[offset..<end].map { $0.snapshot }
     }
 }

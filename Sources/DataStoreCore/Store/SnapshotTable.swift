@@ -85,11 +85,16 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         case .delete:
             after = nil
         }
-        for key in uniqueKeys(of: before) where uniqueOwners[key] == id {
-            uniqueOwners[key] = nil
-        }
-        for key in uniqueKeys(of: after) {
-            uniqueOwners[key] = id
+        // An update that leaves the unique values as they were (the common case) touches no owner.
+        let released = uniqueKeys(of: before)
+        let claimed = uniqueKeys(of: after)
+        if released != claimed {
+            for key in released where uniqueOwners[key] == id && !claimed.contains(key) {
+                uniqueOwners[key] = nil
+            }
+            for key in claimed {
+                uniqueOwners[key] = id
+            }
         }
         if let attributes = indexedAttributes[id.entityName] {
             for name in attributes {
@@ -131,9 +136,11 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 let holders = index[constraint.name]?[constraint.value] ?? []
                 if smallest.map({ holders.count < $0.count }) ?? true { smallest = holders }
             }
+            // Closures, not `\.name`: a key path into a type nested in a generic one is instantiated at run
+            // time on every call, which cost a lookup more than the index did.
             let ranged = Set(
                 bounds.attributeConstraints.filter { $0.relation.isOrdering && indexed.contains($0.name) }
-                    .map(\.name))
+                    .map { $0.name })
             for name in ranged.sorted() {
                 let constraints = bounds.attributeConstraints.filter {
                     $0.name == name && $0.relation.isOrdering
@@ -172,7 +179,11 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     /// or, for a fetch without a predicate whose first sort is an indexed integer or date attribute and that
     /// has a limit, only the rows holding the first values in that order (enough for the offset and limit,
     /// with every row tied with the last one).
-    public func candidates<Model: PersistentModel>(for descriptor: FetchDescriptor<Model>)
+    ///
+    /// Pass `bounds` when the caller analysed the predicate already (it hands them to ``SnapshotQuery`` too).
+    public func candidates<Model: PersistentModel>(
+        for descriptor: FetchDescriptor<Model>, bounds: ModelPredicateBounds<Model>? = nil
+    )
         -> [DataStoreSnapshot]
     {
         let entity = Model.entityName
@@ -183,7 +194,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             indexedAttributes[entity]?.contains(attribute.name) == true,
             let index = valueIndex[entity]?[attribute.name]
         else {
-            return candidates(for: ModelPredicateBounds<Model>(descriptor.predicate))
+            return candidates(for: bounds ?? ModelPredicateBounds<Model>(descriptor.predicate))
         }
         let needed = max(0, descriptor.fetchOffset ?? 0) + max(0, limit)
         let keys = orderedValues.keys(of: entity, attribute.name, in: index)

@@ -9,9 +9,13 @@ struct ReplayedState: Sendable {
 
     let storeIdentifier: String
     /// The schema this instance enforces: the configuration's, or the one it migrated the store to.
-    var enforced: Schema?
+    var enforced: Schema? { didSet { schemaConflict = Self.conflict(enforced, recorded) } }
     /// The schema the files say the rows are in (`nil` in a journal from before schemas were recorded).
-    var recorded: Schema?
+    var recorded: Schema? { didSet { schemaConflict = Self.conflict(enforced, recorded) } }
+    /// Why this instance must not read or write: another process migrated the store to a layout other than
+    /// the one this instance enforces. `nil` when they agree. Kept up to date as the schemas change, since
+    /// every read and save checks it.
+    private(set) var schemaConflict: String?
     /// The number of schema changes folded in; schema records up to it are skipped on replay.
     var schemaGeneration = 0
     var table: SnapshotTable
@@ -33,9 +37,7 @@ struct ReplayedState: Sendable {
     /// The schema rows are indexed and saves are checked under.
     var effectiveSchema: Schema? { enforced ?? recorded }
 
-    /// Why this instance must not read or write: another process migrated the store to a layout other than
-    /// the one this instance enforces. `nil` when they agree.
-    var schemaConflict: String? {
+    private static func conflict(_ enforced: Schema?, _ recorded: Schema?) -> String? {
         guard let enforced, let recorded, enforced.storageLayout != recorded.storageLayout else { return nil }
         let version = recorded.version.map { " (version \($0))" } ?? ""
         return "its rows are now in a different schema\(version) than this instance was opened with"

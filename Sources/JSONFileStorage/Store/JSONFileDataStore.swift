@@ -201,14 +201,16 @@ public final class JSONFileDataStore: DataStore, Sendable {
     public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
         -> DataStoreFetchResult
     {
+        let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let (candidates, rows) = try read { state in
-            let candidates = state.replayed.table.candidates(for: request.descriptor)
+            let candidates = state.replayed.table.candidates(for: request.descriptor, bounds: bounds)
             state.statistics.modelsExamined += candidates.count
             return (candidates, state.replayed.table)
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows))
+                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows,
+                bounds: bounds))
     }
 
     /// Commits the request as one journal record, after catching up on other processes' commits.
