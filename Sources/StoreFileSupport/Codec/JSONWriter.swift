@@ -58,8 +58,25 @@ public struct JSONWriter {
     /// An integer value.
     public mutating func integer(_ value: Int64) {
         comma()
-        bytes.append(contentsOf: String(value).utf8)
+        appendDigits(value)
         needsComma = true
+    }
+
+    /// The decimal digits of `value`, written straight into the bytes (no intermediate `String`).
+    private mutating func appendDigits(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned, so that `Int64.min` has one too.
+        var magnitude = value.magnitude
+        guard magnitude > 0 else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        let start = bytes.count
+        while magnitude > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        }
+        bytes[start...].reverse()
     }
 
     /// A finite double: integral values as integers (`10`, `-0`), as `JSONEncoder` writes them, others in
@@ -70,7 +87,7 @@ public struct JSONWriter {
             if value == 0 && value.sign == .minus {
                 bytes.append(contentsOf: "-0".utf8)
             } else {
-                bytes.append(contentsOf: String(Int64(value)).utf8)
+                appendDigits(Int64(value))
             }
         } else {
             bytes.append(contentsOf: value.description.utf8)
@@ -186,9 +203,16 @@ public struct JSONWriter {
         endObject()
     }
 
-    private mutating func single(_ name: String, _ body: (inout JSONWriter) -> Void) {
-        beginObject()
-        key(name)
+    /// `{"name":` then the value `body` writes, then `}`: how a ``SnapshotValue`` is tagged with its kind.
+    private mutating func single(_ name: StaticString, _ body: (inout JSONWriter) -> Void) {
+        comma()
+        bytes.append(UInt8(ascii: "{"))
+        bytes.append(UInt8(ascii: "\""))
+        // The tag names are plain ASCII: no escaping to look for.
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
         body(&self)
         endObject()
     }

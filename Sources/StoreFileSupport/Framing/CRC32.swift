@@ -1,34 +1,69 @@
 /// CRC-32 (IEEE 802.3, the zlib polynomial), for record checksums.
+///
+/// Computed eight bytes at a time ("slicing-by-8": eight tables, each advancing the remainder by one more
+/// byte), since every record written and read is checksummed whole: a byte at a time cost a time-series save
+/// of 1,000 samples about a tenth of its time.
 public enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 {
-            value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
+    /// Eight tables of 256 entries, one after the other: table 0 is the classic byte-at-a-time table, table
+    /// `k` the remainder of a byte followed by `k` zero bytes.
+    private static let tables: [UInt32] = {
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        for index in 0..<256 {
+            var value = UInt32(index)
+            for _ in 0..<8 {
+                value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
+            }
+            tables[index] = value
         }
-        return value
-    }
+        for slice in 1..<8 {
+            for index in 0..<256 {
+                let previous = tables[(slice - 1) * 256 + index]
+                tables[slice * 256 + index] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
 
     /// The checksum of `bytes`.
     public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         if let crc = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0)) }) {
             return crc
         }
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-        }
-        return crc ^ 0xFFFF_FFFF
+        return Array(bytes).withUnsafeBytes { checksum($0) }
     }
 
-    /// The checksum of the bytes in `buffer`: the path that file reads take, a table lookup per byte
-    /// without bounds checks or iterator calls.
+    /// The checksum of the bytes in `buffer`: the path that file reads take.
     public static func checksum(_ buffer: UnsafeRawBufferPointer) -> UInt32 {
-        table.withUnsafeBufferPointer { table in
+        tables.withUnsafeBufferPointer { tables in
             var crc: UInt32 = 0xFFFF_FFFF
-            for byte in buffer {
-                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            var offset = 0
+            let count = buffer.count
+            while count - offset >= 8 {
+                let low =
+                    UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ crc
+                let high = UInt32(
+                    littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                crc =
+                    tables[7 * 256 + Int(low & 0xFF)] ^ tables[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ tables[5 * 256 + Int((low >> 16) & 0xFF)] ^ tables[4 * 256 + Int(low >> 24)]
+                    ^ tables[3 * 256 + Int(high & 0xFF)] ^ tables[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ tables[256 + Int((high >> 16) & 0xFF)] ^ tables[Int(high >> 24)]
+                offset += 8
+            }
+            while offset < count {
+                crc = tables[Int((crc ^ UInt32(buffer[offset])) & 0xFF)] ^ (crc >> 8)
+                offset += 1
             }
             return crc ^ 0xFFFF_FFFF
         }
+    }
+
+    /// The classic byte-at-a-time computation: what the tests check the sliced one against.
+    static func checksumBytewise(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc = tables[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        }
+        return crc ^ 0xFFFF_FFFF
     }
 }

@@ -305,6 +305,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         seen.reserveCapacity(inserted.count)
         // Each entity's attribute names, looked up once per save rather than once per sample.
         var attributeNames: [String: Set<String>] = [:]
+        let checksAttributes = configuration.schema != nil || !schema.entities.isEmpty
         return try inserted.map { snapshot throws(DataStoreError) in
             let id = snapshot.persistentIdentifier
             guard id.storeIdentifier == identifier else {
@@ -314,7 +315,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             guard seen.insert(id).inserted else {
                 throw .invalidSave(store: identifier, reason: "model \(id) appears more than once")
             }
-            if configuration.schema != nil || !schema.entities.isEmpty {
+            if checksAttributes {
                 if attributeNames[id.entityName] == nil {
                     guard let entity = schema.entity(named: id.entityName) else {
                         throw .unknownEntity(store: identifier, entity: id.entityName)
