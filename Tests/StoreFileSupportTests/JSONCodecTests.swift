@@ -91,4 +91,22 @@ import Testing
     func malformedInputIsRejected(json: String) {
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(json.utf8)) }
     }
+
+    /// Integers written by the writer parse back exactly: the digits are read straight from the bytes up to 18
+    /// of them, and through `Int64(String)` beyond, at every length and both signs, the extremes included.
+    @Test func integersOfEveryLengthRoundTrip() throws {
+        var numbers: [Int64] = [0, -1, 1, .max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            numbers += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+        }
+        for number in numbers {
+            var writer = JSONWriter()
+            writer.integer(number)
+            #expect(try JSONParser.parse(writer.bytes) == .integer(number), "\(number)")
+        }
+        #expect(try JSONParser.parse(Array("-0".utf8)) == .integer(0))
+        #expect(try JSONParser.parse(Array("9223372036854775808".utf8)) == .double(9_223_372_036_854_775_808))
+    }
 }

@@ -19,12 +19,24 @@ public struct JSONParser {
         }
     }
 
-    private let bytes: [UInt8]
+    /// The input, valid while ``parse(_:)`` runs: reading through a buffer pointer spares every byte a bounds
+    /// check and every record a copy.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
 
     /// Parses one JSON value that must fill the whole input (apart from white space).
     public static func parse(_ data: some Collection<UInt8>) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: Array(data))
+        let parsed = data.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(Failure) -> JSONValue in try parse(buffer) }
+        }
+        if let parsed { return try parsed.get() }
+        return try Array(data).withUnsafeBufferPointer { buffer in
+            Result { () throws(Failure) -> JSONValue in try parse(buffer) }
+        }.get()
+    }
+
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
         guard parser.position == parser.bytes.count else {
@@ -33,7 +45,7 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -81,6 +93,8 @@ public struct JSONParser {
     private mutating func object(depth: Int) throws(Failure) -> JSONValue {
         position += 1
         var members: [JSONValue.Member] = []
+        // Records' objects are small (a value's tag, a sample's attributes): one allocation instead of three.
+        members.reserveCapacity(4)
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
@@ -114,6 +128,7 @@ public struct JSONParser {
     private mutating func array(depth: Int) throws(Failure) -> JSONValue {
         position += 1
         var elements: [JSONValue] = []
+        elements.reserveCapacity(4)
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
@@ -208,6 +223,21 @@ public struct JSONParser {
         return value
     }
 
+    /// The integer the digits (with an optional leading `-`) spell, read straight from the bytes; `nil` when it
+    /// does not fit in 18 digits, which the caller then reads through `Int64(String)`.
+    private static func integer(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
+        var index = digits.startIndex
+        let negative = digits[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard digits.endIndex - index <= 18 else { return nil }
+        var value: Int64 = 0
+        while index < digits.endIndex {
+            value = value * 10 + Int64(digits[index] &- UInt8(ascii: "0"))
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
     private mutating func number() throws(Failure) -> JSONValue {
         let start = position
         var isInteger = true
@@ -247,6 +277,7 @@ public struct JSONParser {
             }
             guard position > digits else { throw failure("expected exponent digits") }
         }
+        if isInteger, let integer = Self.integer(bytes[start..<position]) { return .integer(integer) }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text) else { throw failure("a number out of range") }
