@@ -105,6 +105,29 @@
             #expect(second.historyRowsDecoded < reference.historyRowsDecoded)
         }
 
+        /// A fetch that needs more than the first batch (512 transactions) runs again batch by batch inside one
+        /// transaction, and returns everything in order, from a cold instance and from the writer alike.
+        @Test(.timeLimit(.minutes(1))) func aFetchLongerThanOneBatchReturnsEverythingInOrder() throws {
+            let configuration = try PostgresServer.entryConfiguration()
+            let writer = try PostgresDataStore(configuration)
+            for round in 0..<600 {
+                _ = try writer.save(
+                    DataStoreSaveChangesRequest(
+                        inserted: [Entry.batch(store: "entries", writer: "w", round: round)[0]]))
+            }
+            let cold = try PostgresDataStore(configuration)
+            for store in [writer, cold] {
+                let all = try store.fetchHistory(HistoryDescriptor<PostgresHistoryTransaction>())
+                #expect(all.map(\.token.sequence) == Array(1...600))
+                let epoch = try store.currentToken().epoch
+                let token = PostgresHistoryToken(storeIdentifier: "entries", epoch: epoch, sequence: 50)
+                let later = try store.fetchHistory(
+                    HistoryDescriptor<PostgresHistoryTransaction>(
+                        predicate: #Predicate { $0.token > token && $0.changes.count == 1 }))
+                #expect(later.map(\.token.sequence) == Array(51...600))
+            }
+        }
+
         /// What a fetch returned, comparable: every field of every transaction and change, or the error's code.
         private func outcome(_ fetch: () throws -> [PostgresHistoryTransaction]) -> String {
             do {
