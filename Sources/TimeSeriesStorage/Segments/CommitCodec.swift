@@ -49,8 +49,22 @@ enum CommitCodec {
         return Data(writer.bytes)
     }
 
-    /// The commit in a record's bytes; `nil` for a header record. Throws for anything malformed.
-    static func decode(_ payload: Data) throws -> SegmentRecord.Commit? {
+    /// Which samples a reader wants: those whose `attribute` holds a date within `range`, and any without one.
+    /// A fetch over a time range passes it so that the samples of a straddling commit outside the range are not
+    /// turned into values; the commit it returns then holds only the wanted samples.
+    struct SampleWindow {
+        var attribute: String
+        var range: ClosedRange<Date>
+
+        func wants(_ sample: JSONValue) -> Bool {
+            guard let seconds = sample["values"]?[attribute]?["date"]?.doubleValue else { return true }
+            return range.contains(Date(timeIntervalSinceReferenceDate: seconds))
+        }
+    }
+
+    /// The commit in a record's bytes; `nil` for a header record. Throws for anything malformed. With a
+    /// `window`, samples outside it are left out (see ``SampleWindow``).
+    static func decode(_ payload: Data, window: SampleWindow? = nil) throws -> SegmentRecord.Commit? {
         let root = try JSONParser.parse(payload)
         guard root["type"]?.stringValue == "transaction" else {
             if root["type"]?.stringValue == "header" { return nil }
@@ -64,7 +78,7 @@ enum CommitCodec {
         else { throw JSONParser.Failure(offset: 0, reason: "a transaction record lacks a field") }
         var samples: [SegmentRecord.Sample] = []
         samples.reserveCapacity(samplesJSON.count)
-        for sample in samplesJSON {
+        for sample in samplesJSON where window?.wants(sample) ?? true {
             guard let entity = sample["entity"]?.stringValue, let key = sample["key"]?.stringValue,
                 let values = sample["values"]?.snapshotValues
             else { throw JSONParser.Failure(offset: 0, reason: "a sample lacks a field") }

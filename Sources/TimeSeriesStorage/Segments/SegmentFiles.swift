@@ -94,7 +94,9 @@ struct SegmentFiles: Sendable {
     /// Reads a closed segment's commits. Any damage, even at the end, is corruption: closed segments are
     /// never written again. So is a segment whose commits are not exactly the sequences `index.json` lists
     /// for it (those at or below `oldestValid` may be gone: they are deleted history).
-    func readClosed(_ segment: SegmentIndex.Segment, oldestValid: Int64) throws -> [SegmentRecord.Commit] {
+    func readClosed(
+        _ segment: SegmentIndex.Segment, oldestValid: Int64, window: CommitCodec.SampleWindow? = nil
+    ) throws -> [SegmentRecord.Commit] {
         let path = self.segment(segment.file)
         guard StoreFile.exists(path) else {
             throw DataStoreError.corruptStoreFile(
@@ -108,7 +110,7 @@ struct SegmentFiles: Sendable {
                 path: path, offset: parsed.endOfValidData,
                 reason: "a closed segment ends in a partial record (truncated?)")
         }
-        let commits = try commits(in: parsed.records.dropFirst(), path: path)
+        let commits = try commits(in: parsed.records.dropFirst(), path: path, window: window)
         let retained = commits.filter { $0.sequence > oldestValid }.map(\.sequence)
         let first = max(segment.firstSequence, oldestValid + 1)
         let expected = first <= segment.lastSequence ? Array(first...segment.lastSequence) : []
@@ -144,13 +146,13 @@ struct SegmentFiles: Sendable {
         return (try commits(in: records, path: path), parsed.endOfValidData)
     }
 
-    private func commits(in records: ArraySlice<RecordFraming.Record>, path: String) throws -> [SegmentRecord
-        .Commit]
-    {
+    private func commits(
+        in records: ArraySlice<RecordFraming.Record>, path: String, window: CommitCodec.SampleWindow? = nil
+    ) throws -> [SegmentRecord.Commit] {
         try records.map { record in
             let commit: SegmentRecord.Commit?
             do {
-                commit = try CommitCodec.decode(record.payload)
+                commit = try CommitCodec.decode(record.payload, window: window)
             } catch {
                 throw DataStoreError.corruptStoreFile(
                     path: path, offset: record.offset, reason: "the record does not decode: \(error)")

@@ -10,14 +10,17 @@ extension TimeSeriesDataStore {
     }
 
     /// The commits of the given segments, skipping any at or below the oldest valid sequence (retention may
-    /// have advanced it before reclaiming a segment's space).
-    func commits(of sources: [SegmentSource], in state: inout State) throws -> [SegmentRecord.Commit] {
+    /// have advanced it before reclaiming a segment's space). With a `window`, closed segments' commits hold
+    /// only the samples in it (for fetches, never for history).
+    func commits(
+        of sources: [SegmentSource], in state: inout State, window: CommitCodec.SampleWindow? = nil
+    ) throws -> [SegmentRecord.Commit] {
         var result: [SegmentRecord.Commit] = []
         for source in sources {
             state.statistics.segmentsOpened += 1
             switch source {
             case .closed(let segment):
-                result += try files.readClosed(segment, oldestValid: state.index.oldestValid)
+                result += try files.readClosed(segment, oldestValid: state.index.oldestValid, window: window)
             case .active(let active): result += active.commits
             }
         }
@@ -74,7 +77,12 @@ extension TimeSeriesDataStore {
             }
             var snapshots: [DataStoreSnapshot] = []
             var exact = native
-            for commit in try commits(of: sources, in: &state)
+            // A bounded range skips, inside straddling commits, the samples outside it before decoding them.
+            let window =
+                lower == .distantPast && upper == .distantFuture || lower > upper
+                ? nil
+                : CommitCodec.SampleWindow(attribute: configuration.timestampAttribute, range: lower...upper)
+            for commit in try commits(of: sources, in: &state, window: window)
             where commit.latest >= lower && commit.earliest <= upper {
                 samples: for sample in commit.samples where sample.entity == Model.entityName {
                     state.statistics.samplesExamined += 1
