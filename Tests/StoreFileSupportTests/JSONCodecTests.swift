@@ -107,6 +107,38 @@ import Testing
             #expect(try JSONParser.parse(writer.bytes) == .integer(number), "\(number)")
         }
         #expect(try JSONParser.parse(Array("-0".utf8)) == .integer(0))
+    }
+
+    /// Doubles are written as `description` spells them (what `JSONEncoder` writes), whether through the fast
+    /// path for values with few decimals or through `description` itself: dates with up to seven decimals,
+    /// random magnitudes and random bit patterns, both signs, values either side of the fast path's bounds.
+    @Test func doublesAreSpelledAsDescriptionSpellsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var numbers: [Double] = [
+            1.5, -1.5, 0.5, 1.0000001, 9_007_199_254_740_991.5, 9_007_199_254_740_994, 0.1,
+        ]
+        for index in 0..<60_000 {
+            let places = Double([1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000][index % 8])
+            numbers.append(
+                816_000_000 + Double(Int.random(in: 0..<1_000_000_000, using: &generator)) / places)
+            numbers.append(Double.random(in: 1..<1e12, using: &generator))
+            numbers.append(
+                Double(bitPattern: UInt64.random(in: 0..<Double.infinity.bitPattern, using: &generator)))
+            numbers.append(Double(Int.random(in: -100_000...100_000, using: &generator)) / places)
+        }
+        var mismatches: [String] = []
+        for number in numbers {
+            var writer = JSONWriter()
+            writer.double(number)
+            let written = String(decoding: writer.bytes, as: UTF8.self)
+            let expected =
+                number.rounded(.towardZero) == number && abs(number) < 9_007_199_254_740_992
+                ? String(Int64(number)) : number.description
+            if written != expected && !(number == 0 && written == "-0") {
+                mismatches.append("\(expected) as \(written)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
         #expect(try JSONParser.parse(Array("9223372036854775808".utf8)) == .double(9_223_372_036_854_775_808))
     }
 }

@@ -30,7 +30,7 @@ enum TransactionCodec {
         writer.key("type")
         writer.string("transaction")
         writer.endObject()
-        return Data(writer.bytes)
+        return writer.data
     }
 
     /// A snapshot's `rows` record, through the fast codec: `{"body":{"rows":[{"persistentIdentifier":…,
@@ -55,7 +55,7 @@ enum TransactionCodec {
         writer.key("type")
         writer.string("rows")
         writer.endObject()
-        return Data(writer.bytes)
+        return writer.data
     }
 
     /// The record in `payload`: transactions and snapshot rows through the fast parser, the rare other kinds

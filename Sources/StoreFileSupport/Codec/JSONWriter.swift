@@ -1,42 +1,111 @@
 public import DataStoreCore
-import Foundation
+public import Foundation
 
 /// Writes JSON bytes directly: the hot path for store records, about ten times faster than `JSONEncoder`
 /// for samples and changes. The output is what `JSONEncoder` with sorted keys and unescaped slashes writes,
 /// as long as callers write keys in sorted order (the tests check both agree).
-public struct JSONWriter {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+///
+/// The writer owns a plain growable buffer rather than an `Array`, because a record is written a few bytes at
+/// a time and an array checks its uniqueness on every append; being non-copyable is what lets it skip that.
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     private var needsComma = false
 
     /// An empty writer.
     public init() {
-        bytes.reserveCapacity(256)
+        capacity = 256
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The bytes written so far.
+    public var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes written so far, as `Data`.
+    public var data: Data {
+        Data(bytes: base, count: count)
+    }
+
+    /// Makes room for at least `count` bytes in all, so that a long record is not copied as it grows.
+    public mutating func reserveCapacity(_ count: Int) {
+        if count > capacity { grow(toHold: count) }
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func ensure(_ extra: Int) {
+        if count &+ extra > capacity { grow(toHold: count + extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        ensure(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// Appends `buffer`'s bytes.
+    @inline(__always)
+    private mutating func put(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let source = buffer.baseAddress else { return }
+        ensure(buffer.count)
+        (base + count).initialize(from: source, count: buffer.count)
+        count &+= buffer.count
+    }
+
+    /// Appends an ASCII literal.
+    @inline(__always)
+    private mutating func put(_ literal: StaticString) {
+        put(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends `bytes`.
+    @inline(__always)
+    private mutating func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { put($0) }
     }
 
     /// `{`.
     public mutating func beginObject() {
         comma()
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// `}`.
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// `[`.
     public mutating func beginArray() {
         comma()
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// `]`.
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
         needsComma = true
     }
 
@@ -44,7 +113,27 @@ public struct JSONWriter {
     public mutating func key(_ name: String) {
         comma()
         appendString(name)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// An object key spelled once and written many times, such as a schema's attribute names.
+    public struct EncodedKey: Sendable {
+        /// `"name":`, escaped.
+        fileprivate let bytes: [UInt8]
+
+        /// Spells `name` as a key.
+        public init(_ name: String) {
+            var writer = JSONWriter()
+            writer.key(name)
+            bytes = writer.bytes
+        }
+    }
+
+    /// An object key spelled beforehand; the value follows.
+    public mutating func key(_ key: EncodedKey) {
+        comma()
+        put(key.bytes)
         needsComma = false
     }
 
@@ -64,19 +153,26 @@ public struct JSONWriter {
 
     /// The decimal digits of `value`, written straight into the bytes (no intermediate `String`).
     private mutating func appendDigits(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        ensure(20)
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count &+= 1
+        }
         // The magnitude as unsigned, so that `Int64.min` has one too.
         var magnitude = value.magnitude
-        guard magnitude > 0 else {
-            bytes.append(UInt8(ascii: "0"))
-            return
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 20, magnitude >= limit {
+            digits += 1
+            limit = limit &* 10
         }
-        let start = bytes.count
-        while magnitude > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+        var position = count + digits
+        count = position
+        repeat {
+            position -= 1
+            base[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
             magnitude /= 10
-        }
-        bytes[start...].reverse()
+        } while magnitude > 0
     }
 
     /// A finite double: integral values as integers (`10`, `-0`), as `JSONEncoder` writes them, others in
@@ -85,68 +181,115 @@ public struct JSONWriter {
         comma()
         if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992 {
             if value == 0 && value.sign == .minus {
-                bytes.append(contentsOf: "-0".utf8)
+                put("-0")
             } else {
                 appendDigits(Int64(value))
             }
+        } else if let (scaled, places) = Self.shortDecimal(value.magnitude) {
+            if value < 0 { put(UInt8(ascii: "-")) }
+            appendDigits(Int64(scaled))
+            // Move the decimal places one byte on, and put the point before them.
+            ensure(1)
+            let point = count - places
+            (base + point + 1).update(from: base + point, count: places)
+            base[point] = UInt8(ascii: ".")
+            count &+= 1
         } else {
-            bytes.append(contentsOf: value.description.utf8)
+            var text = value.description
+            text.withUTF8 { put($0) }
         }
         needsComma = true
+    }
+
+    /// Powers of ten a `Double` holds exactly.
+    private static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ]
+
+    /// `magnitude` as `scaled / 10^places` with the fewest places that read back as `magnitude`, when that
+    /// spelling is certainly the one `description` writes; `nil` when the caller must ask `description`.
+    ///
+    /// Dates and measurements mostly have a few decimals, and `description`'s general algorithm is much slower
+    /// than trying them. The spelling is the same as `description`'s: `scaled / 10^places` is one correctly
+    /// rounded division (both are exact), so the check is exactly the round trip a reader makes; and a step
+    /// `10^-places` wider than the value's `ulp` leaves one candidate within its rounding interval, so no other
+    /// spelling with as few digits exists for the shortest-digits algorithm to prefer. Magnitudes from 1 to 2^53
+    /// are the range `description` writes without an exponent.
+    private static func shortDecimal(_ magnitude: Double) -> (scaled: UInt64, places: Int)? {
+        guard magnitude >= 1, magnitude < 9_007_199_254_740_992 else { return nil }
+        let ulp = magnitude.ulp
+        for places in 1..<powersOfTen.count {
+            let scale = powersOfTen[places]
+            guard 1 / scale > ulp else { return nil }
+            let scaled = (magnitude * scale).rounded()
+            guard scaled < 9_007_199_254_740_992 else { return nil }
+            if scaled / scale == magnitude { return (UInt64(scaled), places) }
+        }
+        return nil
     }
 
     /// A Boolean value.
     public mutating func bool(_ value: Bool) {
         comma()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        if value { put("true") } else { put("false") }
+        needsComma = true
+    }
+
+    /// An array whose elements are already written: `[`, `elements` as they are, `]`. The caller vouches
+    /// that `elements` is comma-separated JSON values (or empty).
+    public mutating func raw(array elements: [UInt8]) {
+        comma()
+        put(UInt8(ascii: "["))
+        put(elements)
+        put(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// `null`.
     public mutating func null() {
         comma()
-        bytes.append(contentsOf: "null".utf8)
+        put("null")
         needsComma = true
     }
 
     private mutating func comma() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { put(UInt8(ascii: ",")) }
     }
 
     private mutating func appendString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole.
         var value = value
         let copied = value.withUTF8 { utf8 in
             guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
             else { return false }
-            bytes.append(contentsOf: utf8)
+            ensure(utf8.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            count &+= 1
+            put(utf8)
+            base[count] = UInt8(ascii: "\"")
+            count &+= 1
             return true
         }
-        if copied {
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
+        if copied { return }
+        put(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case UInt8(ascii: "\""): put("\\\"")
+            case UInt8(ascii: "\\"): put("\\\\")
+            case 0x0A: put("\\n")
+            case 0x0D: put("\\r")
+            case 0x09: put("\\t")
+            case 0x08: put("\\b")
+            case 0x0C: put("\\f")
             case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                    digits[Int(byte >> 4)],
-                    digits[Int(byte & 0xF)],
-                ])
-            default: bytes.append(byte)
+                let digits: StaticString = "0123456789abcdef"
+                put("\\u00")
+                put(digits.utf8Start[Int(byte >> 4)])
+                put(digits.utf8Start[Int(byte & 0xF)])
+            default: put(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
     }
 
     /// A snapshot value in its documented one-key form (see `SnapshotValue`).
@@ -206,12 +349,12 @@ public struct JSONWriter {
     /// `{"name":` then the value `body` writes, then `}`: how a ``SnapshotValue`` is tagged with its kind.
     private mutating func single(_ name: StaticString, _ body: (inout JSONWriter) -> Void) {
         comma()
-        bytes.append(UInt8(ascii: "{"))
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "{"))
+        put(UInt8(ascii: "\""))
         // The tag names are plain ASCII: no escaping to look for.
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        put(name)
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
         needsComma = false
         body(&self)
         endObject()

@@ -6,8 +6,13 @@ import StoreFileSupport
 /// `JSONEncoder` with sorted keys writes for ``SegmentRecord/transaction(_:)`` (the tests compare them), so
 /// either can read what the other wrote.
 enum CommitCodec {
-    static func encode(_ commit: SegmentRecord.Commit) -> Data {
+    /// The record's bytes for `commit`.
+    ///
+    /// - Parameter encodedSamples: the commit's samples as a ``SampleBatch`` encoded them, written as they are;
+    ///   `nil` to encode `commit.samples` here.
+    static func encode(_ commit: SegmentRecord.Commit, encodedSamples: [UInt8]? = nil) -> Data {
         var writer = JSONWriter()
+        writer.reserveCapacity((encodedSamples?.count ?? 0) + 256)
         writer.beginObject()
         writer.key("body")
         writer.beginObject()
@@ -26,18 +31,17 @@ enum CommitCodec {
         writer.key("process")
         writer.string(commit.process)
         writer.key("samples")
-        writer.beginArray()
-        for sample in commit.samples {
-            writer.beginObject()
-            writer.key("entity")
-            writer.string(sample.entity)
-            writer.key("key")
-            writer.string(sample.key)
-            writer.key("values")
-            writer.values(sample.values)
-            writer.endObject()
+        if let encodedSamples {
+            writer.raw(array: encodedSamples)
+        } else {
+            writer.beginArray()
+            for sample in commit.samples {
+                beginSample(entity: sample.entity, key: sample.key, into: &writer)
+                writer.values(sample.values)
+                writer.endObject()
+            }
+            writer.endArray()
         }
-        writer.endArray()
         writer.key("sequence")
         writer.integer(commit.sequence)
         writer.key("timestamp")
@@ -46,7 +50,25 @@ enum CommitCodec {
         writer.key("type")
         writer.string("transaction")
         writer.endObject()
-        return Data(writer.bytes)
+        return writer.data
+    }
+
+    /// Opens a sample's object and writes its keys up to its values: `{"entity":…,"key":…,"values":`. The
+    /// caller writes the values object, then closes the sample with `endObject()`.
+    static func beginSample(entity: String, key: String, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key(SampleKeys.entity)
+        writer.string(entity)
+        writer.key(SampleKeys.key)
+        writer.string(key)
+        writer.key(SampleKeys.values)
+    }
+
+    /// The keys of a sample's object, spelled once.
+    private enum SampleKeys {
+        static let entity = JSONWriter.EncodedKey("entity")
+        static let key = JSONWriter.EncodedKey("key")
+        static let values = JSONWriter.EncodedKey("values")
     }
 
     /// Which samples a reader wants: those whose `attribute` holds a date within `range`, and any without one.

@@ -65,7 +65,7 @@ extension TimeSeriesDataStore: SchemaMigrating {
     /// Checks the upgrade from the recorded schema to `schema` and writes the index that records both.
     private func record(_ schema: Schema, in state: inout State) throws {
         if let pending = state.pending {
-            _ = try commit(pending.samples, editingState: pending.editingState, in: &state)
+            _ = try commit(pending.batch, editingState: pending.editingState, in: &state)
             state.pending = nil
         }
         var index = state.index

@@ -32,7 +32,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     struct Pending: Sendable {
         var deadline: Date
         var editingState: EditingState
-        var samples: [SegmentRecord.Sample] = []
+        var batch = SampleBatch()
     }
 
     struct State: Sendable {
@@ -237,7 +237,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
                 store: identifier, kind: .delete, entity: delete.persistentIdentifier.entityName)
         }
         let samples = try validate(request.inserted)
-        guard !samples.isEmpty else {
+        guard samples.latest != nil else {
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: nil)
         }
         guard let window = configuration.commitWindow else {
@@ -262,14 +262,14 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             try checkTimes(of: samples, against: state)
             var committed: TimeSeriesHistoryToken?
             if let pending = state.pending, pending.deadline <= Date() {
-                committed = try commit(pending.samples, editingState: pending.editingState, in: &state)
+                committed = try commit(pending.batch, editingState: pending.editingState, in: &state)
                 state.pending = nil
             }
             if state.pending == nil {
                 state.pending = Pending(
                     deadline: Date().addingTimeInterval(window), editingState: request.editingState)
             }
-            state.pending?.samples += samples
+            state.pending?.batch.append(contentsOf: samples)
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: committed)
         }
     }
@@ -295,48 +295,19 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         return try write { state in
             guard let pending = state.pending else { return nil }
             state.pending = nil
-            return try commit(pending.samples, editingState: pending.editingState, in: &state)
+            return try commit(pending.batch, editingState: pending.editingState, in: &state)
         }
     }
 
-    /// Checks every sample against the schema and request rules, before anything is written.
-    func validate(_ inserted: [DataStoreSnapshot]) throws(DataStoreError) -> [SegmentRecord.Sample] {
-        var seen = Set<PersistentIdentifier>()
-        seen.reserveCapacity(inserted.count)
-        // Each entity's attribute names, looked up once per save rather than once per sample.
-        var attributeNames: [String: Set<String>] = [:]
+    /// Checks every sample against the schema and request rules, and encodes them, before anything is written.
+    func validate(_ inserted: [DataStoreSnapshot]) throws(DataStoreError) -> SampleBatch {
+        let schema = schema
         let checksAttributes = configuration.schema != nil || !schema.entities.isEmpty
-        return try inserted.map { snapshot throws(DataStoreError) in
-            let id = snapshot.persistentIdentifier
-            guard id.storeIdentifier == identifier else {
-                throw .invalidSave(
-                    store: identifier, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
-            }
-            guard seen.insert(id).inserted else {
-                throw .invalidSave(store: identifier, reason: "model \(id) appears more than once")
-            }
-            if checksAttributes {
-                if attributeNames[id.entityName] == nil {
-                    guard let entity = schema.entity(named: id.entityName) else {
-                        throw .unknownEntity(store: identifier, entity: id.entityName)
-                    }
-                    attributeNames[id.entityName] = Set(entity.attributes.map(\.name))
-                }
-                let known = attributeNames[id.entityName] ?? []
-                if !snapshot.values.keys.allSatisfy(known.contains),
-                    let unknown = snapshot.values.keys.sorted().first(where: { !known.contains($0) })
-                {
-                    throw .invalidSave(
-                        store: identifier, reason: "\(id.entityName) has no attribute '\(unknown)'")
-                }
-            }
-            guard case .date = snapshot[attribute: configuration.timestampAttribute] else {
-                throw .invalidSave(
-                    store: identifier,
-                    reason: "sample \(id) has no date in its '\(configuration.timestampAttribute)' attribute")
-            }
-            return SegmentRecord.Sample(entity: id.entityName, key: id.primaryKey, values: snapshot.values)
-        }
+        return try SampleBatch(
+            validating: inserted,
+            rules: .init(
+                store: identifier, schema: checksAttributes ? schema : nil,
+                timestampAttribute: configuration.timestampAttribute))
     }
 
     func sampleTime(_ sample: SegmentRecord.Sample) -> Date {
@@ -346,12 +317,15 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
 
     /// The lateness rule: a sample older than the newest by more than the accepted lateness, or further in the
     /// future than the accepted skew, is refused.
-    func checkTimes(of samples: [SegmentRecord.Sample], against state: State) throws(DataStoreError) {
-        let newest = max(
-            state.latestSample ?? .distantPast, state.pending?.samples.map(sampleTime).max() ?? .distantPast)
+    func checkTimes(of batch: SampleBatch, against state: State) throws(DataStoreError) {
+        let newest = max(state.latestSample ?? .distantPast, state.pending?.batch.latest ?? .distantPast)
         let earliestAccepted = newest.addingTimeInterval(-configuration.acceptedLateness)
         let latestAccepted = Date().addingTimeInterval(configuration.acceptedFutureSkew)
-        for sample in samples {
+        // The batch's bounds answer for all of its samples; only a refusal looks for the sample to name.
+        guard let earliest = batch.earliest, let latest = batch.latest,
+            earliest < earliestAccepted || latest > latestAccepted
+        else { return }
+        for sample in batch.samples {
             let time = sampleTime(sample)
             if time < earliestAccepted {
                 throw .invalidSave(
@@ -371,42 +345,46 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     }
 
     /// Writes one transaction: into the active segment, or a new one when the samples leave its partition.
-    func commit(_ samples: [SegmentRecord.Sample], editingState: EditingState, in state: inout State) throws
+    func commit(_ batch: SampleBatch, editingState: EditingState, in state: inout State) throws
         -> TimeSeriesHistoryToken
     {
-        let prepared = try prepareCommit(samples, editingState: editingState, in: &state)
+        let prepared = try prepareCommit(batch, editingState: editingState, in: &state)
         return try finishCommit(prepared, written: try append(prepared), in: &state)
     }
 
     /// A commit ready to be appended: the record, and the segment file and offset it goes to.
     struct PreparedCommit: Sendable {
         var commit: SegmentRecord.Commit
+        /// The commit's samples encoded (see ``SampleBatch/encoded``).
+        var encodedSamples: [UInt8]
         var file: String
         var offset: Int64
     }
 
     /// Builds the commit record and opens a new segment if its samples need one.
-    func prepareCommit(_ samples: [SegmentRecord.Sample], editingState: EditingState, in state: inout State)
+    func prepareCommit(_ batch: SampleBatch, editingState: EditingState, in state: inout State)
         throws -> PreparedCommit
     {
-        let times = samples.map(sampleTime)
         let commit = SegmentRecord.Commit(
             sequence: state.latestSequence + 1, timestamp: max(Date(), state.lastCommit),
             author: editingState.author,
             bundle: editingState.bundleIdentifier, process: editingState.processIdentifier,
             firstChange: state.nextChange,
-            earliest: times.min() ?? .distantPast, latest: times.max() ?? .distantPast, samples: samples)
+            earliest: batch.earliest ?? .distantPast, latest: batch.latest ?? .distantPast,
+            samples: batch.samples)
         try openSegmentIfNeeded(for: commit, in: &state)
         guard let active = state.active else {
             throw DataStoreError.storageUnavailable(path: files.segments, reason: "no segment to write to")
         }
-        return PreparedCommit(commit: commit, file: active.file, offset: active.end)
+        return PreparedCommit(
+            commit: commit, encodedSamples: batch.encoded, file: active.file, offset: active.end)
     }
 
     /// Appends the prepared commit (and fsyncs it when durable); returns the bytes written.
     func append(_ prepared: PreparedCommit) throws -> Int64 {
         try files.append(
-            prepared.commit, to: prepared.file, at: prepared.offset, synchronize: configuration.isDurable)
+            prepared.commit, encodedSamples: prepared.encodedSamples, to: prepared.file, at: prepared.offset,
+            synchronize: configuration.isDurable)
     }
 
     /// Records an appended commit in memory, then applies retention.

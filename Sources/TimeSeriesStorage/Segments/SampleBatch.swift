@@ -1,0 +1,175 @@
+import DataStoreCore
+import Foundation
+import StoreFileSupport
+
+/// The samples of one save (or of a commit window's saves), checked and encoded in one pass.
+///
+/// Ingest is the time-series store's hot path, and checking a sample against its entity's attributes, finding
+/// its time and writing its JSON all visit the same values. A batch visits them once, in the order of the
+/// entity's attribute names sorted, which is the order the commit record's keys take: each value is looked up
+/// by name once, written in place, and counted, and a sample whose count falls short of its values holds an
+/// attribute the entity does not have. The record then takes the encoded samples as they are
+/// (``CommitCodec/encode(_:encodedSamples:)``).
+struct SampleBatch: Sendable {
+    /// The samples, in the order saved.
+    private(set) var samples: [SegmentRecord.Sample] = []
+    /// The earliest and latest sample time; `nil` for an empty batch.
+    private(set) var earliest: Date?
+    private(set) var latest: Date?
+    /// The elements of the record's `samples` array, comma-separated, as ``CommitCodec`` writes them.
+    private(set) var encoded: [UInt8] = []
+
+    /// The rules a save's samples follow.
+    struct Rules {
+        /// The store every sample must name.
+        var store: String
+        /// The schema whose entities and attributes samples must use; `nil` when the store has none.
+        var schema: Schema?
+        /// The attribute that must hold each sample's date.
+        var timestampAttribute: String
+    }
+
+    /// An empty batch.
+    init() {}
+
+    /// Checks `inserted` against `rules` and encodes it.
+    ///
+    /// - Throws: ``DataStoreError/invalidSave(store:reason:)`` for a sample naming another store, a model
+    ///   named twice, an attribute its entity lacks or a sample without a date in the timestamp attribute;
+    ///   ``DataStoreError/unknownEntity(store:entity:)`` for an entity the schema lacks.
+    init(validating inserted: [DataStoreSnapshot], rules: Rules) throws(DataStoreError) {
+        samples.reserveCapacity(inserted.count)
+        var seen = SampleKeySet(capacity: inserted.count)
+        var layouts: [String: EntityLayout] = [:]
+        // The last sample's entity and layout: samples of one entity mostly come together, and comparing two
+        // names costs less than hashing one.
+        var last: (entity: String, layout: EntityLayout)?
+        var found: [(position: Int, index: Dictionary<String, SnapshotValue>.Index)] = []
+        var writer = JSONWriter()
+        writer.reserveCapacity(inserted.count * 128)
+        for snapshot in inserted {
+            let id = snapshot.persistentIdentifier
+            guard id.storeIdentifier == rules.store else {
+                throw .invalidSave(
+                    store: rules.store, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
+            }
+            guard seen.insert(entity: id.entityName, key: id.primaryKey) else {
+                throw .invalidSave(store: rules.store, reason: "model \(id) appears more than once")
+            }
+            let layout: EntityLayout?
+            if let schema = rules.schema {
+                if let last, last.entity == id.entityName {
+                    layout = last.layout
+                } else if let known = layouts[id.entityName] {
+                    layout = known
+                    last = (id.entityName, known)
+                } else {
+                    guard let entity = schema.entity(named: id.entityName) else {
+                        throw .unknownEntity(store: rules.store, entity: id.entityName)
+                    }
+                    let made = EntityLayout(entity, timestampAttribute: rules.timestampAttribute)
+                    layouts[id.entityName] = made
+                    layout = made
+                    last = (id.entityName, made)
+                }
+            } else {
+                layout = nil
+            }
+            let time = try Self.encode(snapshot, layout: layout, rules: rules, found: &found, into: &writer)
+            earliest = min(earliest ?? time, time)
+            latest = max(latest ?? time, time)
+            samples.append(
+                SegmentRecord.Sample(entity: id.entityName, key: id.primaryKey, values: snapshot.values))
+        }
+        encoded = writer.bytes
+    }
+
+    /// Adds `other`'s samples after this batch's.
+    mutating func append(contentsOf other: SampleBatch) {
+        guard let otherEarliest = other.earliest, let otherLatest = other.latest else { return }
+        samples += other.samples
+        earliest = min(earliest ?? otherEarliest, otherEarliest)
+        latest = max(latest ?? otherLatest, otherLatest)
+        if !encoded.isEmpty { encoded.append(UInt8(ascii: ",")) }
+        encoded += other.encoded
+    }
+
+    /// An entity's attribute names in the order a record writes them, and where the timestamp is among them.
+    struct EntityLayout {
+        var sortedNames: [String]
+        /// `sortedNames` spelled as keys.
+        var keys: [JSONWriter.EncodedKey]
+        var timestampPosition: Int?
+
+        init(_ entity: Schema.Entity, timestampAttribute: String) {
+            sortedNames = entity.attributes.map(\.name).sorted()
+            keys = sortedNames.map(JSONWriter.EncodedKey.init)
+            timestampPosition = sortedNames.firstIndex(of: timestampAttribute)
+            positions =
+                sortedNames.count > 16
+                ? Dictionary(uniqueKeysWithValues: sortedNames.enumerated().map { ($1, $0) }) : nil
+        }
+
+        /// Where `name` is in `sortedNames`: found by comparing names for a small entity (cheaper than
+        /// hashing the name), and by hashing for a large one.
+        func position(of name: String) -> Int? {
+            if let positions { return positions[name] }
+            return sortedNames.firstIndex(of: name)
+        }
+
+        /// `sortedNames` by name, for entities with many attributes.
+        private let positions: [String: Int]?
+    }
+
+    /// Writes one sample's object and returns its time.
+    ///
+    /// With a layout, the values are visited in the dictionary's order (no name is hashed), each placed by its
+    /// position among the sorted names, then written in that order; `found` is scratch space for it.
+    private static func encode(
+        _ snapshot: DataStoreSnapshot, layout: EntityLayout?, rules: Rules,
+        found: inout [(position: Int, index: Dictionary<String, SnapshotValue>.Index)],
+        into writer: inout JSONWriter
+    ) throws(DataStoreError) -> Date {
+        let id = snapshot.persistentIdentifier
+        let values = snapshot.values
+        CommitCodec.beginSample(entity: id.entityName, key: id.primaryKey, into: &writer)
+        var time: Date?
+        if let layout {
+            found.removeAll(keepingCapacity: true)
+            var index = values.startIndex
+            while index != values.endIndex {
+                guard let position = layout.position(of: values[index].key) else {
+                    let unknown = values.keys.sorted().first { layout.position(of: $0) == nil } ?? ""
+                    throw .invalidSave(
+                        store: rules.store, reason: "\(id.entityName) has no attribute '\(unknown)'")
+                }
+                // Insertion sort: a sample holds a handful of values.
+                var at = found.count
+                found.append((position, index))
+                while at > 0, found[at - 1].position > position {
+                    found.swapAt(at - 1, at)
+                    at -= 1
+                }
+                values.formIndex(after: &index)
+            }
+            writer.beginObject()
+            for (position, index) in found {
+                let value = values[index].value
+                writer.key(layout.keys[position])
+                writer.value(value)
+                if position == layout.timestampPosition, case .date(let date) = value { time = date }
+            }
+            writer.endObject()
+        } else {
+            writer.values(values)
+            if case .date(let date) = values[rules.timestampAttribute] { time = date }
+        }
+        writer.endObject()
+        guard let time else {
+            throw .invalidSave(
+                store: rules.store,
+                reason: "sample \(id) has no date in its '\(rules.timestampAttribute)' attribute")
+        }
+        return time
+    }
+}
