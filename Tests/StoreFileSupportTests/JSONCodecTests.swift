@@ -109,9 +109,9 @@ import Testing
         #expect(try JSONParser.parse(Array("-0".utf8)) == .integer(0))
     }
 
-    /// Doubles are written as `description` spells them (what `JSONEncoder` writes), whether through the fast
-    /// path for values with few decimals or through `description` itself: dates with up to seven decimals,
-    /// random magnitudes and random bit patterns, both signs, values either side of the fast path's bounds.
+    /// Doubles are written as `JSONEncoder` spells them: integral values up to 2^53 as integers, others as
+    /// `description` does: dates with up to seven decimals, random magnitudes and random bit patterns, both
+    /// signs, values either side of the integral path's bound.
     @Test func doublesAreSpelledAsDescriptionSpellsThem() throws {
         var generator = SystemRandomNumberGenerator()
         var numbers: [Double] = [

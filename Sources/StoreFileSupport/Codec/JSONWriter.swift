@@ -33,6 +33,11 @@ public struct JSONWriter: ~Copyable {
         Data(bytes: base, count: count)
     }
 
+    /// Calls `body` with the bytes written so far, without copying them.
+    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     /// Makes room for at least `count` bytes in all, so that a long record is not copied as it grows.
     public mutating func reserveCapacity(_ count: Int) {
         if count > capacity { grow(toHold: count) }
@@ -185,47 +190,11 @@ public struct JSONWriter: ~Copyable {
             } else {
                 appendDigits(Int64(value))
             }
-        } else if let (scaled, places) = Self.shortDecimal(value.magnitude) {
-            if value < 0 { put(UInt8(ascii: "-")) }
-            appendDigits(Int64(scaled))
-            // Move the decimal places one byte on, and put the point before them.
-            ensure(1)
-            let point = count - places
-            (base + point + 1).update(from: base + point, count: places)
-            base[point] = UInt8(ascii: ".")
-            count &+= 1
         } else {
             var text = value.description
             text.withUTF8 { put($0) }
         }
         needsComma = true
-    }
-
-    /// Powers of ten a `Double` holds exactly.
-    private static let powersOfTen: [Double] = [
-        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-    ]
-
-    /// `magnitude` as `scaled / 10^places` with the fewest places that read back as `magnitude`, when that
-    /// spelling is certainly the one `description` writes; `nil` when the caller must ask `description`.
-    ///
-    /// Dates and measurements mostly have a few decimals, and `description`'s general algorithm is much slower
-    /// than trying them. The spelling is the same as `description`'s: `scaled / 10^places` is one correctly
-    /// rounded division (both are exact), so the check is exactly the round trip a reader makes; and a step
-    /// `10^-places` wider than the value's `ulp` leaves one candidate within its rounding interval, so no other
-    /// spelling with as few digits exists for the shortest-digits algorithm to prefer. Magnitudes from 1 to 2^53
-    /// are the range `description` writes without an exponent.
-    private static func shortDecimal(_ magnitude: Double) -> (scaled: UInt64, places: Int)? {
-        guard magnitude >= 1, magnitude < 9_007_199_254_740_992 else { return nil }
-        let ulp = magnitude.ulp
-        for places in 1..<powersOfTen.count {
-            let scale = powersOfTen[places]
-            guard 1 / scale > ulp else { return nil }
-            let scaled = (magnitude * scale).rounded()
-            guard scaled < 9_007_199_254_740_992 else { return nil }
-            if scaled / scale == magnitude { return (UInt64(scaled), places) }
-        }
-        return nil
     }
 
     /// A Boolean value.

@@ -20,11 +20,16 @@ public enum RecordFraming {
 
     /// One line holding `record`.
     public static func frame(_ record: Data) -> Data {
+        record.withUnsafeBytes { frame($0) }
+    }
+
+    /// One line holding the record in `record`'s bytes (a writer's, without copying them first).
+    public static func frame(_ record: UnsafeRawBufferPointer) -> Data {
         var line = Data(capacity: prefixLength + record.count + suffix.count)
         line.append(contentsOf: prefixStart)
         line.append(contentsOf: hex(CRC32.checksum(record)))
         line.append(contentsOf: prefixEnd)
-        line.append(record)
+        line.append(contentsOf: record)
         line.append(contentsOf: suffix)
         return line
     }

@@ -12,6 +12,21 @@ enum CommitCodec {
     ///   `nil` to encode `commit.samples` here.
     static func encode(_ commit: SegmentRecord.Commit, encodedSamples: [UInt8]? = nil) -> Data {
         var writer = JSONWriter()
+        write(commit, encodedSamples: encodedSamples, into: &writer)
+        return writer.data
+    }
+
+    /// The framed line for `commit`'s record (see ``encode(_:encodedSamples:)``), framed straight from the
+    /// writer's bytes.
+    static func line(_ commit: SegmentRecord.Commit, encodedSamples: [UInt8]? = nil) -> Data {
+        var writer = JSONWriter()
+        write(commit, encodedSamples: encodedSamples, into: &writer)
+        return writer.withBytes { RecordFraming.frame($0) }
+    }
+
+    private static func write(
+        _ commit: SegmentRecord.Commit, encodedSamples: [UInt8]?, into writer: inout JSONWriter
+    ) {
         writer.reserveCapacity((encodedSamples?.count ?? 0) + 256)
         writer.beginObject()
         writer.key("body")
@@ -50,7 +65,6 @@ enum CommitCodec {
         writer.key("type")
         writer.string("transaction")
         writer.endObject()
-        return writer.data
     }
 
     /// Opens a sample's object and writes its keys up to its values: `{"entity":…,"key":…,"values":`. The

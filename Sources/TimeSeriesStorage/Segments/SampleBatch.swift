@@ -41,9 +41,10 @@ struct SampleBatch: Sendable {
         samples.reserveCapacity(inserted.count)
         var seen = SampleKeySet(capacity: inserted.count)
         var layouts: [String: EntityLayout] = [:]
-        // The last sample's entity and layout: samples of one entity mostly come together, and comparing two
-        // names costs less than hashing one.
-        var last: (entity: String, layout: EntityLayout)?
+        // The layout of the last sample's entity: samples of one entity mostly come together, and comparing
+        // two names costs less than hashing one (or copying a layout).
+        var layoutEntity: String?
+        var layout: EntityLayout?
         var found: [(position: Int, index: Dictionary<String, SnapshotValue>.Index)] = []
         var writer = JSONWriter()
         writer.reserveCapacity(inserted.count * 128)
@@ -56,13 +57,9 @@ struct SampleBatch: Sendable {
             guard seen.insert(entity: id.entityName, key: id.primaryKey) else {
                 throw .invalidSave(store: rules.store, reason: "model \(id) appears more than once")
             }
-            let layout: EntityLayout?
-            if let schema = rules.schema {
-                if let last, last.entity == id.entityName {
-                    layout = last.layout
-                } else if let known = layouts[id.entityName] {
+            if let schema = rules.schema, layoutEntity != id.entityName {
+                if let known = layouts[id.entityName] {
                     layout = known
-                    last = (id.entityName, known)
                 } else {
                     guard let entity = schema.entity(named: id.entityName) else {
                         throw .unknownEntity(store: rules.store, entity: id.entityName)
@@ -70,10 +67,8 @@ struct SampleBatch: Sendable {
                     let made = EntityLayout(entity, timestampAttribute: rules.timestampAttribute)
                     layouts[id.entityName] = made
                     layout = made
-                    last = (id.entityName, made)
                 }
-            } else {
-                layout = nil
+                layoutEntity = id.entityName
             }
             let time = try Self.encode(snapshot, layout: layout, rules: rules, found: &found, into: &writer)
             earliest = min(earliest ?? time, time)

@@ -178,7 +178,7 @@ struct SegmentFiles: Sendable {
         _ commit: SegmentRecord.Commit, encodedSamples: [UInt8], to file: String, at offset: Int64,
         synchronize: Bool
     ) throws -> Int64 {
-        let line = RecordFraming.frame(CommitCodec.encode(commit, encodedSamples: encodedSamples))
+        let line = CommitCodec.line(commit, encodedSamples: encodedSamples)
         let handle = try StoreFile(path: segment(file), mode: .readWrite(create: false))
         try handle.appendRecord(line, at: offset, synchronize: synchronize)
         return Int64(line.count)

@@ -123,7 +123,7 @@ extension TimeSeriesDataStore: HistoryProviding {
                 .init(
                     format: SegmentFiles.formatVersion, store: identifier, epoch: epoch, partition: partition)
             ))
-        for commit in commits { contents.append(RecordFraming.frame(CommitCodec.encode(commit))) }
+        for commit in commits { contents.append(CommitCodec.line(commit)) }
         try AtomicFileWriter.replace(files.segment(file), with: contents)
         return Int64(contents.count)
     }
