@@ -52,20 +52,22 @@ import Testing
         }
     }
 
-    @Test(arguments: [true, false])
-    func batchesEncodeWhatFoundationEncodes(withSchema: Bool) throws {
+    /// Small saves are encoded in one pass, large ones in chunks on several cores (1,300 samples make two or
+    /// more chunks on a machine with two cores or more).
+    @Test(arguments: [true, false], [40, 1_300])
+    func batchesEncodeWhatFoundationEncodes(withSchema: Bool, count: Int) throws {
         var generator = SystemRandomNumberGenerator()
         let rules = Self.rules(schema: withSchema ? Self.schema : nil)
         // Two saves merged, as a commit window merges them.
         var batch = try SampleBatch(
-            validating: Self.randomSamples(40, from: 0, using: &generator), rules: rules)
+            validating: Self.randomSamples(count, from: 0, using: &generator), rules: rules)
         batch.append(contentsOf: try SampleBatch(validating: [], rules: rules))
         batch.append(
             contentsOf: try SampleBatch(
-                validating: Self.randomSamples(25, from: 40, using: &generator), rules: rules))
-        #expect(batch.samples.map(\.key) == (0..<65).map { "r\($0)" })
+                validating: Self.randomSamples(25, from: count, using: &generator), rules: rules))
+        #expect(batch.samples.map(\.key) == (0..<(count + 25)).map { "r\($0)" })
         #expect(batch.earliest == Date(timeIntervalSinceReferenceDate: 800_000_000))
-        #expect(batch.latest == Date(timeIntervalSinceReferenceDate: 800_000_000 + 64 * 0.37))
+        #expect(batch.latest == Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(count + 24) * 0.37))
         let commit = SegmentRecord.Commit(
             sequence: 3, timestamp: Date(timeIntervalSinceReferenceDate: 816_000_000.5), author: "sync",
             bundle: "b", process: "1", firstChange: 7, earliest: batch.earliest ?? .distantPast,
@@ -99,6 +101,31 @@ import Testing
             var inserted = distinct
             inserted.insert(distinct[repeated], at: Int.random(in: (repeated + 1)...inserted.count))
             #expect(throws: DataStoreError.self) { try SampleBatch(validating: inserted, rules: rules) }
+        }
+    }
+
+    /// Chunks cover the save in order without gaps, one per core, none smaller than the parallel threshold.
+    @Test func chunksCoverTheSaveInOrder() {
+        #expect(SampleBatch.chunks(of: 0..<1_000, cores: 2) == [0..<500, 500..<1_000])
+        #expect(SampleBatch.chunks(of: 0..<1_000, cores: 8) == [0..<333, 333..<666, 666..<1_000])
+        #expect(SampleBatch.chunks(of: 0..<511, cores: 2) == [0..<511])
+        #expect(SampleBatch.chunks(of: 0..<0, cores: 4) == [0..<0])
+        #expect(SampleBatch.chunks(of: 0..<1_001, cores: 3) == [0..<333, 333..<667, 667..<1_001])
+    }
+
+    /// A failure in a later chunk is still reported, and of two failures the earlier sample's.
+    @Test func aFailureInAnyChunkRefusesTheSave() throws {
+        var generator = SystemRandomNumberGenerator()
+        let rules = Self.rules(schema: Self.schema)
+        var inserted = Self.randomSamples(2_000, from: 0, using: &generator)
+        inserted[1_900] = Self.reading("late", ["timestamp": .date(Date()), "nope": .null])
+        #expect(throws: DataStoreError.self) { try SampleBatch(validating: inserted, rules: rules) }
+        inserted[10] = Self.reading("early", ["celsius": .double(1)])
+        do {
+            _ = try SampleBatch(validating: inserted, rules: rules)
+            Issue.record("the save was accepted")
+        } catch {
+            #expect("\(error)".contains("has no date"), "\(error)")
         }
     }
 

@@ -20,7 +20,7 @@ struct SampleBatch: Sendable {
     private(set) var encoded: [UInt8] = []
 
     /// The rules a save's samples follow.
-    struct Rules {
+    struct Rules: Sendable {
         /// The store every sample must name.
         var store: String
         /// The schema whose entities and attributes samples must use; `nil` when the store has none.
@@ -38,8 +38,70 @@ struct SampleBatch: Sendable {
     ///   named twice, an attribute its entity lacks or a sample without a date in the timestamp attribute;
     ///   ``DataStoreError/unknownEntity(store:entity:)`` for an entity the schema lacks.
     init(validating inserted: [DataStoreSnapshot], rules: Rules) throws(DataStoreError) {
-        samples.reserveCapacity(inserted.count)
+        // Which store each sample names, and whether one is named twice, in one pass over the whole save.
         var seen = SampleKeySet(capacity: inserted.count)
+        for snapshot in inserted {
+            let id = snapshot.persistentIdentifier
+            guard id.storeIdentifier == rules.store else {
+                throw .invalidSave(
+                    store: rules.store, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
+            }
+            guard seen.insert(entity: id.entityName, key: id.primaryKey) else {
+                throw .invalidSave(store: rules.store, reason: "model \(id) appears more than once")
+            }
+        }
+        // The rest of the checks and the encoding, a large save in chunks on all cores: the chunks' bytes
+        // joined are the bytes of the whole, and a failure is reported for the first chunk that has one.
+        let chunks = Self.chunks(of: inserted.indices)
+        guard chunks.count > 1 else {
+            self = try Self(checking: inserted[...], rules: rules)
+            return
+        }
+        let results = ChunkResults(count: chunks.count)
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { chunk in
+            results.slots[chunk] = Result { () throws(DataStoreError) in
+                try SampleBatch(checking: inserted[chunks[chunk]], rules: rules)
+            }
+        }
+        for chunk in chunks.indices { append(contentsOf: try results.slots[chunk].get()) }
+    }
+
+    /// Where the chunks of a parallel check leave their results: each chunk writes its own slot only, and the
+    /// caller reads them after all chunks are done.
+    private final class ChunkResults: @unchecked Sendable {
+        let slots: UnsafeMutablePointer<Result<SampleBatch, DataStoreError>>
+        let count: Int
+
+        init(count: Int) {
+            self.count = count
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: .success(SampleBatch()), count: count)
+        }
+
+        deinit {
+            slots.deinitialize(count: count)
+            slots.deallocate()
+        }
+    }
+
+    /// Saves of at least this many samples per core are checked and encoded in parallel.
+    static let parallelChunkSize = 256
+
+    /// `indices` split into one chunk per core, each of at least ``parallelChunkSize`` samples.
+    static func chunks(
+        of indices: Range<Int>, cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> [Range<Int>] {
+        let count = max(1, min(cores, indices.count / parallelChunkSize))
+        return (0..<count).map { chunk in
+            (indices.lowerBound + indices.count * chunk / count)..<(indices.lowerBound + indices.count
+                * (chunk + 1) / count)
+        }
+    }
+
+    /// Checks each sample's entity, attributes and time, and encodes them (store and repeats are checked by
+    /// the caller, over the whole save).
+    private init(checking inserted: ArraySlice<DataStoreSnapshot>, rules: Rules) throws(DataStoreError) {
+        samples.reserveCapacity(inserted.count)
         var layouts: [String: EntityLayout] = [:]
         // The layout of the last sample's entity: samples of one entity mostly come together, and comparing
         // two names costs less than hashing one (or copying a layout).
@@ -50,13 +112,6 @@ struct SampleBatch: Sendable {
         writer.reserveCapacity(inserted.count * 128)
         for snapshot in inserted {
             let id = snapshot.persistentIdentifier
-            guard id.storeIdentifier == rules.store else {
-                throw .invalidSave(
-                    store: rules.store, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
-            }
-            guard seen.insert(entity: id.entityName, key: id.primaryKey) else {
-                throw .invalidSave(store: rules.store, reason: "model \(id) appears more than once")
-            }
             if let schema = rules.schema, layoutEntity != id.entityName {
                 if let known = layouts[id.entityName] {
                     layout = known
