@@ -188,7 +188,7 @@ struct SampleBatch: Sendable {
             found.removeAll(keepingCapacity: true)
             var index = values.startIndex
             while index != values.endIndex {
-                guard let position = layout.position(of: values[index].key) else {
+                guard let position = layout.position(of: values.keys[index]) else {
                     let unknown = values.keys.sorted().first { layout.position(of: $0) == nil } ?? ""
                     throw .invalidSave(
                         store: rules.store, reason: "\(id.entityName) has no attribute '\(unknown)'")
@@ -204,7 +204,8 @@ struct SampleBatch: Sendable {
             }
             writer.beginObject()
             for (position, index) in found {
-                let value = values[index].value
+                // Through `values`, not the (key, value) subscript: no copy of the key.
+                let value = values.values[index]
                 writer.key(layout.keys[position])
                 writer.value(value)
                 if position == layout.timestampPosition, case .date(let date) = value { time = date }

@@ -428,7 +428,17 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         index.nextChange = state.nextChange
         index.lastCommit = state.lastCommit
         try writeIndex(index, in: &state)
+        let closing = state.active
         state.active = ActiveSegment(file: file, partition: partition, commits: [], end: end)
+        Self.releaseInBackground(closing)
+    }
+
+    /// Lets go of a closed segment's commits on another thread. The active segment holds its samples parsed,
+    /// and freeing tens of thousands of them would otherwise cost the save that closes it about a tenth of
+    /// its time; nothing reads them once the segment is closed.
+    static func releaseInBackground(_ segment: ActiveSegment?) {
+        guard let segment else { return }
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(segment) {} }
     }
 
     func writeIndex(_ index: SegmentIndex, in state: inout State) throws {
