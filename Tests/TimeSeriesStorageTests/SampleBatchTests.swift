@@ -104,13 +104,21 @@ import Testing
         }
     }
 
-    /// Chunks cover the save in order without gaps, one per core, none smaller than the parallel threshold.
+    /// Chunks cover the save in order without gaps, one per core and at most one per 256 samples; the first,
+    /// whose thread also checks every sample's store and key, is smaller, and the others are equal.
     @Test func chunksCoverTheSaveInOrder() {
-        #expect(SampleBatch.chunks(of: 0..<1_000, cores: 2) == [0..<500, 500..<1_000])
-        #expect(SampleBatch.chunks(of: 0..<1_000, cores: 8) == [0..<333, 333..<666, 666..<1_000])
+        #expect(SampleBatch.chunks(of: 0..<1_000, cores: 2) == [0..<400, 400..<1_000])
+        #expect(SampleBatch.chunks(of: 0..<1_000, cores: 8) == [0..<200, 200..<600, 600..<1_000])
         #expect(SampleBatch.chunks(of: 0..<511, cores: 2) == [0..<511])
         #expect(SampleBatch.chunks(of: 0..<0, cores: 4) == [0..<0])
-        #expect(SampleBatch.chunks(of: 0..<1_001, cores: 3) == [0..<333, 333..<667, 667..<1_001])
+        for (count, cores) in [(10_000, 2), (10_000, 3), (100_000, 16), (777, 3), (2_048, 64)] {
+            let chunks = SampleBatch.chunks(of: 5..<(5 + count), cores: cores)
+            #expect(chunks.count == min(cores, count / 256))
+            #expect(chunks.first?.lowerBound == 5 && chunks.last?.upperBound == 5 + count)
+            #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            let others = chunks.dropFirst().map(\.count)
+            #expect(chunks[0].count < (others.min() ?? 0) && (others.max() ?? 0) - (others.min() ?? 0) <= 1)
+        }
     }
 
     /// A failure in a later chunk is still reported, and of two failures the earlier sample's.
