@@ -11,6 +11,23 @@ import Testing
         #expect(CRC32.checksum(AnySequence(Array("123456789".utf8))) == 0xCBF4_3926)
     }
 
+    /// Checksums of two parts combine into the checksum of the whole, at every split of random bytes.
+    @Test func checksumsOfPartsCombineIntoTheWhole() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 2, 5, 64, 1_000, 70_001] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var splits = [0, length / 2, length]
+            if length > 1 { splits += (0..<20).map { _ in Int.random(in: 0...length, using: &generator) } }
+            for split in splits {
+                let first = CRC32.checksum(bytes[..<split])
+                let second = CRC32.checksum(bytes[split...])
+                #expect(
+                    CRC32.combine(first, second, secondLength: length - split) == CRC32.checksum(bytes),
+                    "length \(length), split \(split)")
+            }
+        }
+    }
+
     @Test func slicingAgreesWithTheBytewiseComputation() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt8 {

@@ -1,5 +1,6 @@
 import DataStoreCore
 import Foundation
+import StoreFileSupport
 import Testing
 
 @testable import TimeSeriesStorage
@@ -75,9 +76,14 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let viaFoundation = try encoder.encode(SegmentRecord.transaction(commit))
-        let viaBatch = CommitCodec.encode(commit, encodedSamples: batch.encoded)
-        #expect(String(decoding: viaBatch, as: UTF8.self) == String(decoding: viaFoundation, as: UTF8.self))
-        #expect(viaBatch == CommitCodec.encode(commit))
+        // The framed line from the batch (its checksum combined from the chunks') is the line framed from
+        // Foundation's bytes.
+        let viaBatch = CommitCodec.line(commit, samples: batch)
+        let framedFoundation = RecordFraming.frame(viaFoundation)
+        #expect(
+            String(decoding: viaBatch, as: UTF8.self) == String(decoding: framedFoundation, as: UTF8.self))
+        #expect(viaBatch == CommitCodec.line(commit))
+        #expect(batch.encodedChecksum == CRC32.checksum(batch.encoded))
     }
 
     /// The duplicate check: thousands of keys, the same key in two entities (allowed), and one repeat anywhere

@@ -24,6 +24,47 @@ public enum CRC32 {
         return tables
     }()
 
+    /// The checksum of two byte strings one after the other, from the checksum of each and the second's length
+    /// (zlib's `crc32_combine`): following the first string with `secondLength` zero bytes multiplies its
+    /// remainder by `x^(8·secondLength)` modulo the polynomial, and the second's checksum is added. Lets parts
+    /// of a record be checksummed apart, such as a time-series save's samples on several cores.
+    public static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+        guard secondLength > 0 else { return first }
+        // x^(8n) = the product of x^(2^k) over the bits k of 8n; `powersOfX[k]` is x^(2^k) mod the polynomial.
+        var power: UInt32 = 1 << 31  // x^0, bit-reflected
+        var bits = UInt64(secondLength) << 3
+        var k = 0
+        while bits != 0 {
+            if bits & 1 == 1 { power = multiply(powersOfX[k & 31], power) }
+            bits >>= 1
+            k += 1
+        }
+        return multiply(power, first) ^ second
+    }
+
+    /// `x^(2^k)` modulo the polynomial for k from 0 to 31 (the powers repeat with period 32 beyond).
+    private static let powersOfX: [UInt32] = {
+        var powers: [UInt32] = [1 << 30]  // x^1, bit-reflected
+        for _ in 1..<32 { powers.append(multiply(powers[powers.count - 1], powers[powers.count - 1])) }
+        return powers
+    }()
+
+    /// `a(x) · b(x)` modulo the polynomial, both bit-reflected.
+    private static func multiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
+        var product: UInt32 = 0
+        var b = b
+        var mask: UInt32 = 1 << 31
+        while mask != 0 {
+            if a & mask != 0 {
+                product ^= b
+                if a & (mask - 1) == 0 { break }
+            }
+            mask >>= 1
+            b = b & 1 == 1 ? (b >> 1) ^ 0xEDB8_8320 : b >> 1
+        }
+        return product
+    }
+
     /// The checksum of `bytes`.
     public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         if let crc = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0)) }) {

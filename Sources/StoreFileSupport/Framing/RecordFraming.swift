@@ -34,6 +34,18 @@ public enum RecordFraming {
         return line
     }
 
+    /// One line holding the record made of `parts` one after the other, whose CRC-32 the caller computed
+    /// (from the parts' own, with ``CRC32/combine(_:_:secondLength:)``).
+    public static func frame(_ parts: [UnsafeRawBufferPointer], checksum: UInt32) -> Data {
+        var line = Data(capacity: prefixLength + parts.reduce(0) { $0 + $1.count } + suffix.count)
+        line.append(contentsOf: prefixStart)
+        line.append(contentsOf: hex(checksum))
+        line.append(contentsOf: prefixEnd)
+        for part in parts { line.append(contentsOf: part) }
+        line.append(contentsOf: suffix)
+        return line
+    }
+
     /// A record found in a file: where its line starts and its bytes.
     public struct Record: Sendable {
         /// The byte offset of the line in the file.

@@ -7,27 +7,54 @@ import StoreFileSupport
 /// either can read what the other wrote.
 enum CommitCodec {
     /// The record's bytes for `commit`.
-    ///
-    /// - Parameter encodedSamples: the commit's samples as a ``SampleBatch`` encoded them, written as they are;
-    ///   `nil` to encode `commit.samples` here.
-    static func encode(_ commit: SegmentRecord.Commit, encodedSamples: [UInt8]? = nil) -> Data {
+    static func encode(_ commit: SegmentRecord.Commit) -> Data {
         var writer = JSONWriter()
-        write(commit, encodedSamples: encodedSamples, into: &writer)
+        write(commit, into: &writer)
         return writer.data
     }
 
-    /// The framed line for `commit`'s record (see ``encode(_:encodedSamples:)``), framed straight from the
-    /// writer's bytes.
-    static func line(_ commit: SegmentRecord.Commit, encodedSamples: [UInt8]? = nil) -> Data {
+    /// The framed line for `commit`'s record (see ``encode(_:)``), framed straight from the writer's bytes.
+    static func line(_ commit: SegmentRecord.Commit) -> Data {
         var writer = JSONWriter()
-        write(commit, encodedSamples: encodedSamples, into: &writer)
+        write(commit, into: &writer)
         return writer.withBytes { RecordFraming.frame($0) }
     }
 
-    private static func write(
-        _ commit: SegmentRecord.Commit, encodedSamples: [UInt8]?, into writer: inout JSONWriter
-    ) {
-        writer.reserveCapacity((encodedSamples?.count ?? 0) + 256)
+    /// The framed line for `commit`, whose samples are `batch`'s: the batch's bytes are copied once, into the
+    /// line, and their checksum (computed with them, on as many cores) is combined with the rest's.
+    static func line(_ commit: SegmentRecord.Commit, samples batch: SampleBatch) -> Data {
+        var head = JSONWriter()
+        writeHead(commit, into: &head)
+        head.beginArray()
+        var tail = JSONWriter()
+        tail.endArray()
+        writeTail(commit, into: &tail)
+        return head.withBytes { head in
+            tail.withBytes { tail in
+                batch.encoded.withUnsafeBytes { samples in
+                    var checksum = CRC32.combine(
+                        CRC32.checksum(head), batch.encodedChecksum, secondLength: samples.count)
+                    checksum = CRC32.combine(checksum, CRC32.checksum(tail), secondLength: tail.count)
+                    return RecordFraming.frame([head, samples, tail], checksum: checksum)
+                }
+            }
+        }
+    }
+
+    private static func write(_ commit: SegmentRecord.Commit, into writer: inout JSONWriter) {
+        writeHead(commit, into: &writer)
+        writer.beginArray()
+        for sample in commit.samples {
+            beginSample(entity: sample.entity, key: sample.key, into: &writer)
+            writer.values(sample.values)
+            writer.endObject()
+        }
+        writer.endArray()
+        writeTail(commit, into: &writer)
+    }
+
+    /// The record up to its samples: `{"body":{…,"samples":`.
+    private static func writeHead(_ commit: SegmentRecord.Commit, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("body")
         writer.beginObject()
@@ -46,17 +73,10 @@ enum CommitCodec {
         writer.key("process")
         writer.string(commit.process)
         writer.key("samples")
-        if let encodedSamples {
-            writer.raw(array: encodedSamples)
-        } else {
-            writer.beginArray()
-            for sample in commit.samples {
-                beginSample(entity: sample.entity, key: sample.key, into: &writer)
-                writer.values(sample.values)
-                writer.endObject()
-            }
-            writer.endArray()
-        }
+    }
+
+    /// The record after its samples' array: `,"sequence":…,"timestamp":…},"type":"transaction"}`.
+    private static func writeTail(_ commit: SegmentRecord.Commit, into writer: inout JSONWriter) {
         writer.key("sequence")
         writer.integer(commit.sequence)
         writer.key("timestamp")

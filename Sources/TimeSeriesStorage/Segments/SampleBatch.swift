@@ -9,7 +9,7 @@ import StoreFileSupport
 /// entity's attribute names sorted, which is the order the commit record's keys take: each value is looked up
 /// by name once, written in place, and counted, and a sample whose count falls short of its values holds an
 /// attribute the entity does not have. The record then takes the encoded samples as they are
-/// (``CommitCodec/encode(_:encodedSamples:)``).
+/// (``CommitCodec/line(_:samples:)``).
 struct SampleBatch: Sendable {
     /// The samples, in the order saved.
     private(set) var samples: [SegmentRecord.Sample] = []
@@ -18,6 +18,8 @@ struct SampleBatch: Sendable {
     private(set) var latest: Date?
     /// The elements of the record's `samples` array, comma-separated, as ``CommitCodec`` writes them.
     private(set) var encoded: [UInt8] = []
+    /// The CRC-32 of `encoded`, computed where it was encoded.
+    private(set) var encodedChecksum: UInt32 = 0
 
     /// The rules a save's samples follow.
     struct Rules: Sendable {
@@ -159,7 +161,10 @@ struct SampleBatch: Sendable {
                 SegmentRecord.Sample(entity: id.entityName, key: id.primaryKey, values: snapshot.values))
         }
         encoded = writer.bytes
+        encodedChecksum = writer.withBytes { CRC32.checksum($0) }
     }
+
+    private static let commaChecksum = CRC32.checksum([UInt8(ascii: ",")])
 
     /// Adds `other`'s samples after this batch's.
     mutating func append(contentsOf other: SampleBatch) {
@@ -167,7 +172,14 @@ struct SampleBatch: Sendable {
         samples += other.samples
         earliest = min(earliest ?? otherEarliest, otherEarliest)
         latest = max(latest ?? otherLatest, otherLatest)
-        if !encoded.isEmpty { encoded.append(UInt8(ascii: ",")) }
+        if encoded.isEmpty {
+            encodedChecksum = other.encodedChecksum
+        } else {
+            encoded.append(UInt8(ascii: ","))
+            encodedChecksum = CRC32.combine(
+                CRC32.combine(encodedChecksum, Self.commaChecksum, secondLength: 1), other.encodedChecksum,
+                secondLength: other.encoded.count)
+        }
         encoded += other.encoded
     }
 

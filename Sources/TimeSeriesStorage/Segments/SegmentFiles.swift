@@ -175,10 +175,10 @@ struct SegmentFiles: Sendable {
     /// Appends one commit at `offset` and returns its length; on failure the segment is cut back to `offset`
     /// (see `StoreFile.appendRecord(_:at:synchronize:)` for when that fails too).
     func append(
-        _ commit: SegmentRecord.Commit, encodedSamples: [UInt8], to file: String, at offset: Int64,
+        _ commit: SegmentRecord.Commit, samples batch: SampleBatch, to file: String, at offset: Int64,
         synchronize: Bool
     ) throws -> Int64 {
-        let line = CommitCodec.line(commit, encodedSamples: encodedSamples)
+        let line = CommitCodec.line(commit, samples: batch)
         let handle = try StoreFile(path: segment(file), mode: .readWrite(create: false))
         try handle.appendRecord(line, at: offset, synchronize: synchronize)
         return Int64(line.count)

@@ -355,8 +355,8 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     /// A commit ready to be appended: the record, and the segment file and offset it goes to.
     struct PreparedCommit: Sendable {
         var commit: SegmentRecord.Commit
-        /// The commit's samples encoded (see ``SampleBatch/encoded``).
-        var encodedSamples: [UInt8]
+        /// The commit's samples, checked and encoded.
+        var batch: SampleBatch
         var file: String
         var offset: Int64
     }
@@ -377,13 +377,13 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             throw DataStoreError.storageUnavailable(path: files.segments, reason: "no segment to write to")
         }
         return PreparedCommit(
-            commit: commit, encodedSamples: batch.encoded, file: active.file, offset: active.end)
+            commit: commit, batch: batch, file: active.file, offset: active.end)
     }
 
     /// Appends the prepared commit (and fsyncs it when durable); returns the bytes written.
     func append(_ prepared: PreparedCommit) throws -> Int64 {
         try files.append(
-            prepared.commit, encodedSamples: prepared.encodedSamples, to: prepared.file, at: prepared.offset,
+            prepared.commit, samples: prepared.batch, to: prepared.file, at: prepared.offset,
             synchronize: configuration.isDurable)
     }
 
