@@ -5,11 +5,11 @@ import StoreFileSupport
 /// The samples of one save (or of a commit window's saves), checked and encoded in one pass.
 ///
 /// Ingest is the time-series store's hot path, and checking a sample against its entity's attributes, finding
-/// its time and writing its JSON all visit the same values. A batch visits them once, in the order of the
-/// entity's attribute names sorted, which is the order the commit record's keys take: each value is looked up
-/// by name once, written in place, and counted, and a sample whose count falls short of its values holds an
-/// attribute the entity does not have. The record then takes the encoded samples as they are
-/// (``CommitCodec/line(_:samples:)``).
+/// its time and writing its JSON all visit the same values. A batch visits them once, in the dictionary's
+/// order, placing each by its attribute's position among the entity's attribute names sorted (the order the
+/// commit record's keys take; a name without a position is an attribute the entity lacks), then writes them in
+/// that order. A large save is checked and encoded in chunks on all cores. The record then takes the encoded
+/// samples and their checksum as they are (``CommitCodec/line(_:samples:)``).
 struct SampleBatch: Sendable {
     /// The samples, in the order saved.
     private(set) var samples: [SegmentRecord.Sample] = []
