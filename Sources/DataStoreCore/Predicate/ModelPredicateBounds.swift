@@ -41,14 +41,15 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     /// Reads the bounds of a predicate; `nil` has none.
     public init(_ predicate: Predicate<Model>?) {
         guard let predicate else { return }
-        if let membership = (predicate.expression as? any MembershipExpression)?.membership,
-            let members = Self.identifierSet(membership.values), Self.isIdentifier(membership.keyPath)
+        // One dynamic cast, not one per use: a cast to an existential looks the conformance up each time.
+        let membership = (predicate.expression as? any MembershipExpression)?.membership
+        if let membership, let members = Self.identifierSet(membership.values),
+            Self.isIdentifier(membership.keyPath)
         {
             identifiers = members
             return
         }
-        if let membership = (predicate.expression as? any MembershipExpression)?.membership,
-            let attribute = Model.schemaAttribute(for: membership.keyPath),
+        if let membership, let attribute = Model.schemaAttribute(for: membership.keyPath),
             let values = membership.values as? any Sequence
         {
             var converted: [SnapshotValue] = []
