@@ -35,11 +35,8 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     /// model a fetch materialises draws one (its `init()` runs before its values are set), and Foundation's
     /// `UUID()` on Linux opens and reads `/dev/urandom` each time and formats through `snprintf`.
     static func randomUUIDString() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
-        return withUnsafeMutableBytes(of: &bytes) { buffer in
-            buffer[6] = (buffer[6] & 0x0F) | 0x40  // version 4
-            buffer[8] = (buffer[8] & 0x3F) | 0x80  // RFC 4122 variant
+        var bytes = RandomUUID.make().uuid
+        return withUnsafeBytes(of: &bytes) { buffer in
             let digits = Array("0123456789ABCDEF".utf8)
             return String(unsafeUninitializedCapacity: 36) { text in
                 var position = 0

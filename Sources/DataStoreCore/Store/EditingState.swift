@@ -13,9 +13,9 @@ public struct EditingState: Hashable, Sendable {
     /// The saving process's identifier.
     public var processIdentifier: String
 
-    /// Creates an editing state. The defaults describe the current process.
+    /// Creates an editing state. The defaults describe the current process, with a new random `id`.
     public init(
-        id: UUID = UUID(), author: String? = nil,
+        id: UUID = RandomUUID.make(), author: String? = nil,
         bundleIdentifier: String = ProcessMetadata.current.bundleIdentifier,
         processIdentifier: String = ProcessMetadata.current.processIdentifier
     ) {
