@@ -204,16 +204,6 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
-    /// An array whose elements are already written: `[`, `elements` as they are, `]`. The caller vouches
-    /// that `elements` is comma-separated JSON values (or empty).
-    public mutating func raw(array elements: [UInt8]) {
-        comma()
-        put(UInt8(ascii: "["))
-        put(elements)
-        put(UInt8(ascii: "]"))
-        needsComma = true
-    }
-
     /// `null`.
     public mutating func null() {
         comma()

@@ -25,13 +25,7 @@ public enum RecordFraming {
 
     /// One line holding the record in `record`'s bytes (a writer's, without copying them first).
     public static func frame(_ record: UnsafeRawBufferPointer) -> Data {
-        var line = Data(capacity: prefixLength + record.count + suffix.count)
-        line.append(contentsOf: prefixStart)
-        line.append(contentsOf: hex(CRC32.checksum(record)))
-        line.append(contentsOf: prefixEnd)
-        line.append(contentsOf: record)
-        line.append(contentsOf: suffix)
-        return line
+        frame([record], checksum: CRC32.checksum(record))
     }
 
     /// One line holding the record made of `parts` one after the other, whose CRC-32 the caller computed

@@ -236,8 +236,8 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             throw DataStoreError.unsupportedChange(
                 store: identifier, kind: .delete, entity: delete.persistentIdentifier.entityName)
         }
-        let samples = try validate(request.inserted)
-        guard samples.latest != nil else {
+        let batch = try validate(request.inserted)
+        guard !batch.samples.isEmpty else {
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: nil)
         }
         guard let window = configuration.commitWindow else {
@@ -247,8 +247,8 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
                 refresh: { try refresh(&$0, repair: true) },
                 prepare: { state in
                     try checkSchema(state)
-                    try checkTimes(of: samples, against: state)
-                    return try prepareCommit(samples, editingState: request.editingState, in: &state)
+                    try checkTimes(of: batch, against: state)
+                    return try prepareCommit(batch, editingState: request.editingState, in: &state)
                 },
                 perform: { try append($0) },
                 finish: { state, prepared, written in
@@ -259,7 +259,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         }
         PendingWindowFlusher.shared.register(self)
         return try write { state in
-            try checkTimes(of: samples, against: state)
+            try checkTimes(of: batch, against: state)
             var committed: TimeSeriesHistoryToken?
             if let pending = state.pending, pending.deadline <= Date() {
                 committed = try commit(pending.batch, editingState: pending.editingState, in: &state)
@@ -269,7 +269,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
                 state.pending = Pending(
                     deadline: Date().addingTimeInterval(window), editingState: request.editingState)
             }
-            state.pending?.batch.append(contentsOf: samples)
+            state.pending?.batch.append(contentsOf: batch)
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: committed)
         }
     }
