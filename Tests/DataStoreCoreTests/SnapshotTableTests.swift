@@ -125,4 +125,30 @@ import Testing
         #expect(source.rowReads <= 5, "\(source.rowReads) rows read")
         #expect(source.holderReads <= 4, "\(source.holderReads) unique lookups")
     }
+
+    @Test func updatesKeepingTheirUniqueValuesAskForNoHolder() throws {
+        var table = SnapshotTable(storeIdentifier: "s", schema: Self.schema)
+        table.apply(
+            try table.plan(
+                DataStoreSaveChangesRequest(inserted: (0..<100).map { Self.tag("k\($0)", "n\($0)") })))
+        let source = CountingSource(table)
+        let recolor = DataStoreSaveChangesRequest(
+            updated: (0..<10).map { Self.tag("k\($0)", "n\($0)", "blue") })
+        let plan = try SavePlanner.plan(recolor, over: source, storeIdentifier: "s", schema: Self.schema)
+        #expect(plan == (try table.plan(recolor)))
+        #expect(plan.changes.map(\.updatedAttributes) == Array(repeating: ["color"], count: 10))
+        #expect(source.holderReads == 0, "\(source.holderReads) unique lookups")
+        // A value another model holds is still asked for, and refused.
+        #expect(throws: DataStoreError.self) {
+            try SavePlanner.plan(
+                DataStoreSaveChangesRequest(updated: [Self.tag("k1", "n2")]), over: source,
+                storeIdentifier: "s",
+                schema: Self.schema)
+        }
+        // Two models trading values in one save: the first to move frees its value for the second.
+        let trade = DataStoreSaveChangesRequest(updated: [Self.tag("k1", "spare"), Self.tag("k2", "n1")])
+        let traded = try SavePlanner.plan(trade, over: source, storeIdentifier: "s", schema: Self.schema)
+        #expect(traded == (try table.plan(trade)))
+        #expect(traded.changes.count == 2)
+    }
 }

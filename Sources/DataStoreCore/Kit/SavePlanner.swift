@@ -50,6 +50,8 @@ public enum SavePlanner {
         var owners: [UniqueKey: PersistentIdentifier?] = [:]
         var order: [PersistentIdentifier] = []
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        /// The rules of the entities this save names, looked up once each (`nil`: not in the schema).
+        var rulesByEntity: [String: EntityRules?] = [:]
 
         init(source: Source, store: String, schema: Schema?) {
             self.source = source
@@ -85,6 +87,14 @@ public enum SavePlanner {
             remapped = [:]
         }
 
+        /// The rules of an entity, or `nil` when there is no schema or it has no such entity.
+        mutating func rules(for entityName: String) -> EntityRules? {
+            if let known = rulesByEntity[entityName] { return known }
+            let found = schema?.entity(named: entityName).map(EntityRules.init)
+            rulesByEntity[entityName] = .some(found)
+            return found
+        }
+
         mutating func owner(_ key: UniqueKey) throws(DataStoreError) -> PersistentIdentifier? {
             if let overlay = owners[key] { return overlay }
             if let known = holders[key] { return known }
@@ -95,12 +105,20 @@ public enum SavePlanner {
         }
 
         mutating func plan(_ request: DataStoreSaveChangesRequest) throws(DataStoreError) -> SavePlan {
-            var seen = Set<PersistentIdentifier>()
-            for snapshot in request.inserted + request.updated + request.deleted {
-                try check(snapshot)
-                guard seen.insert(snapshot.persistentIdentifier).inserted else {
-                    throw .invalidSave(
-                        store: store, reason: "model \(snapshot.persistentIdentifier) appears more than once")
+            let named = request.inserted.count + request.updated.count + request.deleted.count
+            var seen = Set<PersistentIdentifier>(minimumCapacity: named)
+            // Sized for the request up front: growing these one model at a time costs more than filling them.
+            final.reserveCapacity(final.count + named)
+            originals.reserveCapacity(originals.count + named)
+            order.reserveCapacity(order.count + named)
+            for list in [request.inserted, request.updated, request.deleted] {
+                for snapshot in list {
+                    try check(snapshot)
+                    guard seen.insert(snapshot.persistentIdentifier).inserted else {
+                        throw .invalidSave(
+                            store: store,
+                            reason: "model \(snapshot.persistentIdentifier) appears more than once")
+                    }
                 }
             }
             // Deletes first, so a unique value freed by this save can be taken by an insert in it.
@@ -160,10 +178,10 @@ public enum SavePlanner {
         /// Throws when an inserted or updated model's relationship gains an identifier that names no model of
         /// the destination after this save (a deleted model, one never saved, or one of another entity).
         mutating func checkReferences(of snapshots: [DataStoreSnapshot]) throws(DataStoreError) {
-            guard let schema else { return }
+            guard schema != nil else { return }
             for snapshot in snapshots {
                 let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
-                guard let entity = schema.entity(named: id.entityName), !entity.relationships.isEmpty,
+                guard let entity = rules(for: id.entityName)?.entity, !entity.relationships.isEmpty,
                     let after = final[id] ?? nil
                 else { continue }
                 let before = try original(id)
@@ -187,19 +205,20 @@ public enum SavePlanner {
             }
         }
 
-        func check(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+        mutating func check(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
             let id = snapshot.persistentIdentifier
             guard id.storeIdentifier == store else {
                 throw .invalidSave(
                     store: store, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
             }
-            guard let schema else { return }
-            guard let entity = schema.entity(named: id.entityName) else {
+            guard schema != nil else { return }
+            guard let rules = rules(for: id.entityName) else {
                 throw .unknownEntity(store: store, entity: id.entityName)
             }
-            if let unknown = snapshot.values.keys.sorted().first(where: { entity.attribute(named: $0) == nil }
-            ) {
-                throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(unknown)'")
+            // Sorted only to name the same attribute every time when there are several.
+            let unknown = snapshot.values.keys.filter { !rules.attributeNames.contains($0) }
+            if let first = unknown.min() {
+                throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(first)'")
             }
         }
 
@@ -240,7 +259,11 @@ public enum SavePlanner {
         {
             let id = snapshot.persistentIdentifier
             let claimed = uniqueKeys(of: snapshot)
+            let held = existing.map { uniqueKeys(of: $0) } ?? []
             for key in claimed {
+                // A value the model held before this save is its own, unless this save gave it to another
+                // model: no need to ask the source who holds it (the common update keeps its unique values).
+                if owners[key] == nil, held.contains(key) { continue }
                 if let holder = try owner(key), holder != id {
                     throw .uniqueConstraintViolation(
                         store: store, entity: id.entityName, attribute: key.attributeDescription,
@@ -248,21 +271,21 @@ public enum SavePlanner {
                 }
             }
             // Values the model keeps stay its own: they are neither released nor claimed again.
-            if let existing { try release(existing, keeping: claimed) }
-            for key in claimed { owners[key] = .some(id) }
+            for key in held where !claimed.contains(key) {
+                if try owner(key) == id { owners[key] = .some(nil) }
+            }
+            for key in claimed where !held.contains(key) || owners[key] != nil { owners[key] = .some(id) }
             final[id] = .some(snapshot)
         }
 
-        mutating func release(_ snapshot: DataStoreSnapshot, keeping kept: [UniqueKey] = [])
-            throws(DataStoreError)
-        {
-            for key in uniqueKeys(of: snapshot) where !kept.contains(key) {
+        mutating func release(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+            for key in uniqueKeys(of: snapshot) {
                 if try owner(key) == snapshot.persistentIdentifier { owners[key] = .some(nil) }
             }
         }
 
-        func uniqueKeys(of snapshot: DataStoreSnapshot) -> [UniqueKey] {
-            UniqueKey.keys(of: snapshot, schema: schema)
+        mutating func uniqueKeys(of snapshot: DataStoreSnapshot) -> [UniqueKey] {
+            rules(for: snapshot.persistentIdentifier.entityName)?.uniqueKeys(of: snapshot) ?? []
         }
 
         /// Folds each touched model's original row and final state into at most one change.
@@ -292,38 +315,9 @@ public enum SavePlanner {
             return result
         }
 
-        func tombstone(of snapshot: DataStoreSnapshot) -> [String: SnapshotValue] {
-            let names =
-                schema?.entity(named: snapshot.persistentIdentifier.entityName)?
-                .preservedAttributeNames ?? []
+        mutating func tombstone(of snapshot: DataStoreSnapshot) -> [String: SnapshotValue] {
+            let names = rules(for: snapshot.persistentIdentifier.entityName)?.preservedAttributeNames ?? []
             return Dictionary(uniqueKeysWithValues: names.map { ($0, snapshot[attribute: $0]) })
         }
-    }
-}
-
-/// The values of one uniqueness constraint (one `.unique` attribute, or a compound set) in one entity.
-struct UniqueKey: Hashable, Sendable {
-    var entity: String
-    var attributes: [String]
-    var values: [SnapshotValue]
-
-    /// The unique keys of a snapshot under `schema`. A key with a `nil` value holds nothing: any number of
-    /// models may hold `nil`, as in SQL.
-    static func keys(of snapshot: DataStoreSnapshot, schema: Schema?) -> [UniqueKey] {
-        guard let entity = schema?.entity(named: snapshot.persistentIdentifier.entityName) else { return [] }
-        return entity.uniqueConstraints.compactMap { names in
-            let values = names.map { snapshot[attribute: $0] }
-            return values.contains(.null)
-                ? nil : UniqueKey(entity: entity.name, attributes: names, values: values)
-        }
-    }
-
-    /// `title`, or `name, startDate, endDate`, for messages.
-    var attributeDescription: String { attributes.joined(separator: ", ") }
-
-    /// The value as written, or the values in parentheses, for messages.
-    var valueDescription: String {
-        values.count == 1
-            ? values[0].userDescription : "(" + values.map(\.userDescription).joined(separator: ", ") + ")"
     }
 }

@@ -24,8 +24,9 @@ public struct DataStoreSnapshot: Hashable, Codable, Sendable {
     /// An attribute missing on one side counts as ``SnapshotValue/null`` there, so adding an explicit
     /// `null` is not a change.
     public func changedAttributes(to newer: DataStoreSnapshot) -> [String] {
-        Set(values.keys).union(newer.values.keys)
-            .filter { self[attribute: $0] != newer[attribute: $0] }
-            .sorted()
+        var changed: [String] = []
+        for (name, value) in values where value != newer[attribute: name] { changed.append(name) }
+        for (name, value) in newer.values where values[name] == nil && value != .null { changed.append(name) }
+        return changed.sorted()
     }
 }

@@ -18,6 +18,8 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     private var valueIndex: [String: [String: [SnapshotValue: Set<PersistentIdentifier>]]] = [:]
     /// Entity → the attributes ``valueIndex`` covers, from the schema.
     private let indexedAttributes: [String: Set<String>]
+    /// Each entity's unique constraints, from the schema.
+    private let rules: [String: EntityRules]
     /// The indexed values in order, for range lookups: sorted on first use after a change, and replaced (not
     /// emptied) when an indexed value changes, so that copies of the table keep their own.
     private var orderedValues = OrderedIndexValues()
@@ -31,6 +33,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             indexed[entity.name] = entity.indexedAttributeNames
         }
         self.indexedAttributes = indexed
+        rules = EntityRules.table(schema)
     }
 
     /// The number of rows of every entity.
@@ -216,8 +219,8 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     }
 
     private func uniqueKeys(of snapshot: DataStoreSnapshot?) -> [UniqueKey] {
-        guard let snapshot else { return [] }
-        return UniqueKey.keys(of: snapshot, schema: schema)
+        guard let snapshot, let rules = rules[snapshot.persistentIdentifier.entityName] else { return [] }
+        return rules.uniqueKeys(of: snapshot)
     }
 }
 
