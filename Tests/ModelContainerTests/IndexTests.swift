@@ -190,11 +190,21 @@ final class BadlyIndexedNote: PersistentModel {
             if Bool.random(using: &random) {
                 table.apply(PlannedChange(kind: .delete, identifier: id, values: [:]))
             } else {
+                // Indexed attributes, the unindexed title, or both: only the first move index entries.
+                var values: [String: SnapshotValue] = [:]
+                if Bool.random(using: &random) {
+                    values["category"] = .string("c\(Int.random(in: 0..<5, using: &random))")
+                }
+                if Bool.random(using: &random) {
+                    values["priority"] = .integer(Int64.random(in: 0..<4, using: &random))
+                }
+                if values.isEmpty || Bool.random(using: &random) {
+                    values["title"] = .string("t\(Int.random(in: 0..<20, using: &random))")
+                }
                 table.apply(
                     PlannedChange(
-                        kind: .update, identifier: id,
-                        values: ["category": .string("c\(Int.random(in: 0..<5, using: &random))")],
-                        updatedAttributes: ["category"]))
+                        kind: .update, identifier: id, values: values, updatedAttributes: values.keys.sorted()
+                    ))
             }
         }
         let everything = Array(table.rows(of: "IndexedNote"))

@@ -8,12 +8,16 @@ final class EntityRules: Sendable {
     let uniqueConstraints: [[String]]
     /// The attributes a delete's tombstone keeps.
     let preservedAttributeNames: [String]
+    /// The attributes a unique constraint or an index covers: an update of none of them moves no unique value
+    /// and no index entry.
+    let keyedAttributeNames: Set<String>
 
     init(_ entity: Schema.Entity) {
         self.entity = entity
         attributeNames = Set(entity.attributes.map(\.name))
         uniqueConstraints = entity.uniqueConstraints
         preservedAttributeNames = entity.preservedAttributeNames
+        keyedAttributeNames = Set(uniqueConstraints.joined()).union(entity.indexedAttributeNames)
     }
 
     /// The rules of every entity of `schema`, by name.

@@ -88,7 +88,15 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         case .delete:
             after = nil
         }
-        // An update that leaves the unique values as they were (the common case) touches no owner.
+        rowsByEntity[id.entityName, default: [:]][id] = after
+        // An update of attributes no unique constraint or index covers (the common case) moves neither.
+        let rules = rules[id.entityName]
+        if change.kind == .update, before != nil,
+            !change.values.keys.contains(where: { rules?.keyedAttributeNames.contains($0) ?? false })
+        {
+            return
+        }
+        // An update that leaves the unique values as they were touches no owner.
         let released = uniqueKeys(of: before)
         let claimed = uniqueKeys(of: after)
         if released != claimed {
@@ -111,7 +119,6 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 }
             }
         }
-        rowsByEntity[id.entityName, default: [:]][id] = after
     }
 
     /// The rows a fetch must examine: the one row a `persistentModelID ==` names; else, when the predicate
