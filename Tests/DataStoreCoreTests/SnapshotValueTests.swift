@@ -71,5 +71,11 @@ import Testing
             persistentIdentifier: Self.id, values: ["a": .integer(2), "c": .string("x")])
         #expect(before.changedAttributes(to: after) == ["a", "c"])
         #expect(before.changedAttributes(to: before) == [])
+        // The other way round: a value the newer snapshot lacks is a change to `nil`.
+        #expect(after.changedAttributes(to: before) == ["a", "c"])
+        #expect(
+            before.changedAttributes(to: DataStoreSnapshot(persistentIdentifier: Self.id, values: [:])) == [
+                "a"
+            ])
     }
 }

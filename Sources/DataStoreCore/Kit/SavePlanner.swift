@@ -52,6 +52,7 @@ public enum SavePlanner {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         /// The rules of the entities this save names, looked up once each (`nil`: not in the schema).
         var rulesByEntity: [String: EntityRules?] = [:]
+        var lastRules: EntityRules?
 
         init(source: Source, store: String, schema: Schema?) {
             self.source = source
@@ -89,7 +90,12 @@ public enum SavePlanner {
 
         /// The rules of an entity, or `nil` when there is no schema or it has no such entity.
         mutating func rules(for entityName: String) -> EntityRules? {
-            if let known = rulesByEntity[entityName] { return known }
+            // A save names one entity, mostly: comparing with the last one asked for costs less than hashing.
+            if let last = lastRules, last.entity.name == entityName { return last }
+            if let known = rulesByEntity[entityName] {
+                lastRules = known
+                return known
+            }
             let found = schema?.entity(named: entityName).map(EntityRules.init)
             rulesByEntity[entityName] = .some(found)
             return found
@@ -215,10 +221,11 @@ public enum SavePlanner {
             guard let rules = rules(for: id.entityName) else {
                 throw .unknownEntity(store: store, entity: id.entityName)
             }
-            // Sorted only to name the same attribute every time when there are several.
-            let unknown = snapshot.values.keys.filter { !rules.attributeNames.contains($0) }
-            if let first = unknown.min() {
-                throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(first)'")
+            let names = rules.attributeNames
+            if snapshot.values.keys.contains(where: { !names.contains($0) }) {
+                // The first in order, to name the same attribute every time when there are several.
+                let unknown = snapshot.values.keys.filter { !names.contains($0) }.min() ?? "?"
+                throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(unknown)'")
             }
         }
 

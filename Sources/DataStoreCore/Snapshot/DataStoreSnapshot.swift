@@ -24,9 +24,22 @@ public struct DataStoreSnapshot: Hashable, Codable, Sendable {
     /// An attribute missing on one side counts as ``SnapshotValue/null`` there, so adding an explicit
     /// `null` is not a change.
     public func changedAttributes(to newer: DataStoreSnapshot) -> [String] {
+        // One lookup per attribute `newer` has; only when `self` has attributes `newer` lacks, a second pass.
         var changed: [String] = []
-        for (name, value) in values where value != newer[attribute: name] { changed.append(name) }
-        for (name, value) in newer.values where values[name] == nil && value != .null { changed.append(name) }
+        var shared = 0
+        for (name, value) in newer.values {
+            if let old = values[name] {
+                shared += 1
+                if old != value { changed.append(name) }
+            } else if value != .null {
+                changed.append(name)
+            }
+        }
+        if shared < values.count {
+            for (name, value) in values where newer.values[name] == nil && value != .null {
+                changed.append(name)
+            }
+        }
         return changed.sorted()
     }
 }
