@@ -8,6 +8,8 @@ final class EntityRules: Sendable {
     let uniqueConstraints: [[String]]
     /// The attributes a delete's tombstone keeps.
     let preservedAttributeNames: [String]
+    /// The attributes a store's value index covers (see ``Schema/Entity/indexedAttributeNames``).
+    let indexedAttributeNames: Set<String>
     /// The attributes a unique constraint or an index covers: an update of none of them moves no unique value
     /// and no index entry.
     let keyedAttributeNames: Set<String>
@@ -17,7 +19,8 @@ final class EntityRules: Sendable {
         attributeNames = Set(entity.attributes.map(\.name))
         uniqueConstraints = entity.uniqueConstraints
         preservedAttributeNames = entity.preservedAttributeNames
-        keyedAttributeNames = Set(uniqueConstraints.joined()).union(entity.indexedAttributeNames)
+        indexedAttributeNames = entity.indexedAttributeNames
+        keyedAttributeNames = Set(uniqueConstraints.joined()).union(indexedAttributeNames)
     }
 
     /// The rules of every entity of `schema`, by name.

@@ -16,9 +16,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     private var uniqueOwners: [UniqueKey: PersistentIdentifier] = [:]
     /// Entity → indexed attribute → value → the models holding it (see ``Schema/Entity/indexedAttributeNames``).
     private var valueIndex: [String: [String: [SnapshotValue: Set<PersistentIdentifier>]]] = [:]
-    /// Entity → the attributes ``valueIndex`` covers, from the schema.
-    private let indexedAttributes: [String: Set<String>]
-    /// Each entity's unique constraints, from the schema.
+    /// Each entity's unique constraints and the attributes ``valueIndex`` covers, from the schema.
     private let rules: [String: EntityRules]
     /// The indexed values in order, for range lookups: sorted on first use after a change, and replaced (not
     /// emptied) when an indexed value changes, so that copies of the table keep their own.
@@ -28,11 +26,6 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     public init(storeIdentifier: String, schema: Schema?) {
         self.storeIdentifier = storeIdentifier
         self.schema = schema
-        var indexed: [String: Set<String>] = [:]
-        for entity in schema?.entities ?? [] where !entity.indexedAttributeNames.isEmpty {
-            indexed[entity.name] = entity.indexedAttributeNames
-        }
-        self.indexedAttributes = indexed
         rules = EntityRules.table(schema)
     }
 
@@ -107,7 +100,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 uniqueOwners[key] = id
             }
         }
-        if let attributes = indexedAttributes[id.entityName] {
+        if let attributes = indexedAttributes(of: id.entityName) {
             for name in attributes {
                 let old = before.map { $0[attribute: name] }
                 let new = after.map { $0[attribute: name] }
@@ -133,7 +126,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         if let ids = bounds.identifiers {
             return ids.compactMap { $0.entityName == entity ? self[$0] : nil }
         }
-        if let indexed = indexedAttributes[entity], let index = valueIndex[entity] {
+        if let indexed = indexedAttributes(of: entity), let index = valueIndex[entity] {
             if let membership = bounds.attributeMembership, indexed.contains(membership.name) {
                 let rows = rowsByEntity[entity] ?? [:]
                 var holders = Set<PersistentIdentifier>()
@@ -201,7 +194,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             let sort = descriptor.sortBy.first, let keyPath = sort.keyPath,
             let attribute = Model.schemaAttribute(for: keyPath),
             ["integer", "date"].contains(attribute.valueKind),
-            indexedAttributes[entity]?.contains(attribute.name) == true,
+            indexedAttributes(of: entity)?.contains(attribute.name) == true,
             let index = valueIndex[entity]?[attribute.name]
         else {
             return candidates(for: bounds ?? ModelPredicateBounds<Model>(descriptor.predicate))
@@ -223,6 +216,12 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         rowsByEntity = [:]
         uniqueOwners = [:]
         valueIndex = [:]
+    }
+
+    /// The attributes the value index covers for `entity`, or `nil` when it covers none.
+    private func indexedAttributes(of entity: String) -> Set<String>? {
+        guard let names = rules[entity]?.indexedAttributeNames, !names.isEmpty else { return nil }
+        return names
     }
 
     private func uniqueKeys(of snapshot: DataStoreSnapshot?) -> [UniqueKey] {
