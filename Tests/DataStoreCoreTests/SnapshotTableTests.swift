@@ -108,11 +108,17 @@ import Testing
             values: ["name": .string(name), "color": .string(color)])
     }
 
-    @Test func aSaveReadsOnlyTheRowsItTouchesOfTenThousand() throws {
-        var table = SnapshotTable(storeIdentifier: "s", schema: Self.schema)
+    /// A table of `count` tags, `k0` holding `n0` and so on.
+    static func table(of count: Int) throws -> SnapshotTable {
+        var table = SnapshotTable(storeIdentifier: "s", schema: schema)
         table.apply(
             try table.plan(
-                DataStoreSaveChangesRequest(inserted: (0..<10_000).map { Self.tag("k\($0)", "n\($0)") })))
+                DataStoreSaveChangesRequest(inserted: (0..<count).map { tag("k\($0)", "n\($0)") })))
+        return table
+    }
+
+    @Test func aSaveReadsOnlyTheRowsItTouchesOfTenThousand() throws {
+        let table = try Self.table(of: 10_000)
         let source = CountingSource(table)
         let request = DataStoreSaveChangesRequest(
             inserted: [Self.tag("new", "fresh"), Self.tag("dup", "n7", "blue")],
@@ -127,10 +133,7 @@ import Testing
     }
 
     @Test func updatesKeepingTheirUniqueValuesAskForNoHolder() throws {
-        var table = SnapshotTable(storeIdentifier: "s", schema: Self.schema)
-        table.apply(
-            try table.plan(
-                DataStoreSaveChangesRequest(inserted: (0..<100).map { Self.tag("k\($0)", "n\($0)") })))
+        let table = try Self.table(of: 100)
         let source = CountingSource(table)
         let recolor = DataStoreSaveChangesRequest(
             updated: (0..<10).map { Self.tag("k\($0)", "n\($0)", "blue") })

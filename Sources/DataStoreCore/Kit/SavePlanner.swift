@@ -52,7 +52,6 @@ public enum SavePlanner {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         /// The rules of the entities this save names, looked up once each (`nil`: not in the schema).
         var rulesByEntity: [String: EntityRules?] = [:]
-        var lastRules: EntityRules?
 
         init(source: Source, store: String, schema: Schema?) {
             self.source = source
@@ -90,12 +89,7 @@ public enum SavePlanner {
 
         /// The rules of an entity, or `nil` when there is no schema or it has no such entity.
         mutating func rules(for entityName: String) -> EntityRules? {
-            // A save names one entity, mostly: comparing with the last one asked for costs less than hashing.
-            if let last = lastRules, last.entity.name == entityName { return last }
-            if let known = rulesByEntity[entityName] {
-                lastRules = known
-                return known
-            }
+            if let known = rulesByEntity[entityName] { return known }
             let found = schema?.entity(named: entityName).map(EntityRules.init)
             rulesByEntity[entityName] = .some(found)
             return found
@@ -278,17 +272,18 @@ public enum SavePlanner {
                 }
             }
             // Values the model keeps stay its own: they are neither released nor claimed again.
-            for key in held where !claimed.contains(key) {
-                if try owner(key) == id { owners[key] = .some(nil) }
-            }
+            try release(held.filter { !claimed.contains($0) }, of: id)
             for key in claimed where !held.contains(key) || owners[key] != nil { owners[key] = .some(id) }
             final[id] = .some(snapshot)
         }
 
         mutating func release(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
-            for key in uniqueKeys(of: snapshot) {
-                if try owner(key) == snapshot.persistentIdentifier { owners[key] = .some(nil) }
-            }
+            try release(uniqueKeys(of: snapshot), of: snapshot.persistentIdentifier)
+        }
+
+        /// Frees the `keys` that `id` holds, for other models in this save to take.
+        mutating func release(_ keys: [UniqueKey], of id: PersistentIdentifier) throws(DataStoreError) {
+            for key in keys where try owner(key) == id { owners[key] = .some(nil) }
         }
 
         mutating func uniqueKeys(of snapshot: DataStoreSnapshot) -> [UniqueKey] {

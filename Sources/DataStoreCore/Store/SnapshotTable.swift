@@ -83,10 +83,8 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         }
         rowsByEntity[id.entityName, default: [:]][id] = after
         // An update of attributes no unique constraint or index covers (the common case) moves neither.
-        let rules = rules[id.entityName]
-        if change.kind == .update, before != nil,
-            !change.values.keys.contains(where: { rules?.keyedAttributeNames.contains($0) ?? false })
-        {
+        let keyed = rules[id.entityName]?.keyedAttributeNames ?? []
+        if change.kind == .update, before != nil, !change.values.keys.contains(where: keyed.contains) {
             return
         }
         // An update that leaves the unique values as they were touches no owner.
