@@ -1,7 +1,7 @@
 extension ModelContext {
     /// A resolver for one fetch of `Model`, or `nil` when it has no relationships.
     func makeResolver<Model: PersistentModel>(for _: Model.Type) -> ContextRelationshipResolver? {
-        Model.schemaAttributes.contains { $0.relationship != nil }
+        ModelTypeFacts.of(Model.self).hasRelationships
             ? ContextRelationshipResolver(context: self) : nil
     }
 

@@ -23,6 +23,8 @@
 ///
 /// - Every stored property that should persist appears once in ``schemaAttributes``, with a name unique
 ///   in the entity. Names are what the store and history record, so renaming one is a schema change.
+/// - ``schemaAttributes`` returns the same list every time (a `static let`, as above): fetches derive what
+///   they need from it once per type.
 /// - ``init()`` creates an instance whose attributes decoding can overwrite.
 /// - ``persistentModelID`` starts as `PersistentIdentifier()`; contexts assign the real one.
 public protocol PersistentModel {
@@ -103,7 +105,7 @@ extension PersistentModel {
 
     /// The declared attribute whose key path is `keyPath`, if any.
     public static func schemaAttribute(for keyPath: AnyKeyPath) -> ModelAttribute<Self>? {
-        schemaAttributes.first { $0.keyPath == keyPath }
+        ModelTypeFacts.of(Self.self).positions[keyPath].map { schemaAttributes[$0] }
     }
 
     /// The instance's attribute values by name, as a store persists them.

@@ -1,26 +1,33 @@
 public import Foundation
 
+/// One comparison of a named attribute with a persisted value, read from a fetch predicate
+/// (``ModelPredicateBounds/attributeConstraints``).
+///
+/// Not nested in the generic ``ModelPredicateBounds``: a type nested in a generic one has its metadata
+/// instantiated at run time, and code that is not specialised for the model paid that on every use.
+public struct ModelAttributeConstraint: Hashable, Sendable {
+    /// The attribute's name.
+    public var name: String
+    /// How the attribute's value relates to ``value``.
+    public var relation: KeyPathConstraint.Relation
+    /// The value compared with.
+    public var value: SnapshotValue
+
+    /// Creates a constraint.
+    public init(name: String, relation: KeyPathConstraint.Relation, value: SnapshotValue) {
+        self.name = name
+        self.relation = relation
+        self.value = value
+    }
+}
+
 /// The bounds a fetch predicate places on a model's identifier and attributes, for stores to seek.
 ///
 /// `#Predicate<Reading> { $0.timestamp >= from && $0.timestamp < to }` yields two constraints on the
 /// `timestamp` attribute; `#Predicate<Trip> { $0.persistentModelID == id }` yields ``identifier``.
 public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     /// One comparison of a named attribute with a persisted value.
-    public struct AttributeConstraint: Hashable, Sendable {
-        /// The attribute's name.
-        public var name: String
-        /// How the attribute's value relates to ``value``.
-        public var relation: KeyPathConstraint.Relation
-        /// The value compared with.
-        public var value: SnapshotValue
-
-        /// Creates a constraint.
-        public init(name: String, relation: KeyPathConstraint.Relation, value: SnapshotValue) {
-            self.name = name
-            self.relation = relation
-            self.value = value
-        }
-    }
+    public typealias AttributeConstraint = ModelAttributeConstraint
 
     /// The one identifier every match has, when the predicate requires `persistentModelID == id`.
     public var identifier: PersistentIdentifier?

@@ -24,8 +24,7 @@ public enum SnapshotQuery {
         bounds: ModelPredicateBounds<Model>? = nil
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         let resolver: SnapshotRowResolver? =
-            Model.schemaAttributes.contains { $0.relationship != nil }
-            ? relatedRows.map(SnapshotRowResolver.init) : nil
+            ModelTypeFacts.of(Model.self).hasRelationships ? relatedRows.map(SnapshotRowResolver.init) : nil
         return try run(
             descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver, bounds: bounds
         )
@@ -48,8 +47,8 @@ public enum SnapshotQuery {
             descriptor.predicate = nil
         } else if descriptor.predicate != nil, bounds.isExact, bounds.attributeMembership == nil,
             !bounds.attributeConstraints.isEmpty || bounds.identifier != nil,
-            bounds.attributeConstraints.allSatisfy({ constraint in
-                Model.schemaAttributes.contains { $0.name == constraint.name && $0.relationship == nil }
+            bounds.attributeConstraints.allSatisfy({
+                ModelTypeFacts.of(Model.self).valueAttributeNames.contains($0.name)
             })
         {
             // A conjunction of comparisons on attributes is the whole predicate: decide it on the rows' values,

@@ -20,7 +20,7 @@ final class JSONFileHistorySource: HistorySource {
     private let directory: StoreDirectory
     private let index: HistoryIndex
     private let journalEnd: Int64
-    private let journalIdentity: [UInt64]
+    private let journalIdentity: StoreFile.Identity
     private let storeIdentifier: String
     private let epoch: UUID
     /// Bytes read from files so far.

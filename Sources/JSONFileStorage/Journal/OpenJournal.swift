@@ -7,7 +7,7 @@ import Synchronization
 final class OpenJournal: Sendable {
     private struct Handle: @unchecked Sendable {
         // `@unchecked`: the file is used only by the writer holding the store's exclusive lock.
-        var identity: [UInt64]
+        var identity: StoreFile.Identity
         var file: StoreFile
     }
 
@@ -16,7 +16,7 @@ final class OpenJournal: Sendable {
     init() {}
 
     /// The open journal whose device and inode are `identity`, opening `path` if the one held is another.
-    func file(identity: [UInt64], path: String) throws(DataStoreError) -> StoreFile {
+    func file(identity: StoreFile.Identity, path: String) throws(DataStoreError) -> StoreFile {
         try handle.withLock { handle throws(DataStoreError) in
             if let open = handle, open.identity == identity { return open.file }
             let file = try StoreFile(path: path, mode: .readWrite(create: false))

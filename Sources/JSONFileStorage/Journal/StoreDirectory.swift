@@ -8,17 +8,19 @@ struct StoreDirectory: Sendable {
     static let segmentPrefix = "history-"
 
     let path: String
+    /// The append-only journal of committed transactions.
+    let journal: String
+    /// The compacted state, replaced atomically by compaction.
+    let snapshot: String
+    /// The lock file writers `flock`; its contents are never written.
+    let lock: String
 
     init(_ url: URL) {
         path = url.standardizedFileURL.path
+        journal = path + "/" + Self.journalName
+        snapshot = path + "/snapshot.json"
+        lock = path + "/lock"
     }
-
-    /// The append-only journal of committed transactions.
-    var journal: String { path + "/" + Self.journalName }
-    /// The compacted state, replaced atomically by compaction.
-    var snapshot: String { path + "/snapshot.json" }
-    /// The lock file writers `flock`; its contents are never written.
-    var lock: String { path + "/lock" }
 
     /// The path of a file in the directory.
     func file(_ name: String) -> String { path + "/" + name }

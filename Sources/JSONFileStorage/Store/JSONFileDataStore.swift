@@ -14,8 +14,8 @@ import Synchronization
 /// - **Cost.** A save appends one record: O(size of the change), never O(size of the store).
 /// - **Durability.** By default a save returns after fsync; see ``JSONFileStoreConfiguration/Durability``.
 /// - **Several processes.** Writers serialise on an exclusive `flock` and first catch up on what others
-///   appended, so unique upserts and updates apply to the latest state. Readers check the journal's size
-///   (one `stat`) before each fetch and read only what is new.
+///   appended, so unique upserts and updates apply to the latest state. Readers check the journal they hold
+///   open (one `fstat`: its size, and whether it was replaced) before each fetch and read only what is new.
 /// - **Recovery.** An incomplete last record (a torn write) is cut back by the next writer; any other damage,
 ///   a complete record that fails its checksum included, makes opening
 ///   throw ``DataStoreError/corruptStoreFile(path:offset:reason:)`` and leaves the files untouched.
@@ -28,7 +28,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
     struct State: Sendable {
         var replayed: ReplayedState
         /// The journal file's device and inode when last read: a change means it was replaced.
-        var journalIdentity: [UInt64] { journalPin.identity }
+        var journalIdentity: StoreFile.Identity { journalPin.identity }
         /// That journal, held open so that its inode is not reused while this state refers to it.
         var journalPin: PinnedFile
         /// The offset just past the last whole record read.
@@ -38,7 +38,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
         var forgottenSinceCompaction = 0
         /// After a checkpoint or trim failed (a full disk): the journal and the size it must reach before the
         /// next attempt, so that a save does not pay for a failing checkpoint every time.
-        var maintenanceRetry: (journal: [UInt64], end: Int64)?
+        var maintenanceRetry: (journal: StoreFile.Identity, end: Int64)?
     }
 
     /// The configuration the store was opened with.
@@ -132,10 +132,12 @@ public final class JSONFileDataStore: DataStore, Sendable {
             initial, lockPath: files.lock, readOnly: readOnly, busyTimeout: configuration.busyTimeout)
     }
 
-    /// Whether the journal is exactly what `state` was read from: same file, same size (one `stat`).
+    /// Whether the journal is exactly what `state` was read from: one `fstat` of the journal `state` holds
+    /// open, with no path to look up. It must still have a name (the journal is only ever replaced by rename,
+    /// which leaves the old file without one) and the size `state` read to.
     func isCurrent(_ state: State) -> Bool {
-        guard let status = StoreFile.status(atPath: files.journal) else { return false }
-        return status.identity == state.journalIdentity && status.size == state.journalEnd
+        guard let status = try? state.journalPin.status() else { return false }
+        return status.links > 0 && status.size == state.journalEnd
     }
 
     /// Brings `state` up to date with the files: nothing if the journal is unchanged (one `stat`), the new
@@ -233,7 +235,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
     func commit(_ batch: [CommitQueue<DataStoreSaveChangesRequest, SaveResult>.Pending]) {
         typealias Prepared = (
             plans: [Result<SavePlan, DataStoreError>], bodies: [JournalRecord.TransactionRecord?], at: Int64,
-            journal: [UInt64]
+            journal: StoreFile.Identity
         )
         do {
             let results = try access.write(

@@ -100,7 +100,7 @@
         /// The SQL form of one attribute comparison, decided as `SnapshotValue.satisfies(_:_:)` decides it,
         /// or `nil` when it has none.
         private static func condition(
-            _ constraint: ModelPredicateBounds<some PersistentModel>.AttributeConstraint, kind: String?,
+            _ constraint: ModelAttributeConstraint, kind: String?,
             parameter: (String?) -> String
         ) -> String? {
             if constraint.value == .null {

@@ -9,7 +9,7 @@ import Synchronization
 ///   short, in-memory steps, never while waiting for the file lock or for an fsync.
 /// - **Across processes**, the `flock` lock file, opened once and kept open, waited for at most the busy
 ///   timeout (then ``DataStoreError/storeLocked(path:)``).
-/// - **Readers that find nothing new** (one `stat`, by the store's `isCurrent`) answer from memory without
+/// - **Readers that find nothing new** (a `stat` or `fstat`, by the store's `isCurrent`) answer from memory without
 ///   waiting for a writer, this instance's own included. A reader that finds new bytes waits for this
 ///   instance's writer, then takes the shared file lock and reads them: so a change feed woken by a write
 ///   never reads before the write is applied, and never misses it.
@@ -67,7 +67,7 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     /// Runs `body` on state that is current with the files.
     ///
     /// - Parameters:
-    ///   - isCurrent: Whether the files still hold what `state` was read from (a `stat` or two).
+    ///   - isCurrent: Whether the files still hold what `state` was read from (a `stat` or `fstat` or two).
     ///   - refresh: Reads what changed; called holding the shared file lock.
     package func read<T: Sendable>(
         isCurrent: (State) -> Bool, refresh: (inout State) throws -> Void, _ body: (inout State) throws -> T

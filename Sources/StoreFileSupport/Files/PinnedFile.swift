@@ -6,15 +6,21 @@ package import DataStoreCore
 /// that was read (ext4 hands a freed inode out again at once: seen as a reader that kept an erased epoch and
 /// missed a commit).
 package final class PinnedFile: @unchecked Sendable {
-    // `@unchecked`: the file is only held, never read or written through this object.
+    // `@unchecked`: the file is only held and `fstat`ed, never read or written through this object.
     private let file: StoreFile
     /// The file's device and inode.
-    package let identity: [UInt64]
+    package let identity: StoreFile.Identity
 
     /// Pins an open file.
     package init(_ file: StoreFile) throws(DataStoreError) {
         self.file = file
         identity = try file.status().identity
+    }
+
+    /// The file's status now (one `fstat`, no path lookup): a file another process replaced by rename has
+    /// no links left.
+    package func status() throws(DataStoreError) -> StoreFile.Status {
+        try file.status()
     }
 
     /// Opens and pins the file at `path`.

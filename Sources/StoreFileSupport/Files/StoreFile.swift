@@ -48,26 +48,43 @@ public final class StoreFile {
         access(path, F_OK) == 0
     }
 
+    /// A file's device and inode: they change when the file is replaced by rename.
+    public struct Identity: Hashable, Sendable {
+        /// The device.
+        public var device: UInt64
+        /// The inode on that device.
+        public var inode: UInt64
+    }
+
     /// The file's identity and size, to notice replacement (a new inode) and growth cheaply.
     public struct Status: Hashable, Sendable {
-        /// The device and inode: they change when the file is replaced by rename.
-        public var identity: [UInt64]
+        /// The device and inode.
+        public var identity: Identity
         /// The size in bytes.
         public var size: Int64
+        /// The number of names the file has: 0 once it was replaced by rename or removed, although it is still
+        /// open.
+        public var links: UInt64
+
+        init(_ info: stat) {
+            identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            size = Int64(info.st_size)
+            links = UInt64(info.st_nlink)
+        }
     }
 
     /// The open file's identity and size.
     public func status() throws(DataStoreError) -> Status {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw systemError("fstat", path: path) }
-        return Status(identity: [UInt64(info.st_dev), UInt64(info.st_ino)], size: Int64(info.st_size))
+        return Status(info)
     }
 
     /// The identity and size of the file at `path`, or `nil` if there is none.
     public static func status(atPath path: String) -> Status? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Status(identity: [UInt64(info.st_dev), UInt64(info.st_ino)], size: Int64(info.st_size))
+        return Status(info)
     }
 
     /// Reads from `offset` to the end of the file.

@@ -40,7 +40,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         /// The index file `index` was read from, held open so that its inode is not reused (see `PinnedFile`).
         var indexPin: PinnedFile
         /// Its device and inode: a change means another process replaced the index.
-        var indexIdentity: [UInt64] { indexPin.identity }
+        var indexIdentity: StoreFile.Identity { indexPin.identity }
         var active: ActiveSegment?
         var pending: Pending?
         var statistics = TimeSeriesStoreStatistics()
