@@ -68,7 +68,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
             let candidates = state.table.candidates(for: request.descriptor, bounds: bounds)
             state.modelsExamined += candidates.count
             state.fetchRequests += 1
-            return (candidates, state.table)
+            return (candidates, state.table.relatedRows(for: Model.self))
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(

@@ -18,6 +18,36 @@ struct ModelTypeFacts: @unchecked Sendable {
 
     private static let cache = Mutex<[ObjectIdentifier: ModelTypeFacts]>([:])
 
+    /// A key path object as used with one model type.
+    private struct KeyPathUse: Hashable {
+        var model: ObjectIdentifier
+        var keyPath: ObjectIdentifier
+    }
+
+    /// Attribute names by key path object. A predicate's `$0.title` is the same object on every call (the
+    /// runtime instantiates a literal key path once), and comparing its identity is much cheaper than hashing
+    /// and comparing its components. Each entry holds its key path, so that the object's address cannot be
+    /// reused by another key path while the entry exists; bounded, as key paths can be made at run time.
+    private static let names = Mutex<[KeyPathUse: NameEntry]>([:])
+    private static let namesLimit = 4_096
+
+    private struct NameEntry: @unchecked Sendable {
+        // `@unchecked`: key paths are immutable.
+        let keyPath: AnyKeyPath
+        let name: String?
+    }
+
+    /// The name of the attribute of `Model` stored at `keyPath`, or `nil` when it is none of its attributes.
+    static func attributeName<Model: PersistentModel>(for keyPath: AnyKeyPath, in _: Model.Type) -> String? {
+        let use = KeyPathUse(model: ObjectIdentifier(Model.self), keyPath: ObjectIdentifier(keyPath))
+        if let known = names.withLock({ $0[use] }) { return known.name }
+        let name = Model.schemaAttribute(for: keyPath)?.name
+        names.withLock { names in
+            if names.count < namesLimit { names[use] = NameEntry(keyPath: keyPath, name: name) }
+        }
+        return name
+    }
+
     /// The facts of `Model`, derived on first use.
     static func of<Model: PersistentModel>(_: Model.Type) -> ModelTypeFacts {
         let key = ObjectIdentifier(Model.self)

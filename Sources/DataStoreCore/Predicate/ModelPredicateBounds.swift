@@ -48,28 +48,28 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     /// Reads the bounds of a predicate; `nil` has none.
     public init(_ predicate: Predicate<Model>?) {
         guard let predicate else { return }
-        // One dynamic cast, not one per use: a cast to an existential looks the conformance up each time.
-        let membership = (predicate.expression as? any MembershipExpression)?.membership
+        // Once, not once per use: a cast to an existential looks the conformance up each time.
+        let membership = PredicateConjuncts.membership(of: predicate.expression)
         if let membership, let members = Self.identifierSet(membership.values),
             Self.isIdentifier(membership.keyPath)
         {
             identifiers = members
             return
         }
-        if let membership, let attribute = Model.schemaAttribute(for: membership.keyPath),
+        if let membership, let name = ModelTypeFacts.attributeName(for: membership.keyPath, in: Model.self),
             let values = membership.values as? any Sequence
         {
             var converted: [SnapshotValue] = []
             var convertible = true
             for value in values {
-                guard let snapshot = attribute.snapshotValue(ofConstant: value) else {
+                guard let snapshot = (value as? any SnapshotValueConvertible)?.snapshotValue else {
                     convertible = false
                     break
                 }
                 converted.append(snapshot)
             }
             if convertible {
-                attributeMembership = (attribute.name, converted)
+                attributeMembership = (name, converted)
                 return
             }
         }
@@ -83,11 +83,11 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
             {
                 if identifier != nil && identifier != id { isExact = false }
                 identifier = id
-            } else if let attribute = Model.schemaAttribute(for: constraint.keyPath),
-                let value = attribute.snapshotValue(ofConstant: constraint.value)
+            } else if let name = ModelTypeFacts.attributeName(for: constraint.keyPath, in: Model.self),
+                let value = (constraint.value as? any SnapshotValueConvertible)?.snapshotValue
             {
                 attributeConstraints.append(
-                    AttributeConstraint(name: attribute.name, relation: constraint.relation, value: value))
+                    AttributeConstraint(name: name, relation: constraint.relation, value: value))
             } else {
                 isExact = false
             }

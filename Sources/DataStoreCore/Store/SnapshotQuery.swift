@@ -36,16 +36,16 @@ public enum SnapshotQuery {
         storeIdentifier: String, resolver: (any RelatedModelResolving)?,
         bounds: ModelPredicateBounds<Model>? = nil
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
-        var descriptor = descriptor
         // Arrays, not `AnySequence` over lazy filters: a fetch answered from an index has a candidate or two,
         // and the type-erased wrappers cost more than the filtering.
         var candidates = Array(candidates)
-        let bounds = bounds ?? ModelPredicateBounds<Model>(descriptor.predicate)
+        var predicate = descriptor.predicate
+        let bounds = bounds ?? ModelPredicateBounds<Model>(predicate)
         if let members = bounds.identifiers {
             // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
             candidates = candidates.filter { members.contains($0.persistentIdentifier) }
-            descriptor.predicate = nil
-        } else if descriptor.predicate != nil, bounds.isExact, bounds.attributeMembership == nil,
+            predicate = nil
+        } else if predicate != nil, bounds.isExact, bounds.attributeMembership == nil,
             !bounds.attributeConstraints.isEmpty || bounds.identifier != nil,
             bounds.attributeConstraints.allSatisfy({
                 ModelTypeFacts.of(Model.self).valueAttributeNames.contains($0.name)
@@ -54,30 +54,62 @@ public enum SnapshotQuery {
             // A conjunction of comparisons on attributes is the whole predicate: decide it on the rows' values,
             // as a database store does, without materialising a model per candidate. `PushdownPropertyTests`
             // checks that this agrees with `Predicate.evaluate`.
-            let constraints = bounds.attributeConstraints
-            let identifier = bounds.identifier
-            candidates = candidates.filter { row in
-                (identifier == nil || row.persistentIdentifier == identifier)
-                    && constraints.allSatisfy {
-                        (row.values[$0.name] ?? .null).satisfies($0.relation, $0.value)
-                    }
-            }
-            descriptor.predicate = nil
+            candidates = matching(candidates, identifier: bounds.identifier, bounds.attributeConstraints)
+            predicate = nil
         }
-        if descriptor.predicate == nil, descriptor.sortBy.isEmpty {
-            // Nothing to evaluate: identifier order, offset and limit, without decoding a model.
-            if candidates.count > 1 {
-                candidates.sort { $0.persistentIdentifier < $1.persistentIdentifier }
-            }
-            let sorted = candidates
-            let offset = min(max(descriptor.fetchOffset ?? 0, 0), sorted.count)
-            let end = descriptor.fetchLimit.map { min(sorted.count, offset + max($0, 0)) } ?? sorted.count
-            return Array(sorted[offset..<end])
+        if predicate == nil, descriptor.sortBy.isEmpty {
+            return inIdentifierOrder(candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
         }
+        return try evaluated(
+            descriptor, predicate: predicate, over: candidates, storeIdentifier: storeIdentifier,
+            resolver: resolver)
+    }
+
+    /// The rows with `identifier` (when given) whose values satisfy every constraint. Not generic, like the
+    /// two helpers below: a fetch answered from an index spends its time here, and generic code that the
+    /// compiler does not specialise for the model looks up type metadata at every step.
+    private static func matching(
+        _ candidates: [DataStoreSnapshot], identifier: PersistentIdentifier?,
+        _ constraints: [ModelAttributeConstraint]
+    ) -> [DataStoreSnapshot] {
+        candidates.filter { row in
+            guard identifier == nil || row.persistentIdentifier == identifier else { return false }
+            for constraint in constraints
+            where !(row.values[constraint.name] ?? .null).satisfies(constraint.relation, constraint.value) {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Nothing to evaluate: identifier order, offset and limit, without decoding a model.
+    private static func inIdentifierOrder(_ candidates: [DataStoreSnapshot], offset: Int?, limit: Int?)
+        -> [DataStoreSnapshot]
+    {
+        var sorted = candidates
+        if sorted.count > 1 {
+            sorted.sort { $0.persistentIdentifier < $1.persistentIdentifier }
+        }
+        return window(sorted, offset: offset, limit: limit)
+    }
+
+    /// The elements from `offset` on, at most `limit` of them (negative values count as zero).
+    private static func window<Element>(_ elements: [Element], offset: Int?, limit: Int?) -> [Element] {
+        let start = min(max(offset ?? 0, 0), elements.count)
+        let end = limit.map { min(elements.count, start + max($0, 0)) } ?? elements.count
+        return start == 0 && end == elements.count ? elements : Array(elements[start..<end])
+    }
+
+    /// Decodes a model per candidate, keeps those `predicate` accepts and sorts them by `descriptor`.
+    private static func evaluated<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, predicate: Predicate<Model>?,
+        over candidates: [DataStoreSnapshot],
+        storeIdentifier: String, resolver: (any RelatedModelResolving)?
+    ) throws(DataStoreError) -> [DataStoreSnapshot] {
         var matches: [(model: Model, snapshot: DataStoreSnapshot)] = []
         for snapshot in candidates {
             let model = try Model(snapshot: snapshot, resolver: resolver)
-            if let predicate = descriptor.predicate {
+            if let predicate {
                 do {
                     guard try predicate.evaluate(model) else { continue }
                 } catch {
@@ -102,8 +134,6 @@ public enum SnapshotQuery {
                 return lhs.snapshot.persistentIdentifier < rhs.snapshot.persistentIdentifier
             }
         }
-        let offset = min(max(descriptor.fetchOffset ?? 0, 0), matches.count)
-        let end = descriptor.fetchLimit.map { min(matches.count, offset + max($0, 0)) } ?? matches.count
-        return matches[offset..<end].map { $0.snapshot }
+        return window(matches, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit).map(\.snapshot)
     }
 }

@@ -209,6 +209,12 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         return result
     }
 
+    /// The table, when a query of `Model` may follow relationships to other rows (pass it to ``SnapshotQuery``
+    /// as `relatedRows`); `nil` otherwise, which spares a fetch copying the table out of its lock.
+    package func relatedRows<Model: PersistentModel>(for _: Model.Type) -> SnapshotTable? {
+        ModelTypeFacts.of(Model.self).hasRelationships ? self : nil
+    }
+
     /// Removes every row.
     public mutating func removeAll() {
         rowsByEntity = [:]

@@ -207,7 +207,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
         let (candidates, rows) = try read { state in
             let candidates = state.replayed.table.candidates(for: request.descriptor, bounds: bounds)
             state.statistics.modelsExamined += candidates.count
-            return (candidates, state.replayed.table)
+            return (candidates, state.replayed.table.relatedRows(for: Model.self))
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
