@@ -1,6 +1,7 @@
-import DataStoreCore
 import Foundation
 import Testing
+
+@testable import DataStoreCore
 
 /// A transaction type with only what the analysis looks at.
 struct ProbeToken: StoreHistoryToken {
@@ -141,6 +142,41 @@ struct ProbeTransaction: HistoryTransaction {
         let other = ModelPredicateBounds<Sample>(#Predicate { $0.link == id })
         #expect(other.identifier == nil)
         #expect(other.attributeConstraints.map(\.name) == ["link"])
+    }
+
+    /// The walk is worked out once per expression type and cached: predicates of one type must still each
+    /// yield their own key paths and constants, in either operand order, and a type that is no comparison none.
+    @Test func predicatesOfOneShapeKeepTheirOwnKeyPathsAndConstants() {
+        func equal(_ name: String) -> ModelPredicateBounds<Sample> {
+            ModelPredicateBounds(#Predicate { $0.label == name })
+        }
+        func reversed(_ limit: Double) -> ModelPredicateBounds<Sample> {
+            ModelPredicateBounds(#Predicate { limit < $0.value })
+        }
+        for round in 0..<3 {
+            #expect(
+                equal("a\(round)").attributeConstraints == [
+                    .init(name: "label", relation: .equal, value: .string("a\(round)"))
+                ])
+            // Same expression type as `equal` (a String key path compared with a String), another key path.
+            let other = ModelPredicateBounds<Sample>(
+                #Predicate { $0.label == "b" && $0.label != "c\(round)" })
+            #expect(other.attributeConstraints.map(\.value) == [.string("b"), .string("c\(round)")])
+            #expect(other.attributeConstraints.map(\.relation) == [.equal, .notEqual])
+            #expect(
+                reversed(Double(round)).attributeConstraints
+                    == [.init(name: "value", relation: .greaterThan, value: .double(Double(round)))])
+            let labels = ["x", "y\(round)"]
+            let membership = ModelPredicateBounds<Sample>(#Predicate { labels.contains($0.label) })
+            #expect(membership.attributeMembership?.name == "label")
+            #expect(membership.attributeMembership?.values == [.string("x"), .string("y\(round)")])
+            let neither = ModelPredicateBounds<Sample>(#Predicate { $0.label.isEmpty })
+            #expect(neither.attributeConstraints.isEmpty && !neither.isExact)
+        }
+        // A key path made at run time names the attribute as the literal one does.
+        let made = (\Sample.self as PartialKeyPath<Sample>).appending(path: \Sample.label) as AnyKeyPath?
+        #expect(made.flatMap { ModelTypeFacts.attributeName(for: $0, in: Sample.self) } == "label")
+        #expect(ModelTypeFacts.attributeName(for: \Sample.persistentModelID, in: Sample.self) == nil)
     }
 }
 

@@ -21,6 +21,15 @@ public struct ModelAttributeConstraint: Hashable, Sendable {
     }
 }
 
+/// What ``ModelPredicateBounds`` holds (see it for each property), in a type that is not generic.
+struct PredicateBoundValues: Sendable {
+    var identifier: PersistentIdentifier?
+    var identifiers: Set<PersistentIdentifier>?
+    var attributeMembership: (name: String, values: [SnapshotValue])?
+    var attributeConstraints: [ModelAttributeConstraint] = []
+    var isExact = true
+}
+
 /// The bounds a fetch predicate places on a model's identifier and attributes, for stores to seek.
 ///
 /// `#Predicate<Reading> { $0.timestamp >= from && $0.timestamp < to }` yields two constraints on the
@@ -29,32 +38,53 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     /// One comparison of a named attribute with a persisted value.
     public typealias AttributeConstraint = ModelAttributeConstraint
 
+    /// The bounds themselves, in a type that is not generic: the stores' fetch code, which the compiler does
+    /// not specialise for the model, reads them without looking up this type's metadata at each access.
+    var values = PredicateBoundValues()
+
     /// The one identifier every match has, when the predicate requires `persistentModelID == id`.
-    public var identifier: PersistentIdentifier?
+    public var identifier: PersistentIdentifier? {
+        get { values.identifier }
+        set { values.identifier = newValue }
+    }
     /// The identifiers every match is one of, when the whole predicate is `ids.contains($0.persistentModelID)`
     /// (how a context loads the models a fetch's relationships refer to).
-    public var identifiers: Set<PersistentIdentifier>?
+    public var identifiers: Set<PersistentIdentifier>? {
+        get { values.identifiers }
+        set { values.identifiers = newValue }
+    }
     /// The attribute and values every match's value is one of, when the whole predicate is
     /// `values.contains($0.attribute)` (the `IN` of SQL).
-    public var attributeMembership: (name: String, values: [SnapshotValue])?
+    public var attributeMembership: (name: String, values: [SnapshotValue])? {
+        get { values.attributeMembership }
+        set { values.attributeMembership = newValue }
+    }
     /// The comparisons on attributes that every match satisfies.
-    public var attributeConstraints: [AttributeConstraint] = []
+    public var attributeConstraints: [AttributeConstraint] {
+        get { values.attributeConstraints }
+        set { values.attributeConstraints = newValue }
+    }
     /// Whether ``identifier`` and ``attributeConstraints`` (or ``identifiers``, or ``attributeMembership``) are
     /// the whole predicate: a model that satisfies
     /// them all (compared as ``SnapshotValue/satisfies(_:_:)`` does) matches, so a store that applies them
     /// natively need not evaluate the predicate in Swift. `true` without a predicate.
-    public var isExact = true
+    public var isExact: Bool {
+        get { values.isExact }
+        set { values.isExact = newValue }
+    }
 
     /// Reads the bounds of a predicate; `nil` has none.
     public init(_ predicate: Predicate<Model>?) {
-        guard let predicate else { return }
+        if let predicate { values = Self.analyse(predicate) }
+    }
+
+    private static func analyse(_ predicate: Predicate<Model>) -> PredicateBoundValues {
+        var bounds = PredicateBoundValues()
         // Once, not once per use: a cast to an existential looks the conformance up each time.
         let membership = PredicateConjuncts.membership(of: predicate.expression)
-        if let membership, let members = Self.identifierSet(membership.values),
-            Self.isIdentifier(membership.keyPath)
-        {
-            identifiers = members
-            return
+        if let membership, let members = identifierSet(membership.values), isIdentifier(membership.keyPath) {
+            bounds.identifiers = members
+            return bounds
         }
         if let membership, let name = ModelTypeFacts.attributeName(for: membership.keyPath, in: Model.self),
             let values = membership.values as? any Sequence
@@ -69,29 +99,28 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
                 converted.append(snapshot)
             }
             if convertible {
-                attributeMembership = (name, converted)
-                return
+                bounds.attributeMembership = (name, converted)
+                return bounds
             }
         }
         let analysis = PredicateConjuncts.analysis(of: predicate)
-        isExact = analysis.isWholePredicate
-        let constraints = analysis.constraints
-        guard !constraints.isEmpty else { return }
-        for constraint in constraints {
+        bounds.isExact = analysis.isWholePredicate
+        for constraint in analysis.constraints {
             if constraint.relation == .equal, let id = constraint.value as? PersistentIdentifier,
-                Self.isIdentifier(constraint.keyPath)
+                isIdentifier(constraint.keyPath)
             {
-                if identifier != nil && identifier != id { isExact = false }
-                identifier = id
+                if bounds.identifier != nil && bounds.identifier != id { bounds.isExact = false }
+                bounds.identifier = id
             } else if let name = ModelTypeFacts.attributeName(for: constraint.keyPath, in: Model.self),
                 let value = (constraint.value as? any SnapshotValueConvertible)?.snapshotValue
             {
-                attributeConstraints.append(
+                bounds.attributeConstraints.append(
                     AttributeConstraint(name: name, relation: constraint.relation, value: value))
             } else {
-                isExact = false
+                bounds.isExact = false
             }
         }
+        return bounds
     }
 
     /// Whether `keyPath` reads the model's identifier. `\Model.persistentModelID` written here would go

@@ -40,16 +40,13 @@ public enum SnapshotQuery {
         // and the type-erased wrappers cost more than the filtering.
         var candidates = Array(candidates)
         var predicate = descriptor.predicate
-        let bounds = bounds ?? ModelPredicateBounds<Model>(predicate)
+        let bounds = (bounds ?? ModelPredicateBounds<Model>(predicate)).values
         if let members = bounds.identifiers {
             // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
             candidates = candidates.filter { members.contains($0.persistentIdentifier) }
             predicate = nil
-        } else if predicate != nil, bounds.isExact, bounds.attributeMembership == nil,
-            !bounds.attributeConstraints.isEmpty || bounds.identifier != nil,
-            bounds.attributeConstraints.allSatisfy({
-                ModelTypeFacts.of(Model.self).valueAttributeNames.contains($0.name)
-            })
+        } else if predicate != nil,
+            isDecidedOnValues(bounds, attributes: ModelTypeFacts.of(Model.self).valueAttributeNames)
         {
             // A conjunction of comparisons on attributes is the whole predicate: decide it on the rows' values,
             // as a database store does, without materialising a model per candidate. `PushdownPropertyTests`
@@ -63,6 +60,14 @@ public enum SnapshotQuery {
         return try evaluated(
             descriptor, predicate: predicate, over: candidates, storeIdentifier: storeIdentifier,
             resolver: resolver)
+    }
+
+    /// Whether `bounds` are the whole predicate and compare only `attributes` (no relationship) or the
+    /// identifier.
+    private static func isDecidedOnValues(_ bounds: PredicateBoundValues, attributes: Set<String>) -> Bool {
+        bounds.isExact && bounds.attributeMembership == nil
+            && (!bounds.attributeConstraints.isEmpty || bounds.identifier != nil)
+            && bounds.attributeConstraints.allSatisfy { attributes.contains($0.name) }
     }
 
     /// The rows with `identifier` (when given) whose values satisfy every constraint. Not generic, like the

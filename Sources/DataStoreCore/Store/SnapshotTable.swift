@@ -119,7 +119,12 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     public func candidates<Model: PersistentModel>(for bounds: ModelPredicateBounds<Model>)
         -> [DataStoreSnapshot]
     {
-        let entity = Model.entityName
+        candidates(of: Model.entityName, bounds: bounds.values)
+    }
+
+    /// ``candidates(for:)-(ModelPredicateBounds<Model>)``, not generic: the stores call it from code that is
+    /// not specialised for the model.
+    private func candidates(of entity: String, bounds: PredicateBoundValues) -> [DataStoreSnapshot] {
         if let id = bounds.identifier { return self[id].map { [$0] } ?? [] }
         if let ids = bounds.identifiers {
             return ids.compactMap { $0.entityName == entity ? self[$0] : nil }
