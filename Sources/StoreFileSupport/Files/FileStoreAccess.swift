@@ -72,12 +72,13 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     package func read<T: Sendable>(
         isCurrent: (State) -> Bool, refresh: (inout State) throws -> Void, _ body: (inout State) throws -> T
     ) throws -> T {
-        try checkUsable()
-        let fast: Result<T, any Error>? = guarded.withLock { guarded in
+        // The fast path takes one lock: the state's, which also holds whether the instance is usable.
+        let fast: T? = try guarded.withLock { guarded throws -> T? in
+            if let unusable = guarded.unusable { throw unusable }
             guard isCurrent(guarded.state) else { return nil }
-            return Result { try body(&guarded.state) }
+            return try body(&guarded.state)
         }
-        if let fast { return try fast.get() }
+        if let fast { return fast }
         return try writers.withLock { _ in
             try checkUsable()
             return try withFileLock(.shared) {
