@@ -15,7 +15,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     var rowsByEntity: [String: [PersistentIdentifier: DataStoreSnapshot]] = [:]
     private var uniqueOwners: [UniqueKey: PersistentIdentifier] = [:]
     /// Entity → indexed attribute → value → the models holding it (see ``Schema/Entity/indexedAttributeNames``).
-    private var valueIndex: [String: [String: [SnapshotValue: Set<PersistentIdentifier>]]] = [:]
+    private var valueIndex: [String: [String: [SnapshotValue: IndexHolders]]] = [:]
     /// Each entity's unique constraints and the attributes ``valueIndex`` covers, from the schema.
     private let rules: [String: EntityRules]
     /// The indexed values in order, for range lookups: sorted on first use after a change, and replaced (not
@@ -106,7 +106,8 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 orderedValues = OrderedIndexValues()
                 if let old { valueIndex[id.entityName, default: [:]][name, default: [:]][old]?.remove(id) }
                 if let new {
-                    valueIndex[id.entityName, default: [:]][name, default: [:]][new, default: []].insert(id)
+                    valueIndex[id.entityName, default: [:]][name, default: [:]][new, default: IndexHolders()]
+                        .insert(id)
                 }
             }
         }
@@ -133,13 +134,15 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             if let membership = bounds.attributeMembership, indexed.contains(membership.name) {
                 let rows = rowsByEntity[entity] ?? [:]
                 var holders = Set<PersistentIdentifier>()
-                for value in membership.values { holders.formUnion(index[membership.name]?[value] ?? []) }
+                for value in membership.values {
+                    holders.formUnion(index[membership.name]?[value] ?? IndexHolders())
+                }
                 return holders.compactMap { rows[$0] }
             }
-            var smallest: Set<PersistentIdentifier>?
+            var smallest: IndexHolders?
             for constraint in bounds.attributeConstraints
             where constraint.relation == .equal && indexed.contains(constraint.name) {
-                let holders = index[constraint.name]?[constraint.value] ?? []
+                let holders = index[constraint.name]?[constraint.value] ?? IndexHolders()
                 if smallest.map({ holders.count < $0.count }) ?? true { smallest = holders }
             }
             // Closures, not `\.name`: a key path into a type nested in a generic one is instantiated at run
@@ -169,9 +172,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 }
                 var holders = Set<PersistentIdentifier>()
                 if low < high {
-                    for key in keys[low..<high] { holders.formUnion(index[name]?[key] ?? []) }
+                    for key in keys[low..<high] { holders.formUnion(index[name]?[key] ?? IndexHolders()) }
                 }
-                if smallest.map({ holders.count < $0.count }) ?? true { smallest = holders }
+                if smallest.map({ holders.count < $0.count }) ?? true { smallest = IndexHolders(holders) }
             }
             if let smallest {
                 let rows = rowsByEntity[entity] ?? [:]
@@ -209,7 +212,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         for key in sort.order == .forward ? AnySequence(keys) : AnySequence(keys.reversed()) {
             guard result.count < needed else { break }
             // The whole tie group: the query's own sort then orders the ties as a full sort would.
-            result += (index[key] ?? []).compactMap { rows[$0] }
+            result += (index[key] ?? IndexHolders()).compactMap { rows[$0] }
         }
         return result
     }
@@ -261,7 +264,7 @@ final class OrderedIndexValues: @unchecked Sendable {
     private var sorted: [String: [String: [SnapshotValue]]] = [:]
 
     /// The orderable keys of `index` (one attribute's value index), sorted.
-    func keys(of entity: String, _ attribute: String, in index: [SnapshotValue: Set<PersistentIdentifier>])
+    func keys(of entity: String, _ attribute: String, in index: [SnapshotValue: IndexHolders])
         -> [SnapshotValue]
     {
         lock.lock()
