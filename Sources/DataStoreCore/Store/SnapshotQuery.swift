@@ -39,27 +39,28 @@ public enum SnapshotQuery {
         // Arrays, not `AnySequence` over lazy filters: a fetch answered from an index has a candidate or two,
         // and the type-erased wrappers cost more than the filtering.
         var candidates = Array(candidates)
-        var predicate = descriptor.predicate
-        let bounds = (bounds ?? ModelPredicateBounds<Model>(predicate)).values
+        // The predicate is copied only when it is evaluated: a copy of a generic value costs metadata lookups.
+        var evaluatesPredicate = descriptor.predicate != nil
+        let bounds = bounds?.values ?? ModelPredicateBounds<Model>(descriptor.predicate).values
         if let members = bounds.identifiers {
             // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
             candidates = candidates.filter { members.contains($0.persistentIdentifier) }
-            predicate = nil
-        } else if predicate != nil,
+            evaluatesPredicate = false
+        } else if evaluatesPredicate,
             isDecidedOnValues(bounds, attributes: ModelTypeFacts.of(Model.self).valueAttributeNames)
         {
             // A conjunction of comparisons on attributes is the whole predicate: decide it on the rows' values,
             // as a database store does, without materialising a model per candidate. `PushdownPropertyTests`
             // checks that this agrees with `Predicate.evaluate`.
             candidates = matching(candidates, identifier: bounds.identifier, bounds.attributeConstraints)
-            predicate = nil
+            evaluatesPredicate = false
         }
-        if predicate == nil, descriptor.sortBy.isEmpty {
+        if !evaluatesPredicate, descriptor.sortBy.isEmpty {
             return inIdentifierOrder(candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
         }
         return try evaluated(
-            descriptor, predicate: predicate, over: candidates, storeIdentifier: storeIdentifier,
-            resolver: resolver)
+            descriptor, predicate: evaluatesPredicate ? descriptor.predicate : nil, over: candidates,
+            storeIdentifier: storeIdentifier, resolver: resolver)
     }
 
     /// Whether `bounds` are the whole predicate and compare only `attributes` (no relationship) or the

@@ -196,6 +196,10 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         -> [DataStoreSnapshot]
     {
         let entity = Model.entityName
+        if let bounds, descriptor.fetchLimit == nil {
+            // The common case, first: it touches the generic descriptor least.
+            return candidates(of: entity, bounds: bounds.values)
+        }
         guard descriptor.predicate == nil, let limit = descriptor.fetchLimit,
             let sort = descriptor.sortBy.first, let keyPath = sort.keyPath,
             let attribute = Model.schemaAttribute(for: keyPath),
@@ -203,7 +207,8 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             indexedAttributes(of: entity)?.contains(attribute.name) == true,
             let index = valueIndex[entity]?[attribute.name]
         else {
-            return candidates(for: bounds ?? ModelPredicateBounds<Model>(descriptor.predicate))
+            return candidates(
+                of: entity, bounds: (bounds ?? ModelPredicateBounds<Model>(descriptor.predicate)).values)
         }
         let needed = max(0, descriptor.fetchOffset ?? 0) + max(0, limit)
         let keys = orderedValues.keys(of: entity, attribute.name, in: index)
