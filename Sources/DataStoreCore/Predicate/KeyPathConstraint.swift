@@ -41,6 +41,9 @@ public struct KeyPathConstraint: @unchecked Sendable {
     public var relation: Relation
     /// The constant the key path's value is compared with.
     public var value: Any
+    /// ``value`` in its persisted form, when the predicate's reader could tell from the constant's type
+    /// (sparing a cast per use); `nil` when it could not, which says nothing about whether it converts.
+    var snapshotValue: SnapshotValue?
 
     /// Creates a constraint.
     public init(keyPath: AnyKeyPath, relation: Relation, value: Any) {

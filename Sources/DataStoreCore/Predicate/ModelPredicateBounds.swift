@@ -106,13 +106,16 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
         let analysis = PredicateConjuncts.analysis(of: predicate)
         bounds.isExact = analysis.isWholePredicate
         for constraint in analysis.constraints {
-            if constraint.relation == .equal, let id = constraint.value as? PersistentIdentifier,
+            // The reader converted the constant by its static type, or a cast does it here.
+            let value =
+                constraint.snapshotValue ?? (constraint.value as? any SnapshotValueConvertible)?.snapshotValue
+            if constraint.relation == .equal, case .identifier(let id) = value,
                 isIdentifier(constraint.keyPath)
             {
                 if bounds.identifier != nil && bounds.identifier != id { bounds.isExact = false }
                 bounds.identifier = id
             } else if let name = ModelTypeFacts.attributeName(for: constraint.keyPath, in: Model.self),
-                let value = (constraint.value as? any SnapshotValueConvertible)?.snapshotValue
+                let value
             {
                 bounds.attributeConstraints.append(
                     AttributeConstraint(name: name, relation: constraint.relation, value: value))

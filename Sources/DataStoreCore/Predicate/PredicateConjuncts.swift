@@ -123,22 +123,40 @@ enum ConjunctReading {
         { unsafeBitCast($0, to: C.self).constantValue }
     }
 
-    /// The reader of `keyPath relation constant` with the operands in either order.
+    /// The reader of a constant's persisted form, when its static type has one; `nil` otherwise (then the
+    /// value is converted, if it can be, by a cast where it is used).
+    static func snapshotReader<T>(_: T.Type) -> ((T) -> SnapshotValue)? {
+        guard let constant = T.self as? any ConstantExpression.Type else { return nil }
+        return snapshotReader(opening: constant, as: T.self)
+    }
+
+    private static func snapshotReader<C: ConstantExpression, T>(opening _: C.Type, as _: T.Type)
+        -> ((T) -> SnapshotValue)?
+    {
+        guard let convert = C.snapshotConverter() else { return nil }
+        return { convert(unsafeBitCast($0, to: C.self)) }
+    }
+
     static func comparisonReader<L, R>(_: L.Type, _: R.Type) -> (
         L, R, KeyPathConstraint.Relation, inout [KeyPathConstraint]
     ) -> Bool {
         if let keyPath = keyPathReader(L.self), let constant = constantReader(R.self) {
+            let snapshot = snapshotReader(R.self)
             return { lhs, rhs, relation, found in
-                found.append(
-                    KeyPathConstraint(keyPath: keyPath(lhs), relation: relation, value: constant(rhs)))
+                var constraint = KeyPathConstraint(
+                    keyPath: keyPath(lhs), relation: relation, value: constant(rhs))
+                constraint.snapshotValue = snapshot?(rhs)
+                found.append(constraint)
                 return true
             }
         }
         if let keyPath = keyPathReader(R.self), let constant = constantReader(L.self) {
+            let snapshot = snapshotReader(L.self)
             return { lhs, rhs, relation, found in
-                found.append(
-                    KeyPathConstraint(
-                        keyPath: keyPath(rhs), relation: relation.mirrored, value: constant(lhs)))
+                var constraint = KeyPathConstraint(
+                    keyPath: keyPath(rhs), relation: relation.mirrored, value: constant(lhs))
+                constraint.snapshotValue = snapshot?(lhs)
+                found.append(constraint)
                 return true
             }
         }
@@ -175,6 +193,8 @@ protocol InputKeyPathExpression {
 /// A constant captured by the predicate.
 protocol ConstantExpression {
     var constantValue: Any { get }
+    /// Converts a constant of this type to its persisted form, when its static type has one.
+    static func snapshotConverter() -> ((Self) -> SnapshotValue)?
 }
 
 extension PredicateExpressions.KeyPath: InputKeyPathExpression {
@@ -189,6 +209,15 @@ extension PredicateExpressions.Variable: VariableExpression {}
 
 extension PredicateExpressions.Value: ConstantExpression {
     var constantValue: Any { value }
+
+    static func snapshotConverter() -> ((Self) -> SnapshotValue)? {
+        guard let convertible = Output.self as? any SnapshotValueConvertible.Type else { return nil }
+        return converter(opening: convertible)
+    }
+
+    private static func converter<V: SnapshotValueConvertible>(opening _: V.Type) -> (Self) -> SnapshotValue {
+        { unsafeBitCast($0.value, to: V.self).snapshotValue }
+    }
 }
 
 extension PredicateExpressions.Conjunction: ConjunctCollecting {
