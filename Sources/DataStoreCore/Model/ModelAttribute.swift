@@ -90,6 +90,6 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
 
     /// Converts a constant from a predicate or key path to its persisted form, when it is convertible.
     public func snapshotValue(ofConstant constant: Any) -> SnapshotValue? {
-        (constant as? any SnapshotValueConvertible)?.snapshotValue
+        SnapshotValue.ofConstant(constant)
     }
 }

@@ -80,7 +80,7 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
 
     private static func analyse(_ predicate: Predicate<Model>) -> PredicateBoundValues {
         var bounds = PredicateBoundValues()
-        // Once, not once per use: a cast to an existential looks the conformance up each time.
+        // Read through the expression type's cached reader: no cast to an existential per predicate.
         let membership = PredicateConjuncts.membership(of: predicate.expression)
         if let membership, let members = identifierSet(membership.values), isIdentifier(membership.keyPath) {
             bounds.identifiers = members
@@ -92,7 +92,7 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
             var converted: [SnapshotValue] = []
             var convertible = true
             for value in values {
-                guard let snapshot = (value as? any SnapshotValueConvertible)?.snapshotValue else {
+                guard let snapshot = SnapshotValue.ofConstant(value) else {
                     convertible = false
                     break
                 }
@@ -108,7 +108,7 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
         for constraint in analysis.constraints {
             // The reader converted the constant by its static type, or a cast does it here.
             let value =
-                constraint.snapshotValue ?? (constraint.value as? any SnapshotValueConvertible)?.snapshotValue
+                constraint.snapshotValue ?? SnapshotValue.ofConstant(constraint.value)
             if constraint.relation == .equal, case .identifier(let id) = value,
                 isIdentifier(constraint.keyPath)
             {

@@ -25,3 +25,11 @@ extension SnapshotValueConvertible {
     /// `"any"`: the kind is not known, and no change of kind is detected.
     public static var snapshotValueKind: String { "any" }
 }
+
+extension SnapshotValue {
+    /// The persisted form of a constant from a predicate or key path, when its type has one (a cast: prefer a
+    /// conversion worked out from the constant's static type on hot paths).
+    static func ofConstant(_ constant: Any) -> SnapshotValue? {
+        (constant as? any SnapshotValueConvertible)?.snapshotValue
+    }
+}
