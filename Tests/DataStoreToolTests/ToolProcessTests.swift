@@ -128,15 +128,15 @@ import Testing
         let copy = sample.root.appendingPathComponent("copy")
         try FileManager.default.copyItem(at: sample.trips, to: copy)
         let journal = copy.appendingPathComponent("journal.jsonl")
-        var bytes = try Data(contentsOf: journal)
+        var bytes = try recordBytes(of: journal)
         let secondRecord = try #require(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
         bytes[secondRecord + 60] ^= 0x01
         try bytes.write(to: journal)
-        let before = try Data(contentsOf: journal)
+        let before = try recordBytes(of: journal)
         let broken = try datastore(["verify", copy.path])
         #expect(broken.status == 1)
         #expect(broken.output.first?.contains("journal.jsonl at byte offset \(secondRecord)") == true)
-        #expect(try Data(contentsOf: journal) == before)  // verify never writes
+        #expect(try recordBytes(of: journal) == before)  // verify never writes
     }
 
     @Test func compactAfterDeleteHistoryShrinksTheFilesAndEverythingStillReadsBack() throws {
@@ -223,7 +223,7 @@ import Testing
     @Test func repairCutsADamagedJournalBackAndKeepsTheRemovedBytes() throws {
         let sample = try SampleStore()
         let journal = sample.trips.appendingPathComponent("journal.jsonl")
-        var bytes = try Data(contentsOf: journal)
+        var bytes = try recordBytes(of: journal)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let last = lines.dropLast(2).reduce(0) { $0 + $1.count + 1 }
         bytes[last + 40] ^= 0x04  // the last complete record: damage, not a torn tail

@@ -60,7 +60,7 @@ import Testing
         defer { directory.remove() }
         let store = try openMemoStore(directory.url, durability: .relaxed)
         let tokens = try (0..<3).map { try #require(try saveMemo("m\($0)", to: store)) }
-        let journal = try Data(contentsOf: directory.journal)
+        let journal = try recordBytes(of: directory.journal)
         try store.compact()
         try journal.write(to: directory.journal)  // as if the crash came before step 3
 

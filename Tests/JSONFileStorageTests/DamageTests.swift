@@ -26,7 +26,7 @@ import Testing
         defer { directory.remove() }
         let store = try openMemoStore(directory.url)
         for index in 0..<5 { try saveMemo("m\(index)", body: "body \(index)", to: store) }
-        var bytes = try Data(contentsOf: directory.journal)
+        var bytes = try recordBytes(of: directory.journal)
         let lastLine = offsetOfLine(5, in: bytes)
         bytes[lastLine + 40] ^= 0x20  // the line is still whole and ends in a newline
         try bytes.write(to: directory.journal)
@@ -50,12 +50,12 @@ import Testing
         defer { directory.remove() }
         let store = try openMemoStore(directory.url)
         for index in 0..<3 { try saveMemo("m\(index)", to: store) }
-        let beforeMigration = try Data(contentsOf: directory.journal)
+        let beforeMigration = try recordBytes(of: directory.journal)
         // A lightweight migration (body dropped) appends one schema record.
         var revised = Schema([Memo.self])
         revised.entities[0].attributes.removeAll { $0.name == "body" }
         try store.migrate(to: revised, applying: nil)
-        let migrated = try Data(contentsOf: directory.journal)
+        let migrated = try recordBytes(of: directory.journal)
         let schemaLine = beforeMigration.count
         #expect(migrated.count > schemaLine)
 
@@ -77,7 +77,7 @@ import Testing
         let reader = try JSONFileDataStore(
             JSONFileStoreConfiguration(name: "memos", directory: directory.url))
         #expect(try reader.recordedSchema()?.entities[0].attribute(named: "body") != nil)
-        #expect(try Data(contentsOf: directory.journal) == beforeMigration)
+        #expect(try recordBytes(of: directory.journal) == beforeMigration)
     }
 
     @Test func repairCutsBackToTheLastGoodRecordAndKeepsTheRemovedBytes() throws {
@@ -85,7 +85,7 @@ import Testing
         defer { directory.remove() }
         let store = try openMemoStore(directory.url)
         for index in 0..<5 { try saveMemo("m\(index)", to: store) }
-        var bytes = try Data(contentsOf: directory.journal)
+        var bytes = try recordBytes(of: directory.journal)
         let damaged = offsetOfLine(4, in: bytes)
         bytes[damaged + 30] ^= 0x01
         try bytes.write(to: directory.journal)

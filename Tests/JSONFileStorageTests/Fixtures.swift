@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import JSONFileStorage
+import StoreTestSupport
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
@@ -59,10 +60,12 @@ func saveMemo(_ title: String, body: String = "", to store: JSONFileDataStore, a
     .token
 }
 
-/// The bytes of every file in a directory, with modification times, to show that nothing was written.
+/// The bytes of every file in a directory, with modification times, to show that nothing was written (the lock
+/// file's change count aside).
 func fingerprint(_ directory: URL) throws -> [String: String] {
     var result: [String: String] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    where !isLockFile(name) {
         let path = directory.appendingPathComponent(name).path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

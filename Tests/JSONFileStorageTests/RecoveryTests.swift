@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import JSONFileStorage
+import StoreTestSupport
 import Testing
 
 @Suite struct RecoveryTests {
@@ -9,7 +10,7 @@ import Testing
         defer { directory.remove() }
         let store = try openMemoStore(directory.url)
         for index in 0..<5 { try saveMemo("m\(index)", to: store) }
-        let whole = try Data(contentsOf: directory.journal)
+        let whole = try recordBytes(of: directory.journal)
 
         // Only an incomplete last line is a torn tail: a complete line that fails its checksum is damage
         // (see DamageTests).
@@ -27,7 +28,7 @@ import Testing
 
             // The next writer cuts it off, and every committed transaction is still there.
             let writer = try openMemoStore(directory.url)
-            #expect(try Data(contentsOf: directory.journal) == whole)
+            #expect(try recordBytes(of: directory.journal) == whole)
             #expect(try writer.fetchHistory(.init()).map(\.token.sequence) == [1, 2, 3, 4, 5])
             #expect(try writer.modelCount() == 5)
         }
@@ -38,7 +39,7 @@ import Testing
         defer { directory.remove() }
         let store = try openMemoStore(directory.url)
         for index in 0..<5 { try saveMemo("m\(index)", body: "body \(index)", to: store) }
-        var bytes = try Data(contentsOf: directory.journal)
+        var bytes = try recordBytes(of: directory.journal)
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         // Flip one byte inside the third transaction record (line 4, after the header).
         let lineStart = lines[0..<3].reduce(0) { $0 + $1.count + 1 }
@@ -65,7 +66,7 @@ import Testing
         defer { directory.remove() }
         _ = try openMemoStore(directory.url)
         let header =
-            #"{"body":{"created":0,"epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","format":3,"store":"memos"},"type":"header"}"#
+            #"{"body":{"created":0,"epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","format":4,"store":"memos"},"type":"header"}"#
         try framed(header).write(to: directory.journal)
         let before = try fingerprint(directory.url)
         #expect {
@@ -74,7 +75,7 @@ import Testing
             guard let error = error as? DataStoreError, error.code == .unsupportedFormatVersion else {
                 return false
             }
-            return error.formatVersion == 3 && error.supportedFormatVersion == 2
+            return error.formatVersion == 4 && error.supportedFormatVersion == 3
         }
         #expect(try fingerprint(directory.url) == before)
     }
@@ -140,7 +141,7 @@ import Testing
         defer { directory.remove() }
         try FileManager.default.removeItem(at: directory.url)
         try FileManager.default.copyItem(at: fixture, to: directory.url)
-        let before = try Data(contentsOf: directory.journal)
+        let before = try recordBytes(of: directory.journal)
 
         let store = try JSONFileDataStore(.init(name: "trips", directory: directory.url, isReadOnly: true))
         let history = try store.fetchHistory(.init())
@@ -155,6 +156,6 @@ import Testing
         let token = try HistoryTokenCoding.decode(JSONFileHistoryToken.self, fromJSON: Data(json.utf8))
         #expect(
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > token })).count == 1)
-        #expect(try Data(contentsOf: directory.journal) == before)
+        #expect(try recordBytes(of: directory.journal) == before)
     }
 }

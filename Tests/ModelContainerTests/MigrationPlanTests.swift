@@ -74,7 +74,7 @@ private typealias Trip = SampleTripsSchemaV3.Trip
         defer { try? FileManager.default.removeItem(at: directory) }
         try writeVersionOneData()
         let journal = directory.appendingPathComponent("journal.jsonl")
-        let before = try Data(contentsOf: journal)
+        let before = try recordBytes(of: journal)
         #expect {
             try ModelContainer(
                 for: SampleTripsSchemaV2.models, migrationPlan: nil, configurations: [configuration()])
@@ -85,7 +85,7 @@ private typealias Trip = SampleTripsSchemaV3.Trip
             return error.entity == "Trip" && error.attribute == "name"
                 && ["Paris", "Rome"].contains { error.reason?.contains($0) == true }
         }
-        #expect(try Data(contentsOf: journal) == before)
+        #expect(try recordBytes(of: journal) == before)
     }
 
     enum SkippingPlan: SchemaMigrationPlan {
@@ -127,13 +127,13 @@ private typealias Trip = SampleTripsSchemaV3.Trip
         defer { try? FileManager.default.removeItem(at: directory) }
         try writeVersionOneData()
         let journal = directory.appendingPathComponent("journal.jsonl")
-        let before = try Data(contentsOf: journal)
+        let before = try recordBytes(of: journal)
         // A stage that skips a version does not chain.
         #expect {
             try ModelContainer(
                 for: [Trip.self], migrationPlan: SkippingPlan.self, configurations: [configuration()])
         } throws: { ($0 as? DataStoreError)?.code == .invalidMigrationPlan }
-        #expect(try Data(contentsOf: journal) == before)
+        #expect(try recordBytes(of: journal) == before)
 
         // A stage that throws: V1 → V2 completed, V2 → V3 did not, and its deletes were not committed.
         #expect {
@@ -152,7 +152,7 @@ private typealias Trip = SampleTripsSchemaV3.Trip
         _ = try ModelContainer(
             for: [Trip.self], migrationPlan: SampleTripsMigrationPlan.self, configurations: [configuration()])
         #expect(try recordedSchema()?.version == Schema.Version(3, 0, 0))
-        let atV3 = try Data(contentsOf: journal)
+        let atV3 = try recordBytes(of: journal)
         #expect {
             try ModelContainer(
                 for: SampleTripsSchemaV2.models, migrationPlan: OldPlan.self,
@@ -163,7 +163,7 @@ private typealias Trip = SampleTripsSchemaV3.Trip
             }
             return error.reason?.contains("newer") == true
         }
-        #expect(try Data(contentsOf: journal) == atV3)
+        #expect(try recordBytes(of: journal) == atV3)
     }
 }
 

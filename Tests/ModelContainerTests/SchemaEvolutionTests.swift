@@ -1,6 +1,7 @@
 import DataStoreCore
 import Foundation
 import JSONFileStorage
+import StoreTestSupport
 import Testing
 import TimeSeriesStorage
 
@@ -76,7 +77,7 @@ struct ReadingV3: PersistentModel {
             let url = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-                !isDirectory.boolValue
+                !isDirectory.boolValue, !isLockFile(name)
             {
                 files[name] = try Data(contentsOf: url)
             }

@@ -12,7 +12,9 @@ import TimeSeriesStorage
         while let name = enumerator?.nextObject() as? String {
             let path = directory.appendingPathComponent(name).path
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+                !isDirectory.boolValue,
+                !isLockFile(name)
             {
                 result[name] = try Data(contentsOf: URL(fileURLWithPath: path))
             }

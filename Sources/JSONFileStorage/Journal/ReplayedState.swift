@@ -5,7 +5,7 @@ import Foundation
 /// here is the one place where journal contents become state, for opening, catching up and saving alike.
 struct ReplayedState: Sendable {
     /// 2: history in segment files listed by the snapshot; 1: history inside the snapshot (still read).
-    static let formatVersion = 2
+    static let formatVersion = 3
 
     let storeIdentifier: String
     /// The schema this instance enforces: the configuration's, or the one it migrated the store to.

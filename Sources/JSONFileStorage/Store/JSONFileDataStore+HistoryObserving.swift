@@ -11,8 +11,16 @@ extension JSONFileDataStore: HistoryObserving {
     public func historyUpdates(after token: JSONFileHistoryToken?) -> AsyncThrowingStream<
         JSONFileHistoryTransaction, any Error
     > {
-        // Commits append to the journal or replace it; nothing else in the directory means a commit.
+        // Commits append to the journal or replace it; nothing else in the directory means a commit. A wake
+        // comes with the writer's first byte, before it releases the lock and counts its change, so each fetch
+        // reads the files (waiting for the writer) instead of trusting the count.
         HistoryFeed.stream(
-            of: self, watching: files.path, commitFiles: { $0 == "journal.jsonl" }, after: token)
+            watching: files.path, commitFiles: { $0 == "journal.jsonl" }, after: token,
+            fetch: { after in
+                try self.fetchHistory(
+                    HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }),
+                    readingFiles: true)
+            },
+            tokenOf: { $0.token })
     }
 }

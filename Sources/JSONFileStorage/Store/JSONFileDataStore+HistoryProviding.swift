@@ -12,7 +12,19 @@ extension JSONFileDataStore: HistoryProviding {
     public func fetchHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws
         -> [JSONFileHistoryTransaction]
     {
-        let (historyQuery, current) = try read { state in (query(for: state.replayed), state) }
+        try fetchHistory(descriptor, readingFiles: false)
+    }
+
+    /// As above; with `readingFiles`, catches up under the shared lock even when the lock file's change count
+    /// says nothing changed: for a change feed woken by a write still in progress.
+    func fetchHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>, readingFiles: Bool) throws
+        -> [JSONFileHistoryTransaction]
+    {
+        let snapshot = { (state: inout State) throws in
+            try self.checkSchema(state)
+            return (self.query(for: state.replayed), state)
+        }
+        let (historyQuery, current) = try readingFiles ? readFromFiles(snapshot) : read(snapshot)
         do {
             return try run(historyQuery, descriptor, JSONFileHistorySource(current, directory: files))
         } catch is JSONFileHistorySource.StaleIndex {
@@ -162,6 +174,7 @@ extension JSONFileDataStore: HistoryProviding {
         let journal = try StoreFile(path: files.journal, mode: .readOnly)
         state.journalPin = try PinnedFile(journal)
         state.journalEnd = try journal.status().size
+        state.journalFormat = ReplayedState.formatVersion
     }
 
     func query(for state: ReplayedState) -> HistoryQuery<JSONFileHistoryTransaction> {

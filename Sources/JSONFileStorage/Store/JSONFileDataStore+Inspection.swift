@@ -54,7 +54,7 @@ extension JSONFileDataStore {
                 path: files.path, reason: "there is no journal.jsonl here")
         }
         return try FileLock.withLock(.exclusive, path: files.lock, readOnly: false, timeout: busyTimeout) {
-            try StoreRepair.cutBack(files.journal)
+            try StoreRepair.cutBack(files.journal, ending: .preallocated)
         }
     }
 }
@@ -78,7 +78,8 @@ extension JSONFileDataStore {
             var records = 0
             let segments = state.replayed.history.segments.map { files.file($0.name) }
             for path in [files.journal, files.snapshot] + segments where StoreFile.exists(path) {
-                records += try StoreVerification.countWholeRecords(inFileAt: path)
+                records += try StoreVerification.countWholeRecords(
+                    inFileAt: path, ending: path == files.journal ? .preallocated : .appended)
             }
             let sequences = try allHistory(state).map(\.token.sequence)
             let index = state.replayed.history

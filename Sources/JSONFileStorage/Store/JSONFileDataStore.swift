@@ -33,6 +33,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
         var journalPin: PinnedFile
         /// The offset just past the last whole record read.
         var journalEnd: Int64
+        /// The journal header's format version (see `JournalIO.Loaded.format`).
+        var journalFormat: Int
+        /// Whether the journal may hold free space, and readers rely on the lock file's change count.
+        var journalIsPreallocated: Bool { journalFormat >= JournalIO.preallocatedFormat }
         var statistics = JSONFileStoreStatistics()
         /// Transactions retention forgot since this instance last compacted.
         var forgottenSinceCompaction = 0
@@ -125,23 +129,29 @@ public final class JSONFileDataStore: DataStore, Sendable {
             try Self.reconcileSchema(&loaded, files: files, configuration: configuration)
             return loaded
         }
-        var initial = State(replayed: loaded.state, journalPin: loaded.pin, journalEnd: loaded.end)
+        var initial = State(
+            replayed: loaded.state, journalPin: loaded.pin, journalEnd: loaded.end,
+            journalFormat: loaded.format)
         initial.statistics.fullReloads = 1
         initial.statistics.bytesRead = loaded.bytesRead
         access = try FileStoreAccess(
             initial, lockPath: files.lock, readOnly: readOnly, busyTimeout: configuration.busyTimeout)
     }
 
-    /// Whether the journal is exactly what `state` was read from: one `fstat` of the journal `state` holds
-    /// open, with no path to look up. It must still have a name (the journal is only ever replaced by rename,
-    /// which leaves the old file without one) and the size `state` read to.
-    func isCurrent(_ state: State) -> Bool {
+    /// Whether the journal is exactly what `state` was read from. A journal of format 3 or later has not
+    /// changed if no writer has released the lock since (`unchangedSinceRead`, from the lock file's change
+    /// count): no system call. An older journal (which an older library may be appending to) is checked by
+    /// one `fstat` of the journal `state` holds open: it must still have a name (the journal is only ever
+    /// replaced by rename, which leaves the old file without one) and the size `state` read to.
+    func isCurrent(_ state: State, unchangedSinceRead: Bool) -> Bool {
+        if state.journalIsPreallocated { return unchangedSinceRead }
         guard let status = try? state.journalPin.status() else { return false }
         return status.links > 0 && status.size == state.journalEnd
     }
 
-    /// Brings `state` up to date with the files: nothing if the journal is unchanged (one `stat`), the new
-    /// records if it grew, a full reload if it was replaced. Call holding the file lock.
+    /// Brings `state` up to date with the files: nothing if the journal is unchanged (one `stat`, and for a
+    /// journal with free space one read), the new records if there are any, a full reload if it was replaced.
+    /// Call holding the file lock.
     func refresh(_ state: inout State, repairTornTail: Bool) throws {
         guard let status = StoreFile.status(atPath: files.journal) else {
             throw DataStoreError.storageUnavailable(
@@ -154,14 +164,17 @@ public final class JSONFileDataStore: DataStore, Sendable {
             state.replayed = loaded.state
             state.journalPin = loaded.pin
             state.journalEnd = loaded.end
+            state.journalFormat = loaded.format
             state.statistics.fullReloads += 1
             state.statistics.bytesRead += loaded.bytesRead
             return
         }
-        state.statistics.bytesRead += status.size - state.journalEnd
-        state.journalEnd = try JournalIO.catchUp(
+        let before = state.journalEnd
+        let caughtUp = try JournalIO.catchUp(
             &state.replayed, files: files, from: state.journalEnd, repairTornTail: repairTornTail)
-        state.statistics.incrementalRefreshes += 1
+        state.journalEnd = caughtUp.end
+        state.statistics.bytesRead += caughtUp.bytesRead
+        if caughtUp.end != before { state.statistics.incrementalRefreshes += 1 }
     }
 
     /// Runs `body` on state that is current with the files (see `FileStoreAccess`); throws `schemaChanged` when
@@ -185,7 +198,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// Runs `body` holding the shared file lock after reading what changed, even when a `stat` says nothing
     /// did: for `verify()`, which must look at the files.
     func readFromFiles<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
-        try access.read(isCurrent: { _ in false }, refresh: { try refresh(&$0, repairTornTail: false) }, body)
+        try access.read(
+            isCurrent: { _, _ in false }, refresh: { try refresh(&$0, repairTornTail: false) }, body)
     }
 
     /// Runs `body` on current state holding the exclusive file lock; a torn tail is cut back first.
@@ -235,7 +249,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
     func commit(_ batch: [CommitQueue<DataStoreSaveChangesRequest, SaveResult>.Pending]) {
         typealias Prepared = (
             plans: [Result<SavePlan, DataStoreError>], bodies: [JournalRecord.TransactionRecord?], at: Int64,
-            journal: StoreFile.Identity
+            journal: StoreFile.Identity, preallocated: Bool
         )
         do {
             let results = try access.write(
@@ -263,7 +277,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
                                 firstChange: firstChange, changes: plan.changes))
                         firstChange += Int64(plan.changes.count)
                     }
-                    return (plans, bodies, state.journalEnd, state.journalIdentity)
+                    return (
+                        plans, bodies, state.journalEnd, state.journalIdentity, state.journalIsPreallocated
+                    )
                 },
                 perform: { prepared -> [Int64] in
                     let lines = try prepared.bodies.compactMap { body throws(DataStoreError) in
@@ -273,7 +289,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
                     guard !lines.isEmpty else { return [] }
                     let journal = try openJournal.file(identity: prepared.journal, path: files.journal)
                     let durable = configuration.durability == .full
-                    try journal.appendRecords(lines, at: prepared.at, synchronize: durable)
+                    // Free space pays off only where an fdatasync would flush the file's growing size.
+                    let freeSpace = durable && prepared.preallocated ? JournalIO.preallocation : 0
+                    try journal.appendRecords(
+                        lines, at: prepared.at, synchronize: durable, freeSpace: freeSpace)
                     return lines.map { Int64($0.count) }
                 },
                 finish: { state, prepared, lengths -> [Result<SaveResult, any Error>] in
@@ -366,6 +385,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
             state.replayed = loaded.state
             state.journalPin = loaded.pin
             state.journalEnd = loaded.end
+            state.journalFormat = loaded.format
         }
     }
 

@@ -13,7 +13,10 @@ public import DataStoreCore
 /// A store opens its lock file once and keeps the descriptor for its lifetime: reopening it for every call
 /// would re-create a removed store directory's lock file and raise a close-after-write event in the
 /// directory on every read. The kernel releases the lock when its holder exits, even by `kill -9`, so a lock
-/// file left behind by a killed process is harmless. The file's contents are never written.
+/// file left behind by a killed process is harmless.
+///
+/// The file's only content is a change count (`ChangeCounter`): releasing the exclusive lock adds one, so a
+/// reader that finds the count it last read knows that no writer has held the lock since.
 ///
 /// `flock` locks belong to the open file, not to a thread: callers in one process must serialise their use
 /// of one `FileLock` themselves (the stores do, with their writer mutex). That is also why it is `Sendable`.
@@ -29,12 +32,19 @@ public final class FileLock: @unchecked Sendable {
     /// The lock file's path.
     public let path: String
     private let file: StoreFile
+    private let counter: ChangeCounter?
 
-    /// Opens the lock file, creating it (empty) unless `readOnly`.
+    /// Opens the lock file, creating it unless `readOnly`.
     public init(path: String, readOnly: Bool) throws(DataStoreError) {
         self.path = path
         file = try StoreFile(path: path, mode: readOnly ? .readOnly : .readWrite(create: true))
+        counter = ChangeCounter(file, writable: !readOnly)
     }
+
+    /// How many times an exclusive lock on this file has been released (modulo 2^64), read without a system
+    /// call; `nil` when the count is not available (a read-only opener of a lock file no writer of this
+    /// version has opened), and then nothing can be concluded from it.
+    package var changeCount: UInt64? { counter?.value }
 
     /// Runs `body` holding the lock at `path`, opened for this call only: for opening a store, before it
     /// keeps a lock open. A read-only caller whose lock file does not exist runs `body` unlocked rather than
@@ -52,7 +62,11 @@ public final class FileLock: @unchecked Sendable {
     ///   `timeout` (a zero timeout fails at once if the lock is taken).
     public func withLock<T>(_ kind: Kind, timeout: Duration, _ body: () throws -> T) throws -> T {
         try acquire(kind, timeout: timeout)
-        defer { release() }
+        defer {
+            // Whatever `body` did or failed to do, readers that saw the count before must look again.
+            if kind == .exclusive { counter?.increment() }
+            release()
+        }
         return try body()
     }
 

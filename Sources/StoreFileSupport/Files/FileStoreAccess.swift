@@ -9,8 +9,8 @@ import Synchronization
 ///   short, in-memory steps, never while waiting for the file lock or for an fsync.
 /// - **Across processes**, the `flock` lock file, opened once and kept open, waited for at most the busy
 ///   timeout (then ``DataStoreError/storeLocked(path:)``).
-/// - **Readers that find nothing new** (a `stat` or `fstat`, by the store's `isCurrent`) answer from memory without
-///   waiting for a writer, this instance's own included. A reader that finds new bytes waits for this
+/// - **Readers that find nothing new** (by the store's `isCurrent`: the lock file's change count, or a `stat`
+///   or `fstat`) answer from memory without waiting for a writer, this instance's own included. A reader that finds new bytes waits for this
 ///   instance's writer, then takes the shared file lock and reads them: so a change feed woken by a write
 ///   never reads before the write is applied, and never misses it.
 /// - **A failed cut-back** (``DataStoreError/storeUnusableUntilReopened(path:reason:)``) makes every later
@@ -19,6 +19,15 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     struct Guarded: Sendable {
         var state: State
         var unusable: DataStoreError?
+        /// The lock file's change count when `state` was last brought up to date under the lock, and the lock
+        /// it was read from (see `FileLock.changeCount`).
+        var seen: (lock: FileLock, count: UInt64)?
+
+        /// Whether no writer has released the exclusive lock since `state` was brought up to date.
+        var unchangedSinceSeen: Bool {
+            guard let seen else { return false }
+            return seen.lock.changeCount == seen.count
+        }
     }
 
     private let guarded: Mutex<Guarded>
@@ -46,13 +55,13 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
         return try FileLock(path: path, readOnly: readOnly)
     }
 
-    private func withFileLock<T>(_ kind: FileLock.Kind, _ body: () throws -> T) throws -> T {
+    private func withFileLock<T>(_ kind: FileLock.Kind, _ body: (FileLock?) throws -> T) throws -> T {
         let current = try lock.withLock { lock throws(DataStoreError) in
             if lock == nil { lock = try Self.openLock(lockPath, readOnly: readOnly) }
             return lock
         }
-        guard let current else { return try body() }
-        return try current.withLock(kind, timeout: busyTimeout, body)
+        guard let current else { return try body(nil) }
+        return try current.withLock(kind, timeout: busyTimeout) { try body(current) }
     }
 
     private func checkUsable() throws(DataStoreError) {
@@ -67,23 +76,29 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     /// Runs `body` on state that is current with the files.
     ///
     /// - Parameters:
-    ///   - isCurrent: Whether the files still hold what `state` was read from (a `stat` or `fstat` or two).
+    ///   - isCurrent: Whether the files still hold what `state` was read from. Its second argument says
+    ///     whether no writer has released the exclusive lock since `state` was brought up to date (by the lock
+    ///     file's change count, with no system call); `false` when that cannot be told.
     ///   - refresh: Reads what changed; called holding the shared file lock.
     package func read<T: Sendable>(
-        isCurrent: (State) -> Bool, refresh: (inout State) throws -> Void, _ body: (inout State) throws -> T
+        isCurrent: (State, _ unchangedSinceRead: Bool) -> Bool, refresh: (inout State) throws -> Void,
+        _ body: (inout State) throws -> T
     ) throws -> T {
         // The fast path takes one lock: the state's, which also holds whether the instance is usable.
         let fast: T? = try guarded.withLock { guarded throws -> T? in
             if let unusable = guarded.unusable { throw unusable }
-            guard isCurrent(guarded.state) else { return nil }
+            guard isCurrent(guarded.state, guarded.unchangedSinceSeen) else { return nil }
             return try body(&guarded.state)
         }
         if let fast { return fast }
         return try writers.withLock { _ in
             try checkUsable()
-            return try withFileLock(.shared) {
+            return try withFileLock(.shared) { fileLock in
                 try guarded.withLock { guarded in
+                    // Read before the files: a writer that follows cannot have counted yet.
+                    let count = fileLock?.changeCount
                     try refresh(&guarded.state)
+                    guarded.seen = fileLock.flatMap { lock in count.map { (lock, $0) } }
                     return try body(&guarded.state)
                 }
             }
@@ -100,8 +115,9 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
         try checkUsable()
         return try writers.withLock { _ in
             try checkUsable()
-            return try withFileLock(.exclusive) {
+            return try withFileLock(.exclusive) { fileLock in
                 let prepared = try guarded.withLock { guarded in
+                    guarded.seen = nil
                     try refresh(&guarded.state)
                     return try prepare(&guarded.state)
                 }
@@ -118,7 +134,12 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
                 }
                 return try guarded.withLock { guarded in
                     do {
-                        return try finish(&guarded.state, prepared, outcome)
+                        let result = try finish(&guarded.state, prepared, outcome)
+                        // Releasing the exclusive lock adds one to the count: this write's own change is
+                        // already in `state`.
+                        let count = fileLock?.changeCount
+                        guarded.seen = fileLock.flatMap { lock in count.map { (lock, $0 &+ 1) } }
+                        return result
                     } catch {
                         if case .storeUnusableUntilReopened = error as? DataStoreError {
                             guarded.unusable = error as? DataStoreError

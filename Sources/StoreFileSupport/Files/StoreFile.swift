@@ -167,10 +167,17 @@ public final class StoreFile {
     /// Appends several framed records at `offset` in one write, made durable by one `fdatasync` when
     /// `synchronize` is set: a group commit. On failure every record is cut back (or, if that fails, every
     /// record's newline is overwritten, so that the whole group reads as one torn tail), as for one record.
-    public func appendRecords(_ lines: [Data], at offset: Int64, synchronize durable: Bool)
-        throws(DataStoreError)
-    {
-        let bytes = lines.count == 1 ? lines[0] : lines.reduce(into: Data()) { $0.append($1) }
+    ///
+    /// - Parameter freeSpace: When the records would end past the end of the file, this many zero bytes are
+    ///   written after them in the same write, so that the records that follow are written into the file
+    ///   without changing its size (see ``RecordFraming/Ending/preallocated``). 0 writes only the records.
+    public func appendRecords(
+        _ lines: [Data], at offset: Int64, synchronize durable: Bool, freeSpace: Int = 0
+    ) throws(DataStoreError) {
+        var bytes = lines.count == 1 ? lines[0] : lines.reduce(into: Data()) { $0.append($1) }
+        if freeSpace > 0, offset + Int64(bytes.count) > (try status().size) {
+            bytes.append(Data(count: freeSpace))
+        }
         do {
             try write(bytes, at: offset)
             if durable { try synchronize() }

@@ -40,6 +40,17 @@ public enum RecordFraming {
         return line
     }
 
+    /// How a file of records may end.
+    public enum Ending: Sendable {
+        /// With its last record, or with an incomplete one (a torn write).
+        case appended
+        /// As `appended`, or followed by *free space*: zero bytes written ahead of the records, so that writing a
+        /// record into them does not change the file's size and an `fdatasync` has no metadata to flush. A
+        /// zero byte where a line starts begins the free space (a record never holds a zero byte); a line
+        /// holding a zero byte is a write into it that a crash cut short, unless a whole record follows it.
+        case preallocated
+    }
+
     /// A record found in a file: where its line starts and its bytes.
     public struct Record: Sendable {
         /// The byte offset of the line in the file.
@@ -48,7 +59,7 @@ public enum RecordFraming {
         public var payload: Data
     }
 
-    /// What ``parse(_:startingAt:path:)`` found.
+    /// What ``parse(_:startingAt:path:ending:)`` found.
     public struct ParseResult: Sendable {
         /// The whole, valid records, in order.
         public var records: [Record]
@@ -56,6 +67,10 @@ public enum RecordFraming {
         public var endOfValidData: Int64
         /// Bytes after the last whole record that do not form one: a torn write (or one in progress).
         public var hasTornTail: Bool
+        /// Whether the bytes end in free space (``Ending/preallocated`` only): nothing after
+        /// ``endOfValidData`` but zeros, or a torn write followed by them. When `false`, the bytes may have
+        /// ended inside a record that continues after them.
+        public var reachedFreeSpace: Bool = false
     }
 
     /// Splits `bytes`, which start at file offset `start`, into framed records.
@@ -63,44 +78,87 @@ public enum RecordFraming {
     /// Only an *incomplete* last line (no terminating newline: what a crash in the middle of a write leaves)
     /// is a torn tail, to be cut back. A complete line whose framing or checksum is wrong is damage wherever
     /// it is, the last line included: it throws ``DataStoreError/corruptStoreFile(path:offset:reason:)`` with
-    /// the line's offset, and the caller leaves the file as it is.
-    public static func parse(_ bytes: Data, startingAt start: Int64, path: String) throws(DataStoreError)
-        -> ParseResult
-    {
-        let scanned = scan(bytes, startingAt: start)
+    /// the line's offset, and the caller leaves the file as it is. With ``Ending/preallocated``, zeros after
+    /// the last record are free space, and a line holding zeros with no whole record after it is a torn tail.
+    public static func parse(
+        _ bytes: Data, startingAt start: Int64, path: String, ending: Ending = .appended
+    ) throws(DataStoreError) -> ParseResult {
+        let scanned = scan(bytes, startingAt: start, ending: ending)
         if let damage = scanned.damage {
             throw .corruptStoreFile(
                 path: path, offset: damage,
                 reason: "a complete record's framing or checksum does not match its bytes")
         }
-        return ParseResult(
-            records: scanned.records, endOfValidData: scanned.endOfValidData, hasTornTail: scanned.hasTornTail
-        )
+        return scanned.result
     }
 
-    /// The records before the first damaged line, the offset of that line if there is one, and whether the
-    /// bytes end in an incomplete line.
-    static func scan(_ bytes: Data, startingAt start: Int64) -> (
-        records: [Record], endOfValidData: Int64, damage: Int64?, hasTornTail: Bool
+    /// The records before the first damaged line, and the offset of that line if there is one.
+    static func scan(_ bytes: Data, startingAt start: Int64, ending: Ending = .appended) -> (
+        result: ParseResult, damage: Int64?
     ) {
         // Over the raw bytes: `Data`'s generic indexing costs more per byte than the checksum does.
         bytes.withUnsafeBytes { buffer in
             var records: [Record] = []
             var lineStart = 0
+            func stop(_ offset: Int64, torn: Bool, damage: Int64? = nil, free: Bool = false) -> (
+                ParseResult, Int64?
+            ) {
+                (
+                    ParseResult(
+                        records: records, endOfValidData: offset, hasTornTail: torn, reachedFreeSpace: free),
+                    damage
+                )
+            }
             while lineStart < buffer.count {
                 let offset = start + Int64(lineStart)
                 let rest = UnsafeRawBufferPointer(rebasing: buffer[lineStart...])
-                guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")) else {
-                    return (records, offset, nil, true)
+                if ending == .preallocated && rest[0] == 0 {
+                    return stopAtFreeSpace(rest, offset: offset, stop)
                 }
-                guard let payload = payload(ofLine: UnsafeRawBufferPointer(rebasing: rest[...newline])) else {
-                    return (records, offset, offset, false)
+                guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")) else {
+                    let free = ending == .preallocated && rest.contains(0)
+                    return stop(offset, torn: true, free: free)
+                }
+                let line = UnsafeRawBufferPointer(rebasing: rest[...newline])
+                guard let payload = payload(ofLine: line) else {
+                    if ending == .preallocated && line.contains(0) {
+                        return stopAtFreeSpace(rest, offset: offset, stop)
+                    }
+                    return stop(offset, torn: false, damage: offset)
                 }
                 records.append(Record(offset: offset, payload: payload))
                 lineStart += newline + 1
             }
-            return (records, start + Int64(buffer.count), nil, false)
+            return stop(start + Int64(buffer.count), torn: false)
         }
+    }
+
+    /// Where zeros begin at `offset` (or in the line there): free space if nothing but zeros follows; a torn
+    /// write if what does follow holds no whole record; damage if it does (a record after a hole was
+    /// written, and perhaps acknowledged, after the bytes the hole replaced).
+    private static func stopAtFreeSpace(
+        _ rest: UnsafeRawBufferPointer, offset: Int64,
+        _ stop: (Int64, Bool, Int64?, Bool) -> (ParseResult, Int64?)
+    ) -> (ParseResult, Int64?) {
+        guard let written = rest.firstIndex(where: { $0 != 0 }) else { return stop(offset, false, nil, true) }
+        return wholeLineFollows(UnsafeRawBufferPointer(rebasing: rest[written...]))
+            ? stop(offset, false, offset, false) : stop(offset, true, nil, true)
+    }
+
+    /// Whether a whole, valid line starts in `bytes` after a newline or a zero byte.
+    static func wholeLineFollows(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "{") {
+            guard index == 0 || bytes[index - 1] == 0 || bytes[index - 1] == UInt8(ascii: "\n") else {
+                continue
+            }
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[index...])
+            if let newline = rest.firstIndex(of: UInt8(ascii: "\n")),
+                payload(ofLine: UnsafeRawBufferPointer(rebasing: rest[...newline])) != nil
+            {
+                return true
+            }
+        }
+        return false
     }
 
     /// The record bytes of one line (ending in `\n`), or `nil` if its framing or checksum is wrong.

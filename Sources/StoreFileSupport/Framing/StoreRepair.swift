@@ -7,7 +7,7 @@ public struct StoreRepairReport: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// The offset of the first damaged (or incomplete) record: the file now ends here.
     public var offset: Int64
-    /// How many bytes were cut off the end of the file.
+    /// How many bytes were cut off the end of the file, not counting free space (zeros) after them.
     public var removedByteCount: Int64
     /// The file that holds the removed bytes, unchanged, as evidence.
     public var sideFile: String
@@ -30,16 +30,20 @@ public struct StoreRepairReport: Sendable, Hashable, CustomStringConvertible {
 /// saving everything from the first damaged record on to a side file.
 public enum StoreRepair {
     /// Cuts the file at `path` back to the end of its last good record, if anything after it is damaged or
-    /// incomplete. The removed bytes are first written, durably, to `PATH.damaged-TIMESTAMP` beside it.
-    /// Call holding the store's exclusive lock.
+    /// incomplete. The removed bytes are first written, durably, to `PATH.damaged-TIMESTAMP` beside it (free
+    /// space at their end left out). Call holding the store's exclusive lock.
     ///
     /// - Returns: What was removed, or `nil` when every record is whole (then nothing is written).
-    public static func cutBack(_ path: String) throws(DataStoreError) -> StoreRepairReport? {
+    public static func cutBack(_ path: String, ending: RecordFraming.Ending = .appended)
+        throws(DataStoreError)
+        -> StoreRepairReport?
+    {
         let file = try StoreFile(path: path, mode: .readWrite(create: false))
         let bytes = try file.readToEnd(from: 0)
-        let scanned = RecordFraming.scan(bytes, startingAt: 0)
-        guard scanned.damage != nil || scanned.hasTornTail else { return nil }
-        let offset = scanned.endOfValidData
+        let scanned = RecordFraming.scan(bytes, startingAt: 0, ending: ending)
+        guard scanned.damage != nil || scanned.result.hasTornTail else { return nil }
+        let offset = scanned.result.endOfValidData
+        let written = (bytes.lastIndex { $0 != 0 } ?? Int(offset)) + 1
         let stamp = Int(Date().timeIntervalSince1970)
         var sideFile = "\(path).damaged-\(stamp)"
         var attempt = 1
@@ -47,10 +51,11 @@ public enum StoreRepair {
             attempt += 1
             sideFile = "\(path).damaged-\(stamp)-\(attempt)"
         }
-        try AtomicFileWriter.replace(sideFile, with: bytes[Int(offset)...])
+        try AtomicFileWriter.replace(sideFile, with: bytes[Int(offset)..<max(Int(offset), written)])
         try file.truncate(to: offset)
         try file.synchronize()
         return StoreRepairReport(
-            path: path, offset: offset, removedByteCount: Int64(bytes.count) - offset, sideFile: sideFile)
+            path: path, offset: offset, removedByteCount: Int64(max(Int(offset), written)) - offset,
+            sideFile: sideFile)
     }
 }

@@ -29,9 +29,12 @@ public struct StoreVerification: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for a damaged record, and for an
     ///   incomplete last record too: a torn write that the next writer would cut back is still reported.
-    public static func countWholeRecords(inFileAt path: String) throws(DataStoreError) -> Int {
+    public static func countWholeRecords(
+        inFileAt path: String, ending: RecordFraming.Ending = .appended
+    ) throws(DataStoreError) -> Int {
         let parsed = try RecordFraming.parse(
-            try StoreFile(path: path, mode: .readOnly).readToEnd(from: 0), startingAt: 0, path: path)
+            try StoreFile(path: path, mode: .readOnly).readToEnd(from: 0), startingAt: 0, path: path,
+            ending: ending)
         if parsed.hasTornTail {
             throw .corruptStoreFile(
                 path: path, offset: parsed.endOfValidData,

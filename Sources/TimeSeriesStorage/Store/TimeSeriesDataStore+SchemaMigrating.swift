@@ -6,7 +6,8 @@ extension TimeSeriesDataStore: SchemaMigrating {
     /// The schema `index.json` records; `nil` for a store written before schemas were recorded.
     public func recordedSchema() throws -> Schema? {
         try access.read(
-            isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) }, { $0.index.schema })
+            isCurrent: { state, _ in isCurrent(state) }, refresh: { try refresh(&$0, repair: false) },
+            { $0.index.schema })
     }
 
     /// Records `schema` and the upgrade to it in `index.json`, replaced atomically: samples are never rewritten,
@@ -56,7 +57,9 @@ extension TimeSeriesDataStore: SchemaMigrating {
             try self.record(target, in: &state)
         }
         if configuration.isReadOnly {
-            try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) }, update)
+            try access.read(
+                isCurrent: { state, _ in isCurrent(state) }, refresh: { try refresh(&$0, repair: false) },
+                update)
         } else {
             try access.write(refresh: { try refresh(&$0, repair: true) }, update)
         }

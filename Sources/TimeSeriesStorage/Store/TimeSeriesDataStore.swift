@@ -192,7 +192,9 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             try self.checkSchema(state)
             return try body(&state)
         }
-        return try access.read(isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) }, checked)
+        return try access.read(
+            isCurrent: { state, _ in isCurrent(state) }, refresh: { try refresh(&$0, repair: false) }, checked
+        )
     }
 
     /// Throws `schemaChanged` when another process migrated the store away from this instance's schema.
@@ -203,7 +205,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
     /// Runs `body` holding the shared file lock after reading what changed, even when a `stat` says nothing
     /// did: for `verify()`, which must look at the files.
     func readFromFiles<T: Sendable>(_ body: (inout State) throws -> T) throws -> T {
-        try access.read(isCurrent: { _ in false }, refresh: { try refresh(&$0, repair: false) }, body)
+        try access.read(isCurrent: { _, _ in false }, refresh: { try refresh(&$0, repair: false) }, body)
     }
 
     /// Runs `body` on current state holding the exclusive file lock; a torn tail is cut back first.

@@ -3,6 +3,7 @@ import Foundation
 import InMemoryStorage
 import JSONFileStorage
 import SampleTrips
+import StoreTestSupport
 
 /// A shelf that refuses to be deleted while it holds books (`.deny`).
 final class Shelf: PersistentModel {
@@ -112,7 +113,7 @@ struct TripStores {
         while let url = enumerator?.nextObject() as? URL {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-                !isDirectory.boolValue
+                !isDirectory.boolValue, !isLockFile(url.path)
             {
                 files[url.path] = try Data(contentsOf: url)
             }
