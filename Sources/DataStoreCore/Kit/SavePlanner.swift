@@ -16,7 +16,16 @@ public enum SavePlanner {
         _ request: DataStoreSaveChangesRequest, over source: some SnapshotRowSource, storeIdentifier: String,
         schema: Schema?
     ) throws(DataStoreError) -> SavePlan {
+        try plan(request, over: source, storeIdentifier: storeIdentifier, schema: schema, rules: [:])
+    }
+
+    /// As above, with the rules of `schema`'s entities made already.
+    static func plan(
+        _ request: DataStoreSaveChangesRequest, over source: some SnapshotRowSource, storeIdentifier: String,
+        schema: Schema?, rules: [String: EntityRules]
+    ) throws(DataStoreError) -> SavePlan {
         var planner = Planner(source: source, store: storeIdentifier, schema: schema)
+        planner.knownRules = rules
         return try planner.plan(request)
     }
 
@@ -28,9 +37,21 @@ public enum SavePlanner {
         storeIdentifier: String,
         schema: Schema?
     ) -> [Result<SavePlan, DataStoreError>] {
+        plan(requests, over: source, storeIdentifier: storeIdentifier, schema: schema, rules: [:])
+    }
+
+    /// As above, with the rules of `schema`'s entities made already (a ``SnapshotTable`` keeps them), so that
+    /// a save does not build them again.
+    static func plan(
+        _ requests: [DataStoreSaveChangesRequest], over source: some SnapshotRowSource,
+        storeIdentifier: String, schema: Schema?, rules: [String: EntityRules]
+    ) -> [Result<SavePlan, DataStoreError>] {
         var planner = Planner(source: source, store: storeIdentifier, schema: schema)
-        return requests.map { request in
-            let result = Result { () throws(DataStoreError) in try planner.plan(request) }
+        planner.knownRules = rules
+        return requests.indices.map { index in
+            let result = Result { () throws(DataStoreError) in try planner.plan(requests[index]) }
+            // The last request's overlay is never read again: folding it would only copy it.
+            guard index < requests.count - 1 else { return result }
             if case .success = result { planner.foldIntoOriginals() } else { planner.discardOverlay() }
             return result
         }
@@ -52,6 +73,8 @@ public enum SavePlanner {
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         /// The rules of the entities this save names, looked up once each (`nil`: not in the schema).
         var rulesByEntity: [String: EntityRules?] = [:]
+        /// Rules made before this save, for `schema`'s entities.
+        var knownRules: [String: EntityRules] = [:]
 
         init(source: Source, store: String, schema: Schema?) {
             self.source = source
@@ -89,6 +112,7 @@ public enum SavePlanner {
 
         /// The rules of an entity, or `nil` when there is no schema or it has no such entity.
         mutating func rules(for entityName: String) -> EntityRules? {
+            if let known = knownRules[entityName] { return known }
             if let known = rulesByEntity[entityName] { return known }
             let found = schema?.entity(named: entityName).map(EntityRules.init)
             rulesByEntity[entityName] = .some(found)
@@ -259,6 +283,11 @@ public enum SavePlanner {
             throws(DataStoreError)
         {
             let id = snapshot.persistentIdentifier
+            // The common update: no unique value has moved in this save, and this model keeps its own.
+            if let existing, owners.isEmpty, keepsUniqueValues(snapshot, of: existing) {
+                final[id] = .some(snapshot)
+                return
+            }
             let claimed = uniqueKeys(of: snapshot)
             let held = existing.map { uniqueKeys(of: $0) } ?? []
             for key in claimed {
@@ -275,6 +304,16 @@ public enum SavePlanner {
             try release(held.filter { !claimed.contains($0) }, of: id)
             for key in claimed where !held.contains(key) || owners[key] != nil { owners[key] = .some(id) }
             final[id] = .some(snapshot)
+        }
+
+        /// Whether `snapshot` holds the same value as `existing` in every attribute of a unique constraint:
+        /// compared in place, without making the keys.
+        mutating func keepsUniqueValues(_ snapshot: DataStoreSnapshot, of existing: DataStoreSnapshot) -> Bool
+        {
+            guard let rules = rules(for: snapshot.persistentIdentifier.entityName) else { return true }
+            return rules.uniqueConstraints.allSatisfy { names in
+                names.allSatisfy { snapshot[attribute: $0] == existing[attribute: $0] }
+            }
         }
 
         mutating func release(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {

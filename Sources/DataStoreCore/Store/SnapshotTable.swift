@@ -50,13 +50,14 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     /// Nothing changes until you pass the plan to `apply(_:)`. The same planning as ``SavePlanner``, with
     /// this table as the row source.
     public func plan(_ request: DataStoreSaveChangesRequest) throws(DataStoreError) -> SavePlan {
-        try SavePlanner.plan(request, over: self, storeIdentifier: storeIdentifier, schema: schema)
+        try SavePlanner.plan(
+            request, over: self, storeIdentifier: storeIdentifier, schema: schema, rules: rules)
     }
 
     /// Plans requests to be committed together, in order, each over the rows the earlier successful ones
     /// leave (see ``SavePlanner/plan(_:over:storeIdentifier:schema:)-([DataStoreSaveChangesRequest],_,_,_)``).
     public func plan(_ requests: [DataStoreSaveChangesRequest]) -> [Result<SavePlan, DataStoreError>] {
-        SavePlanner.plan(requests, over: self, storeIdentifier: storeIdentifier, schema: schema)
+        SavePlanner.plan(requests, over: self, storeIdentifier: storeIdentifier, schema: schema, rules: rules)
     }
 
     /// Commits a plan made by ``plan(_:)-(DataStoreSaveChangesRequest)`` on this table's current state (or replays a journaled one).

@@ -150,7 +150,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
     }
 
     /// Brings `state` up to date with the files: nothing if the journal is unchanged (one `stat`, and for a
-    /// journal with free space one read), the new records if there are any, a full reload if it was replaced.
+    /// journal with free space a one-byte read), the new records if there are any, a full reload if it was
+    /// replaced.
     /// Call holding the file lock.
     func refresh(_ state: inout State, repairTornTail: Bool) throws {
         guard let status = StoreFile.status(atPath: files.journal) else {
@@ -169,6 +170,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
             state.statistics.bytesRead += loaded.bytesRead
             return
         }
+        // Free space where the last record read ended: nothing new (a record never starts with a zero).
+        if state.journalIsPreallocated, try state.journalPin.byte(at: state.journalEnd) == 0 { return }
         let before = state.journalEnd
         let caughtUp = try JournalIO.catchUp(
             &state.replayed, files: files, from: state.journalEnd, repairTornTail: repairTornTail)

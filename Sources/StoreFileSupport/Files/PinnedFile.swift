@@ -6,7 +6,7 @@ package import DataStoreCore
 /// that was read (ext4 hands a freed inode out again at once: seen as a reader that kept an erased epoch and
 /// missed a commit).
 package final class PinnedFile: @unchecked Sendable {
-    // `@unchecked`: the file is only held and `fstat`ed, never read or written through this object.
+    // `@unchecked`: the file is only held, `fstat`ed and read with `pread` (no shared file position).
     private let file: StoreFile
     /// The file's device and inode.
     package let identity: StoreFile.Identity
@@ -21,6 +21,12 @@ package final class PinnedFile: @unchecked Sendable {
     /// no links left.
     package func status() throws(DataStoreError) -> StoreFile.Status {
         try file.status()
+    }
+
+    /// The byte at `offset`, or `nil` past the end of the file: one `pread`. Whether a record starts where the
+    /// last one read ended, or free space does (a zero).
+    package func byte(at offset: Int64) throws(DataStoreError) -> UInt8? {
+        try file.read(from: offset, count: 1).first
     }
 
     /// Opens and pins the file at `path`.
