@@ -56,8 +56,15 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
     /// Sorted names and their values; reuses `names` (an update's `updatedAttributes`) when it lists exactly
     /// the values' keys, so the two share storage.
     static func columns(_ values: [String: SnapshotValue], names: [String]) -> ([String], [SnapshotValue]) {
-        if names.count == values.count, names.allSatisfy({ values[$0] != nil }) {
-            return (names, names.map { values[$0]! })
+        if names.count == values.count {
+            // One lookup per name: the names are usually exactly the values' keys.
+            var list: [SnapshotValue] = []
+            list.reserveCapacity(names.count)
+            for name in names {
+                guard let value = values[name] else { break }
+                list.append(value)
+            }
+            if list.count == names.count { return (names, list) }
         }
         let sorted = values.keys.sorted()
         return (sorted, sorted.map { values[$0]! })

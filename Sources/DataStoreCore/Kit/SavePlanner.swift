@@ -331,8 +331,9 @@ public enum SavePlanner {
 
         /// Folds each touched model's original row and final state into at most one change.
         mutating func changes() throws(DataStoreError) -> [PlannedChange] {
-            var emitted = Set<PersistentIdentifier>()
+            var emitted = Set<PersistentIdentifier>(minimumCapacity: order.count)
             var result: [PlannedChange] = []
+            result.reserveCapacity(order.count)
             for id in order where emitted.insert(id).inserted {
                 let before = try original(id)
                 let after = final[id] ?? nil
