@@ -7,15 +7,16 @@ import Synchronization
 /// of processes: the app and its widget over one store.
 ///
 /// - **Files.** `journal.jsonl` (an append-only journal: a header, then one checksummed record per
-///   committed save), `snapshot.json` (the compacted state, replaced atomically), and `lock` (for `flock`).
+///   committed save, then free space that durable saves write into without growing the file),
+///   `snapshot.json` (the compacted state, replaced atomically), and `lock` (for `flock`, and a change count).
 ///   `Docs/JSONFileFormat.md` documents them byte by byte.
 /// - **Boundaries.** One `save` is one transaction, written as one journal record: after a crash it is there
 ///   whole or not at all. One model instance is one change, recorded with its attribute-level diff.
 /// - **Cost.** A save appends one record: O(size of the change), never O(size of the store).
 /// - **Durability.** By default a save returns after fsync; see ``JSONFileStoreConfiguration/Durability``.
 /// - **Several processes.** Writers serialise on an exclusive `flock` and first catch up on what others
-///   appended, so unique upserts and updates apply to the latest state. Readers check the journal they hold
-///   open (one `fstat`: its size, and whether it was replaced) before each fetch and read only what is new.
+///   appended, so unique upserts and updates apply to the latest state. Readers compare the lock file's
+///   change count (mapped into memory: no system call) before each fetch and read only what is new.
 /// - **Recovery.** An incomplete last record (a torn write) is cut back by the next writer; any other damage,
 ///   a complete record that fails its checksum included, makes opening
 ///   throw ``DataStoreError/corruptStoreFile(path:offset:reason:)`` and leaves the files untouched.
