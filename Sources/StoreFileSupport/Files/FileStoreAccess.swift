@@ -10,7 +10,8 @@ import Synchronization
 /// - **Across processes**, the `flock` lock file, opened once and kept open, waited for at most the busy
 ///   timeout (then ``DataStoreError/storeLocked(path:)``).
 /// - **Readers that find nothing new** (by the store's `isCurrent`: the lock file's change count, or a `stat`
-///   or `fstat`) answer from memory without waiting for a writer, this instance's own included. A reader that finds new bytes waits for this
+///   or `fstat`) answer from memory without waiting for a writer, this instance's own included (until its
+///   `perform` returns they see the state before its write). A reader that finds new bytes waits for this
 ///   instance's writer, then takes the shared file lock and reads them: so a change feed woken by a write
 ///   never reads before the write is applied, and never misses it.
 /// - **A failed cut-back** (``DataStoreError/storeUnusableUntilReopened(path:reason:)``) makes every later
@@ -117,8 +118,11 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
             try checkUsable()
             return try withFileLock(.exclusive) { fileLock in
                 let prepared = try guarded.withLock { guarded in
-                    guarded.seen = nil
+                    // Current from here until this write counts its change on release: readers of this
+                    // instance go on from memory while `perform` waits for the disk.
+                    let count = fileLock?.changeCount
                     try refresh(&guarded.state)
+                    guarded.seen = fileLock.flatMap { lock in count.map { (lock, $0) } }
                     return try prepare(&guarded.state)
                 }
                 let outcome: Outcome
