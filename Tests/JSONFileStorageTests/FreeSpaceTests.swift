@@ -117,8 +117,11 @@ import Testing
         // Appended as before: a format 2 reader still finds the size where the records end.
         #expect(try size(directory.journal) == (try recordBytes(of: directory.journal).count))
         #expect(try JSONFileDataStore.describe(directory: directory.url).format == 2)
+        // `datastore info` reports the format the files are in, not the library's.
+        #expect(try store.inspect().formatVersion == 2)
         try store.compact()
         #expect(try JSONFileDataStore.describe(directory: directory.url).format == 3)
+        #expect(try store.inspect().formatVersion == 3)
         try saveMemo("m2", to: store)
         #expect(try size(directory.journal) > (try recordBytes(of: directory.journal).count))
         #expect(try openMemoStore(directory.url, readOnly: true).modelCount() == 3)

@@ -108,10 +108,10 @@ extension JSONFileDataStore {
     /// What the store holds, after catching up: `datastore info` prints it. Counting the changes reads all
     /// retained history.
     public func inspect() throws -> StoreInspection {
-        let (counts, history, epoch, oldestValid, latest) = try readFromFiles { state in
+        let (counts, history, epoch, oldestValid, latest, format) = try readFromFiles { state in
             (
                 state.replayed.table.countsByEntity, try allHistory(state), state.replayed.epoch,
-                state.replayed.oldestValidSequence, state.replayed.latestSequence
+                state.replayed.oldestValidSequence, state.replayed.latestSequence, state.journalFormat
             )
         }
         func json(_ sequence: Int64) throws -> String {
@@ -119,7 +119,8 @@ extension JSONFileDataStore {
                 JSONFileHistoryToken(storeIdentifier: identifier, epoch: epoch, sequence: sequence))
         }
         return StoreInspection(
-            backend: "jsonfile", formatVersion: ReplayedState.formatVersion, storeIdentifier: identifier,
+            // The files' format, which stays older than the library's until the next checkpoint rewrites them.
+            backend: "jsonfile", formatVersion: format, storeIdentifier: identifier,
             epoch: epoch, countedThings: "models", countsByEntity: counts,
             details: [.init("oldest valid sequence", "\(oldestValid)")], transactionCount: history.count,
             changeCount: history.reduce(0) { $0 + $1.changes.count },
