@@ -13,11 +13,12 @@ import Testing
         init() {}
     }
 
-    func open(_ directory: URL, _ retention: JSONFileStoreConfiguration.HistoryRetention) throws
-        -> JSONFileDataStore
-    {
+    func open(
+        _ directory: URL, _ retention: JSONFileStoreConfiguration.HistoryRetention,
+        durability: JSONFileStoreConfiguration.Durability = .relaxed
+    ) throws -> JSONFileDataStore {
         var configuration = JSONFileStoreConfiguration(
-            name: "memos", schema: Schema([Memo.self]), directory: directory, durability: .relaxed)
+            name: "memos", schema: Schema([Memo.self]), directory: directory, durability: durability)
         configuration.historyRetention = retention
         return try JSONFileDataStore(configuration)
     }
@@ -126,13 +127,15 @@ import Testing
     /// `maximumBytes: 8 KiB`: after every one of 600 saves the history files (journal and segments) are under
     /// the bound plus one record, the
     /// kept history is the newest transactions without gaps and no more than the bound as records, older tokens
-    /// expire, and reopening finds the same history.
-    @Test func byBytesTheHistoryFilesStayUnderTheBound() throws {
+    /// expire, and reopening finds the same history. Durable saves included: the free space they write after
+    /// the journal's records counts towards the bound.
+    @Test(arguments: [JSONFileStoreConfiguration.Durability.relaxed, .full])
+    func byBytesTheHistoryFilesStayUnderTheBound(durability: JSONFileStoreConfiguration.Durability) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "retention-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let bound: Int64 = 8_192
-        let store = try open(directory, .init(maximumBytes: bound))
+        let store = try open(directory, .init(maximumBytes: bound), durability: durability)
         var tokens: [JSONFileHistoryToken] = []
         var largestRecord: Int64 = 0
         var smallestRecord = Int64.max
@@ -160,7 +163,7 @@ import Testing
             try store.fetchHistory(HistoryDescriptor(predicate: #Predicate { $0.token > old }))
         } throws: { ($0 as? DataStoreError)?.code == .historyTokenExpired }
         #expect(try store.modelCount() == 600)  // models are never removed
-        let reopened = try open(directory, .init(maximumBytes: bound))
+        let reopened = try open(directory, .init(maximumBytes: bound), durability: durability)
         #expect(try reopened.fetchHistory(HistoryDescriptor()).map(\.token) == kept.map(\.token))
     }
 

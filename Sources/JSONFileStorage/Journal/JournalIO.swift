@@ -63,6 +63,14 @@ enum JournalIO {
     /// to flush. 1 MiB: about 500 saves of ten changes.
     static let preallocation = 1 << 20
 
+    /// The free space to write after `recordBytes` of new records: ``preallocation``, or less under a byte
+    /// bound on history (`HistoryRetention.maximumBytes`), whose files must stay under it with their free space.
+    /// `room` is what the bound leaves before the records (`nil`: no bound).
+    static func freeSpace(after recordBytes: Int, room: Int64?) -> Int {
+        guard let room else { return preallocation }
+        return Int(max(0, min(Int64(preallocation), room - Int64(recordBytes))))
+    }
+
     /// The first journal format with free space and change counts.
     static let preallocatedFormat = 3
 

@@ -253,7 +253,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
     func commit(_ batch: [CommitQueue<DataStoreSaveChangesRequest, SaveResult>.Pending]) {
         typealias Prepared = (
             plans: [Result<SavePlan, DataStoreError>], bodies: [JournalRecord.TransactionRecord?], at: Int64,
-            journal: StoreFile.Identity, preallocated: Bool
+            journal: StoreFile.Identity, preallocated: Bool, room: Int64?
         )
         do {
             let results = try access.write(
@@ -281,8 +281,12 @@ public final class JSONFileDataStore: DataStore, Sendable {
                                 firstChange: firstChange, changes: plan.changes))
                         firstChange += Int64(plan.changes.count)
                     }
+                    let room = configuration.historyRetention.maximumBytes.map {
+                        $0 - state.replayed.history.fileBytes(journalEnd: state.journalEnd)
+                    }
                     return (
-                        plans, bodies, state.journalEnd, state.journalIdentity, state.journalIsPreallocated
+                        plans, bodies, state.journalEnd, state.journalIdentity, state.journalIsPreallocated,
+                        room
                     )
                 },
                 perform: { prepared -> [Int64] in
@@ -294,7 +298,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
                     let journal = try openJournal.file(identity: prepared.journal, path: files.journal)
                     let durable = configuration.durability == .full
                     // Free space pays off only where an fdatasync would flush the file's growing size.
-                    let freeSpace = durable && prepared.preallocated ? JournalIO.preallocation : 0
+                    let freeSpace =
+                        durable && prepared.preallocated
+                        ? JournalIO.freeSpace(after: lines.reduce(0) { $0 + $1.count }, room: prepared.room)
+                        : 0
                     try journal.appendRecords(
                         lines, at: prepared.at, synchronize: durable, freeSpace: freeSpace)
                     return lines.map { Int64($0.count) }

@@ -18,7 +18,8 @@ extension JSONFileStoreConfiguration {
         /// Keep the journal, and the history it retains, under this many bytes (positive). When a save leaves the
         /// journal past it, the oldest transactions are forgotten until the newest fit in half of it (counted as
         /// the journal spells them) and the store compacts, so the journal starts again nearly empty. The
-        /// snapshot still holds every model: this bounds history, not data. `nil` sets no size limit.
+        /// snapshot still holds every model: this bounds history, not data. The free space a durable save
+        /// leaves after the journal's records counts towards the bound. `nil` sets no size limit.
         public var maximumBytes: Int64?
 
         /// Creates a policy.
