@@ -126,4 +126,37 @@ import Testing
         #expect(try size(directory.journal) > (try recordBytes(of: directory.journal).count))
         #expect(try openMemoStore(directory.url, readOnly: true).modelCount() == 3)
     }
+    /// A disk with room for a save's records but not for the free space after them: the save is written
+    /// without free space rather than rejected. When the records do not fit either, the save fails with
+    /// `ENOSPC` and nothing of it is written.
+    @Test func aDiskTooFullForTheFreeSpaceStillTakesTheRecords() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try openMemoStore(directory.url)
+        let fragment = directory.url.lastPathComponent
+        defer { FaultInjection.clear(pathContaining: fragment) }
+
+        // The first save reaches the end of the new journal; its write with free space finds the disk full.
+        FaultInjection.inject(.write, pathContaining: fragment, errno: ENOSPC, count: 1)
+        try saveMemo("m0", to: store)
+        #expect(try size(directory.journal) == (try recordBytes(of: directory.journal).count))
+        #expect(try openMemoStore(directory.url, readOnly: true).modelCount() == 1)
+        // With room again, the next save that reaches the end writes free space.
+        try saveMemo("m1", to: store)
+        #expect(try size(directory.journal) > (try recordBytes(of: directory.journal).count))
+
+        // A checkpoint's new journal has no free space; neither write of the next save fits.
+        try store.compact()
+        let before = try Data(contentsOf: directory.journal)
+        FaultInjection.inject(.write, pathContaining: fragment, errno: ENOSPC, count: 2)
+        #expect {
+            try saveMemo("rejected", to: store)
+        } throws: { error in
+            ((error as? DataStoreError)?.underlyingError as? POSIXError)?.code == .ENOSPC
+        }
+        #expect(try Data(contentsOf: directory.journal) == before)
+        #expect(try openMemoStore(directory.url, readOnly: true).modelCount() == 2)
+        try saveMemo("accepted", to: store)
+        #expect(try openMemoStore(directory.url, readOnly: true).modelCount() == 3)
+    }
 }

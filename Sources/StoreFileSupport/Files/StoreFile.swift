@@ -170,14 +170,30 @@ public final class StoreFile {
     ///
     /// - Parameter freeSpace: When the records would end past the end of the file, this many zero bytes are
     ///   written after them in the same write, so that the records that follow are written into the file
-    ///   without changing its size (see ``RecordFraming/Ending/preallocated``). 0 writes only the records.
+    ///   without changing its size (see ``RecordFraming/Ending/preallocated``). 0 writes only the records. A
+    ///   disk too full for the free space is asked for the records alone: free space must never be why a save
+    ///   fails.
     public func appendRecords(
         _ lines: [Data], at offset: Int64, synchronize durable: Bool, freeSpace: Int = 0
     ) throws(DataStoreError) {
-        var bytes = lines.count == 1 ? lines[0] : lines.reduce(into: Data()) { $0.append($1) }
-        if freeSpace > 0, offset + Int64(bytes.count) > (try status().size) {
-            bytes.append(Data(count: freeSpace))
+        let records = lines.count == 1 ? lines[0] : lines.reduce(into: Data()) { $0.append($1) }
+        if freeSpace > 0, offset + Int64(records.count) > (try status().size) {
+            do {
+                return try write(
+                    records + Data(count: freeSpace), of: lines, at: offset, synchronize: durable)
+            } catch {
+                // Cut back already: the records alone may still fit.
+                guard error.isOutOfSpace else { throw error }
+            }
         }
+        try write(records, of: lines, at: offset, synchronize: durable)
+    }
+
+    /// Writes `bytes` (the framed `lines`, maybe followed by free space) at `offset`; on failure cuts them
+    /// back, or, if that fails too, makes them one torn tail.
+    private func write(_ bytes: Data, of lines: [Data], at offset: Int64, synchronize durable: Bool)
+        throws(DataStoreError)
+    {
         do {
             try write(bytes, at: offset)
             if durable { try synchronize() }

@@ -31,3 +31,12 @@ func retryingOnInterrupt(_ call: () -> Int32) -> Int32 {
         return result
     }
 }
+
+extension DataStoreError {
+    /// Whether a system call failed for want of space: the device is full (`ENOSPC`) or the user's quota is
+    /// spent (`EDQUOT`). A smaller write may still succeed.
+    var isOutOfSpace: Bool {
+        guard code == .storageUnavailable, let posix = underlyingError as? POSIXError else { return false }
+        return posix.code == .ENOSPC || posix.code == .EDQUOT
+    }
+}
