@@ -87,6 +87,22 @@ import Testing
         #expect(try file.status().size == end)
     }
 
+    /// In a file that has no free space (a time-series segment), zeros after a torn write are part of what the
+    /// repair removes, and its side file keeps them: only `.preallocated` files leave their free space out.
+    @Test func aRepairOfAFileWithoutFreeSpaceKeepsEveryByteItRemoves() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "appended-\(UUID().uuidString).jsonl"
+        ).path
+        let removed = record("b").prefix(10) + Data(count: 20)
+        #expect(FileManager.default.createFile(atPath: path, contents: record("a") + removed))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let report = try #require(try StoreRepair.cutBack(path))
+        defer { try? FileManager.default.removeItem(atPath: report.sideFile) }
+        #expect(report.offset == Int64(record("a").count) && report.removedByteCount == Int64(removed.count))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: report.sideFile)) == removed)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == record("a"))
+    }
+
     @Test func releasingTheExclusiveLockCountsAChange() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lock-\(UUID().uuidString)")
             .path

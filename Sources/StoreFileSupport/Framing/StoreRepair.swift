@@ -7,7 +7,8 @@ public struct StoreRepairReport: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// The offset of the first damaged (or incomplete) record: the file now ends here.
     public var offset: Int64
-    /// How many bytes were cut off the end of the file, not counting free space (zeros) after them.
+    /// How many bytes were cut off the end of the file, not counting free space (the zeros after them in a file
+    /// that may have some, such as a JSON journal).
     public var removedByteCount: Int64
     /// The file that holds the removed bytes, unchanged, as evidence.
     public var sideFile: String
@@ -43,7 +44,9 @@ public enum StoreRepair {
         let scanned = RecordFraming.scan(bytes, startingAt: 0, ending: ending)
         guard scanned.damage != nil || scanned.result.hasTornTail else { return nil }
         let offset = scanned.result.endOfValidData
-        let written = (bytes.lastIndex { $0 != 0 } ?? Int(offset)) + 1
+        // Free space is not evidence; in a file that has none, every byte after `offset` is.
+        let written =
+            ending == .preallocated ? max(Int(offset), (bytes.lastIndex { $0 != 0 } ?? 0) + 1) : bytes.count
         let stamp = Int(Date().timeIntervalSince1970)
         var sideFile = "\(path).damaged-\(stamp)"
         var attempt = 1
@@ -51,11 +54,10 @@ public enum StoreRepair {
             attempt += 1
             sideFile = "\(path).damaged-\(stamp)-\(attempt)"
         }
-        try AtomicFileWriter.replace(sideFile, with: bytes[Int(offset)..<max(Int(offset), written)])
+        try AtomicFileWriter.replace(sideFile, with: bytes[Int(offset)..<written])
         try file.truncate(to: offset)
         try file.synchronize()
         return StoreRepairReport(
-            path: path, offset: offset, removedByteCount: Int64(max(Int(offset), written)) - offset,
-            sideFile: sideFile)
+            path: path, offset: offset, removedByteCount: Int64(written) - offset, sideFile: sideFile)
     }
 }
