@@ -139,14 +139,10 @@ enum JournalIO {
                 try state.apply(
                     try decode(record, path: files.journal), offset: record.offset, path: files.journal)
             }
-            let atEnd = bytes.count < chunk
-            if parsed.hasTornTail && !parsed.reachedFreeSpace && !atEnd {
-                // The chunk ended inside a record: read on from it, in a larger chunk if it held no whole one.
+            if !parsed.reachedFreeSpace && bytes.count == chunk {
+                // More may follow, perhaps the rest of a record the chunk cut: read on from the last whole one,
+                // in a larger chunk if this one held none.
                 if parsed.records.isEmpty { chunk *= 4 }
-                position = parsed.endOfValidData
-                continue
-            }
-            if !parsed.hasTornTail && !parsed.reachedFreeSpace && !atEnd {
                 position = parsed.endOfValidData
                 continue
             }

@@ -29,6 +29,11 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
             guard let seen else { return false }
             return seen.lock.changeCount == seen.count
         }
+
+        /// Records that `state` is current as of `count` on `lock` (forgets it when either is unknown).
+        mutating func see(_ count: UInt64?, on lock: FileLock?) {
+            seen = lock.flatMap { lock in count.map { (lock, $0) } }
+        }
     }
 
     private let guarded: Mutex<Guarded>
@@ -99,7 +104,7 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
                     // Read before the files: a writer that follows cannot have counted yet.
                     let count = fileLock?.changeCount
                     try refresh(&guarded.state)
-                    guarded.seen = fileLock.flatMap { lock in count.map { (lock, $0) } }
+                    guarded.see(count, on: fileLock)
                     return try body(&guarded.state)
                 }
             }
@@ -122,7 +127,7 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
                     // instance go on from memory while `perform` waits for the disk.
                     let count = fileLock?.changeCount
                     try refresh(&guarded.state)
-                    guarded.seen = fileLock.flatMap { lock in count.map { (lock, $0) } }
+                    guarded.see(count, on: fileLock)
                     return try prepare(&guarded.state)
                 }
                 let outcome: Outcome
@@ -142,7 +147,7 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
                         // Releasing the exclusive lock adds one to the count: this write's own change is
                         // already in `state`.
                         let count = fileLock?.changeCount
-                        guarded.seen = fileLock.flatMap { lock in count.map { (lock, $0 &+ 1) } }
+                        guarded.see(count.map { $0 &+ 1 }, on: fileLock)
                         return result
                     } catch {
                         if case .storeUnusableUntilReopened = error as? DataStoreError {
