@@ -6,7 +6,7 @@ extension TimeSeriesDataStore: SchemaMigrating {
     /// The schema `index.json` records; `nil` for a store written before schemas were recorded.
     public func recordedSchema() throws -> Schema? {
         try access.read(
-            isCurrent: { state, _ in isCurrent(state) }, refresh: { try refresh(&$0, repair: false) },
+            isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) },
             { $0.index.schema })
     }
 
@@ -58,7 +58,7 @@ extension TimeSeriesDataStore: SchemaMigrating {
         }
         if configuration.isReadOnly {
             try access.read(
-                isCurrent: { state, _ in isCurrent(state) }, refresh: { try refresh(&$0, repair: false) },
+                isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) },
                 update)
         } else {
             try access.write(refresh: { try refresh(&$0, repair: true) }, update)

@@ -152,8 +152,9 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
         return State(index: index, indexPin: try PinnedFile(path: files.index), active: active)
     }
 
-    /// Whether the index and the active segment are what `state` was read from (two `stat`s).
-    func isCurrent(_ state: State) -> Bool {
+    /// Whether the index and the active segment are what `state` was read from (two `stat`s). The lock file's
+    /// change count is not needed: a segment only grows, so its size says whether samples were appended.
+    func isCurrent(_ state: State, unchangedSinceRead _: Bool) -> Bool {
         guard StoreFile.status(atPath: files.index)?.identity == state.indexIdentity else { return false }
         guard let active = state.active else { return true }
         return StoreFile.status(atPath: files.segment(active.file))?.size == active.end
@@ -193,7 +194,7 @@ public final class TimeSeriesDataStore: DataStore, Sendable {
             return try body(&state)
         }
         return try access.read(
-            isCurrent: { state, _ in isCurrent(state) }, refresh: { try refresh(&$0, repair: false) }, checked
+            isCurrent: isCurrent, refresh: { try refresh(&$0, repair: false) }, checked
         )
     }
 
