@@ -31,8 +31,11 @@ public struct StoreRepairReport: Sendable, Hashable, CustomStringConvertible {
 /// saving everything from the first damaged record on to a side file.
 public enum StoreRepair {
     /// Cuts the file at `path` back to the end of its last good record, if anything after it is damaged or
-    /// incomplete. The removed bytes are first written, durably, to `PATH.damaged-TIMESTAMP` beside it (free
-    /// space at their end left out). Call holding the store's exclusive lock.
+    /// incomplete. The removed bytes are first written, durably, to `PATH.damaged-TIMESTAMP` beside it. Call
+    /// holding the store's exclusive lock.
+    ///
+    /// - Parameter ending: How the file may end: with ``RecordFraming/Ending/preallocated``, zeros after the last
+    ///   record are free space, and the zeros at the end of the removed bytes are left out of the side file.
     ///
     /// - Returns: What was removed, or `nil` when every record is whole (then nothing is written).
     public static func cutBack(_ path: String, ending: RecordFraming.Ending = .appended)

@@ -27,6 +27,8 @@ public struct StoreVerification: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the file at `path` and returns how many records it holds, all whole and with sound checksums.
     ///
+    /// - Parameter ending: How the file may end (``RecordFraming/Ending/preallocated``: zeros after the last
+    ///   record are free space, not a torn write).
     /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for a damaged record, and for an
     ///   incomplete last record too: a torn write that the next writer would cut back is still reported.
     public static func countWholeRecords(
