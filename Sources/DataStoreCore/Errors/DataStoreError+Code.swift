@@ -67,5 +67,8 @@ extension DataStoreError {
         public static let invalidRelationship = Code("invalidRelationship")
         /// A delete is refused by a `.deny` delete rule: the relationship still holds models.
         public static let deleteDenied = Code("deleteDenied")
+        /// Under ``MergePolicy/error``, another context or process changed an attribute this save changes since
+        /// the saver read it. Nothing was saved.
+        public static let mergeConflict = Code("mergeConflict")
     }
 }

@@ -273,4 +273,18 @@ extension DataStoreError {
     public static func historyDeletionUnsupported(store: String, reason: String) -> DataStoreError {
         DataStoreError(.historyDeletionUnsupported, store: store, reason: reason)
     }
+
+    /// Matches every ``Code/mergeConflict`` error in a `catch` or `case` pattern.
+    public static let mergeConflict = DataStoreError(.mergeConflict)
+
+    /// Under ``MergePolicy/error``, the stored values of `attributes` of `identifier` differ from the values
+    /// the saver last read: another context or process changed them. `conflictCount` models conflicted in all
+    /// (the first is named). Nothing was saved.
+    public static func mergeConflict(
+        store: String, identifier: PersistentIdentifier, attributes: [String], conflictCount: Int = 1
+    ) -> DataStoreError {
+        DataStoreError(
+            .mergeConflict, store: store, entity: identifier.entityName,
+            attribute: attributes.joined(separator: ", "), identifier: identifier, changeCount: conflictCount)
+    }
 }

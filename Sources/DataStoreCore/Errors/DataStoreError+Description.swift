@@ -83,6 +83,12 @@ extension DataStoreError {
             return
                 "Cannot delete \(identifier.map { "\($0)" } ?? "?"): its relationship '\(attribute ?? "?")' "
                 + "has the .deny delete rule and still holds \(changeCount ?? 0) model(s). Nothing was saved."
+        case .mergeConflict:
+            let others = (changeCount ?? 1) > 1 ? " (and \((changeCount ?? 1) - 1) more model(s))" : ""
+            return
+                "Merge conflict in store '\(store)': \(identifier.map { "\($0)" } ?? "?")\(others) changed "
+                + "'\(attribute ?? "?")' since this context read it. Nothing was saved; fetch the model again and "
+                + "reapply the change, or save with the mergeByPropertyObjectTrump policy."
         case .schemaChanged:
             return
                 "Store '\(store)' was migrated by another process: \(reason). Reopen it with the new schema."

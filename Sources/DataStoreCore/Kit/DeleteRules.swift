@@ -2,7 +2,7 @@
 /// transaction as the delete that caused it.
 ///
 /// Starting from the models the request deletes, it follows each deleted model's relationships (as they
-/// were before the save): `.cascade` deletes the related models and follows theirs in turn (each model
+/// were before the save, keeping only the related models whose inverse still points back): `.cascade` deletes the related models and follows theirs in turn (each model
 /// once, so cycles end), `.nullify` removes the deleted model from the related models' inverse, `.deny`
 /// refuses the save while a related model survives it, `.noAction` does nothing. Each row is read through
 /// the planner, so a database-backed store reads only the rows the rules reach.
@@ -37,7 +37,20 @@ struct DeleteRules {
             if before == nil { before = try planner.original(id) }
             guard let row = before else { continue }
             for relationship in entity.relationships {
-                let related = row[attribute: relationship.name].relatedIdentifiers ?? []
+                var related = row[attribute: relationship.name].relatedIdentifiers ?? []
+                // The truth is the related model's side: a model that another saver moved elsewhere since
+                // this row was written is no longer this model's to delete or nullify.
+                if let inverse = InverseRelationships.inverse(
+                    of: relationship, in: id.entityName, planner: &planner)
+                {
+                    var owned: [PersistentIdentifier] = []
+                    for target in related {
+                        let pointsBack = try planner.current(target)?[attribute: inverse.name]
+                            .relatedIdentifiers
+                        if pointsBack?.contains(id) ?? true { owned.append(target) }
+                    }
+                    related = owned
+                }
                 switch relationship.deleteRule {
                 case .cascade:
                     for target in related {

@@ -13,6 +13,8 @@ final class EntityRules: Sendable {
     /// The attributes a unique constraint or an index covers: an update of none of them moves no unique value
     /// and no index entry.
     let keyedAttributeNames: Set<String>
+    /// The entity's relationships by name.
+    let relationships: [String: Schema.Relationship]
 
     init(_ entity: Schema.Entity) {
         self.entity = entity
@@ -21,6 +23,7 @@ final class EntityRules: Sendable {
         preservedAttributeNames = entity.preservedAttributeNames
         indexedAttributeNames = entity.indexedAttributeNames
         keyedAttributeNames = Set(uniqueConstraints.joined()).union(indexedAttributeNames)
+        relationships = Dictionary(entity.relationships.map { ($0.name, $0) }) { first, _ in first }
     }
 
     /// The rules of every entity of `schema`, by name.

@@ -157,16 +157,35 @@ public enum SavePlanner {
             for snapshot in request.inserted {
                 try insert(snapshot)
             }
+            var conflicts: [(PersistentIdentifier, [String])] = []
             for snapshot in request.updated {
                 let id = snapshot.persistentIdentifier
                 guard let existing = try current(id) else {
                     throw .modelNotFound(store: store, identifier: id)
                 }
-                try write(snapshot, replacing: existing)
+                let baseline = request.baselines[id]
+                if request.mergePolicy == .error, let baseline {
+                    let changed = snapshot.values.keys.filter { name in
+                        baseline[name].map { existing[attribute: name] != $0 } ?? false
+                    }
+                    if !changed.isEmpty { conflicts.append((id, changed.sorted())) }
+                }
+                try write(merging(snapshot, baseline: baseline, into: existing), replacing: existing)
+            }
+            if let (first, attributes) = conflicts.first {
+                throw .mergeConflict(
+                    store: store, identifier: first, attributes: attributes, conflictCount: conflicts.count)
             }
             order.append(contentsOf: request.updated.map(\.persistentIdentifier))
             order.append(contentsOf: request.deleted.map(\.persistentIdentifier))
             remapReferences()
+            var inverses = InverseRelationships()
+            try inverses.apply(
+                in: &self,
+                to: (request.inserted + request.updated).map {
+                    remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier
+                })
+            order.append(contentsOf: inverses.updated)
             var rules = DeleteRules(deleted: request.deleted.map(\.persistentIdentifier))
             try rules.apply(in: &self)
             order.append(contentsOf: rules.nullified + rules.cascaded)
@@ -175,7 +194,56 @@ public enum SavePlanner {
             let requested = seen
             return SavePlan(
                 changes: changes, remappedIdentifiers: remapped,
-                deleteRuleChanges: changes.filter { !requested.contains($0.identifier) })
+                deleteRuleChanges: changes.filter { !requested.contains($0.identifier) }
+                    + differencesFromRequest(request, in: changes))
+        }
+
+        /// The stored row `existing` with an update's change set applied: each sent attribute takes the sent
+        /// value, except a to-many relationship with a baseline, which takes the stored list minus what the saver
+        /// removed since its baseline plus what it added (so that two savers' edits of one list both count).
+        mutating func merging(
+            _ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue]?,
+            into existing: DataStoreSnapshot
+        ) -> DataStoreSnapshot {
+            var merged = existing
+            let relationships = rules(for: existing.persistentIdentifier.entityName)?.relationships ?? [:]
+            for (name, value) in snapshot.values {
+                guard let relationship = relationships[name], relationship.isToMany,
+                    let base = baseline?[name], let sent = value.relatedIdentifiers
+                else {
+                    merged.values[name] = value
+                    continue
+                }
+                let before = Set(base.relatedIdentifiers ?? [])
+                let after = Set(sent)
+                let stored = existing[attribute: name].relatedIdentifiers ?? []
+                var list = stored.filter { after.contains($0) || !before.contains($0) }
+                var present = Set(list)
+                for id in sent where !before.contains(id) && present.insert(id).inserted { list.append(id) }
+                merged.values[name] = .array(list.map(SnapshotValue.identifier))
+            }
+            return merged
+        }
+
+        /// For requested models whose stored values after this save differ from what the request sent (a list
+        /// merged with another saver's edits, an inverse kept consistent), an update carrying the stored values,
+        /// so that the saving context takes them.
+        func differencesFromRequest(_ request: DataStoreSaveChangesRequest, in changes: [PlannedChange])
+            -> [PlannedChange]
+        {
+            var result: [PlannedChange] = []
+            for snapshot in request.inserted + request.updated {
+                let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+                guard let row = final[id] ?? nil else { continue }
+                let differing = snapshot.values.keys.filter { row[attribute: $0] != snapshot.values[$0] }
+                guard !differing.isEmpty else { continue }
+                result.append(
+                    PlannedChange(
+                        kind: .update, identifier: id,
+                        values: Dictionary(uniqueKeysWithValues: differing.map { ($0, row[attribute: $0]) }),
+                        updatedAttributes: differing.sorted()))
+            }
+            return result
         }
 
         /// Points references to an insert that became an upsert at the model it updated, in every row this

@@ -1,6 +1,12 @@
 extension ModelContext {
     /// Writes every pending change, one transaction per store touched, in configuration order.
     ///
+    /// A save sends, for each changed model, only the attributes this context changed since it fetched or last
+    /// saved the model (a change set); the store merges them into the row it holds, so attributes changed by
+    /// other contexts or processes in between are kept. Attributes both changed are settled by
+    /// ``mergePolicy``. After the save, the model's other attributes keep the values this context last read
+    /// until a fetch returns the model again.
+    ///
     /// Atomicity is per store: each store commits its part whole or not at all. If a store throws after an
     /// earlier store committed, the earlier part stays committed (the context records it as saved) and the
     /// failing store's part stays pending in the context, so you can fix the cause and save again, or roll
@@ -31,9 +37,16 @@ extension ModelContext {
             guard let store = container.storeIdentifierByEntity[id.entityName] else {
                 throw DataStoreError.modelTypeNotInContainer(entity: id.entityName)
             }
-            let snapshot = DataStoreSnapshot(persistentIdentifier: id, values: registration.currentValues)
-            parts[store, default: DataStoreSaveChangesRequest(editingState: editingState)][keyPath: path]
-                .append(snapshot)
+            var values = registration.currentValues
+            var baseline: [String: SnapshotValue]?
+            if path == \.updated, case .saved(let saved) = registration.baseline {
+                // A change set: only what this context changed, and what it changed it from.
+                values = values.filter { name, value in (saved[name] ?? .null) != value }
+                baseline = Dictionary(uniqueKeysWithValues: values.keys.map { ($0, saved[$0] ?? .null) })
+            }
+            let snapshot = DataStoreSnapshot(persistentIdentifier: id, values: values)
+            parts[store, default: newRequest()][keyPath: path].append(snapshot)
+            if let baseline { parts[store]?.baselines[id] = baseline }
         }
         for id in insertOrder { try add(id, \.inserted) }
         for id in registry.compactMap({ isUpdated($0.value) ? $0.key : nil }).sorted() {
@@ -41,6 +54,10 @@ extension ModelContext {
         }
         for id in deleteOrder { try add(id, \.deleted) }
         return parts
+    }
+
+    private func newRequest() -> DataStoreSaveChangesRequest {
+        DataStoreSaveChangesRequest(editingState: editingState, mergePolicy: mergePolicy)
     }
 
     /// Updates the context after one store committed `request`.
@@ -68,8 +85,15 @@ extension ModelContext {
         let inserted = Set(request.inserted.map(\.persistentIdentifier))
         insertOrder.removeAll { inserted.contains($0) }
         for snapshot in request.updated {
-            registry[snapshot.persistentIdentifier]?.markSaved(
-                snapshot.values, resolver: relationshipResolver)
+            let id = snapshot.persistentIdentifier
+            guard let registration = registry[id] else { continue }
+            // The change set merged into what the context saw: attributes it did not send keep the values it
+            // last read (a fetch refreshes them from the store).
+            var saved = snapshot.values
+            if case .saved(let previous) = registration.baseline {
+                saved = previous.merging(snapshot.values) { _, new in new }
+            }
+            registry[id]?.markSaved(saved, resolver: relationshipResolver)
         }
         // Struct models are values: once saved there is nothing to track, and keeping them would make every
         // later save compare them all. Their identifiers still resolve through `aliases`. (Inserted structs
