@@ -114,7 +114,7 @@ let package = Package(
             ]),
         // The multi-process tests' helper process and their shared harness.
         .target(
-            name: "StoreTestSupport", dependencies: ["DataStoreCore", "TwoWaySync"],
+            name: "StoreTestSupport", dependencies: ["DataStoreCore", "TwoWaySync", "SampleTrips"],
             path: "Tests/StoreTestSupport"),
         .executableTarget(
             name: "datastore-test-process",

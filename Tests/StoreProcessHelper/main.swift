@@ -110,6 +110,18 @@ func tripsContainer(_ directory: String) throws -> ModelContainer {
         ])
 }
 
+/// The seeds' trips on a JSON file store in `directory` that saves without waiting for the disk (for tests
+/// that exercise interleavings, not durability).
+func relaxedTripsContainer(_ directory: String) throws -> ModelContainer {
+    try ModelContainer(
+        for: [Trip.self],
+        configurations: [
+            ModelConfiguration(
+                JSONFileStoreConfiguration(
+                    name: "trips", directory: URL(fileURLWithPath: directory), durability: .relaxed))
+        ])
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -211,6 +223,19 @@ do {
             try tripsContainer(arguments[1]), tokenFile: URL(fileURLWithPath: arguments[2]))
         for name in unread { report("UNREAD \(name)") }
         report("DONE \(unread.count)")
+    case "trip-editor":
+        // trip-editor AUTHOR: a TripEditor taking commands from standard input, one answer line each, until
+        // the input ends. `open DIR` (re)opens the trips container on a JSON file store in DIR.
+        var editor: TripEditor?
+        while let line = readLine() {
+            if line.hasPrefix("open ") {
+                let container = try relaxedTripsContainer(String(line.dropFirst(5)))
+                editor = TripEditor(container: container, author: arguments[1])
+                report("OK")
+            } else {
+                report(editor?.perform(line) ?? "ERROR no store open")
+            }
+        }
     default:
         fail("unknown mode \(arguments.first ?? "(none)")")
     }

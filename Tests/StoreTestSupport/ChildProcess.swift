@@ -11,12 +11,14 @@ import Synchronization
 public final class ChildProcess: Sendable {
     private let process: Process
     private let collector = OutputCollector()
+    /// The helper's standard input, for helpers that take commands (`nil` unless `takesCommands`).
+    private let input: FileHandle?
 
     /// Starts one of the package's executables (by default the `datastore-test-process` helper) with
     /// `arguments`, and `environment` added to this process's environment.
     public init(
         _ arguments: [String], executable: String = "datastore-test-process",
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], takesCommands: Bool = false
     ) throws {
         let process = Process()
         process.executableURL = try ChildProcess.executableURL(executable)
@@ -28,6 +30,13 @@ public final class ChildProcess: Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.standardError
+        if takesCommands {
+            let commands = Pipe()
+            process.standardInput = commands
+            input = commands.fileHandleForWriting
+        } else {
+            input = nil
+        }
         self.process = process
         pipe.fileHandleForReading.readabilityHandler = { [collector] handle in
             let chunk = handle.availableData
@@ -78,6 +87,20 @@ public final class ChildProcess: Sendable {
         // Let the pipe deliver what the process wrote before it exited.
         usleep(20_000)
         return process.terminationStatus
+    }
+
+    /// Sends one command line and waits for the helper's one-line answer, up to `timeout`; `nil` if none came.
+    /// Blocks, like ``waitForExit(timeout:)``. Only for a helper started with `takesCommands`.
+    public func request(_ command: String, timeout: Duration = .seconds(30)) -> String? {
+        let answered = output.count
+        input?.write(Data((command + "\n").utf8))
+        guard waitForLines(answered + 1, timeout: timeout) else { return nil }
+        return output[answered]
+    }
+
+    /// Closes the helper's standard input, which tells a command-taking helper to exit.
+    public func closeInput() {
+        try? input?.close()
     }
 
     /// Waits until the helper has printed at least `count` lines, up to `timeout`.
