@@ -1,6 +1,8 @@
 import DataStoreCore
 import Foundation
+import JSONFileStorage
 import SampleTrips
+import StoreTestSupport
 import Testing
 
 /// Saves send change sets: two contexts editing one model keep each other's edits, history names each
@@ -42,6 +44,45 @@ import Testing
         }
         let expected: [[[PartialKeyPath<Trip>]]] = [[[\Trip.destination]], [[\Trip.endDate]]]
         #expect(updated == expected)
+    }
+
+    /// The seeds' app and widget as two processes: each read the trip, then each changed one attribute.
+    @Test func twoProcessesEditingDifferentAttributesBothSurvive() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let directory = stores.directory.appendingPathComponent("trips")
+        let container = try ModelContainer(
+            for: [Trip.self],
+            configurations: [
+                ModelConfiguration(JSONFileStoreConfiguration(name: "trips", directory: directory))
+            ])
+        try makeTrip("Lisbon", items: 0, in: ModelContext(container))
+        let start = try #require(try ModelContext(container).fetchHistory(.init()).last?.token)
+        let app = try ChildProcess(["trip-editor", "app"], takesCommands: true)
+        let widget = try ChildProcess(["trip-editor", "widget"], takesCommands: true)
+        defer {
+            for process in [app, widget] {
+                process.closeInput()
+                process.waitForExit(timeout: .seconds(10))
+            }
+        }
+        for process in [app, widget] {
+            #expect(process.request("open \(directory.path)") == "OK")
+            #expect(process.request("refresh") == "OK")
+        }
+        #expect(app.request("destination 0 Porto") == "OK")
+        #expect(app.request("save") == "SAVED")
+        #expect(widget.request("endDay 0 9") == "OK")  // the widget still sees "Lisbon"
+        #expect(widget.request("save") == "SAVED")
+
+        let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
+        #expect(stored.destination == "Porto")
+        #expect(stored.endDate == Date(timeIntervalSinceReferenceDate: 9 * 86_400))
+        let transactions = try ModelContext(container).fetchHistory(
+            HistoryDescriptor<ContainerHistoryTransaction>(predicate: #Predicate { $0.token > start }))
+        #expect(transactions.map(\.author) == ["app", "widget"])
+        #expect(
+            transactions.map { $0.changes.map(\.updatedAttributes) } == [[["destination"]], [["endDate"]]])
     }
 
     @Test(arguments: TripStores.Kind.allCases)

@@ -11,6 +11,7 @@ import SampleTrips
 /// - `addTrip`, `append T`: inserts a trip, or a new item into trip T's list;
 /// - `move I T` (sets the item's `trip`), `adopt I T` (appends the item to trip T's list), `detach I`;
 /// - `deleteTrip T`, `deleteItem I`;
+/// - `destination T WORD`, `endDay T N` (sets the trip's `endDate` to day N);
 /// - `save`: answers `SAVED`, or `FAILED <code>` after rolling the context back and refreshing.
 public final class TripEditor {
     private var context: ModelContext
@@ -62,6 +63,12 @@ public final class TripEditor {
                 guard let trip = pick(trips, numbers.first) else { return "SKIPPED" }
                 context.delete(trip)
                 trips.removeAll { $0 === trip }
+            case "destination":
+                guard let trip = pick(trips, numbers.first), words.count == 3 else { return "SKIPPED" }
+                trip.destination = words[2]
+            case "endDay":
+                guard let trip = pick(trips, numbers.first), let day = numbers.last else { return "SKIPPED" }
+                trip.endDate = Date(timeIntervalSinceReferenceDate: Double(day) * 86_400)
             case "deleteItem":
                 guard let item = pick(items, numbers.first) else { return "SKIPPED" }
                 context.delete(item)
