@@ -151,7 +151,7 @@ let package = Package(
             name: "PostgresStorageTests",
             dependencies: [
                 "DataStoreCore", "PostgresStorage", "DataStoreConformance", "StoreTestSupport",
-                "InMemoryStorage",
+                "InMemoryStorage", "SampleTrips",
                 "datastore-test-process",
             ]),
         .testTarget(

@@ -135,13 +135,10 @@ extension ModelContext {
     /// The context's models of `entity` with unsaved inserts, changes or deletes.
     func pendingRegistrations(of entity: String) -> [(PersistentIdentifier, Registration)] {
         guard hasChanges else { return [] }
-        return registry.filter { id, registration in
-            guard id.entityName == entity else { return false }
-            if registration.isDeleted { return true }
-            if case .none = registration.baseline { return true }
-            return isUpdated(registration)
+        return (insertOrder + deleteOrder + updatedIdentifiers).compactMap { id in
+            guard id.entityName == entity, let registration = registry[id] else { return nil }
+            return (id, registration)
         }
-        .map { ($0.key, $0.value) }
     }
 
     /// The model for a fetched snapshot, reusing the tracked class instance where there is one; its
@@ -157,11 +154,12 @@ extension ModelContext {
         {
             if case .none = registration.baseline { return model }  // an unsaved insert
             if isUpdated(registration) || registration.isDeleted { return model }
-            try model.apply(snapshot.values, resolver: resolver)
+            try registry.log.suspended { try model.apply(snapshot.values, resolver: resolver) }
             var refreshed = Registration(
                 model: model, baseline: .saved(snapshot.values), twins: registration.twins)
-            refreshed.markSaved(snapshot.values, resolver: resolver)
+            refreshed.markSaved(snapshot.values, resolver: resolver, log: registry.log)
             registry[known] = refreshed
+            registry.log.forget([known])
             return model
         }
         let model = try Model(snapshot: snapshot, resolver: resolver)

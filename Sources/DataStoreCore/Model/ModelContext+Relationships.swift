@@ -37,7 +37,8 @@ extension ModelContext {
     ///   context), or a model of another container.
     func prepareRelationshipsForSave() throws(DataStoreError) {
         var checked = Set<PersistentIdentifier>()
-        var queue = Array(registry.keys)
+        // Models whose relationships gained something are inserted or changed: no other needs a look.
+        var queue = insertOrder + updatedIdentifiers
         while let id = queue.popLast() {
             guard checked.insert(id).inserted, let registration = registry[id], !registration.isDeleted else {
                 continue
@@ -109,7 +110,7 @@ extension ModelContext {
                 saved.merge(change.values) { _, new in new }
                 var model = registration.model
                 // The store wrote these values from this model type's values, so they convert.
-                try? applyChanged(change.values, to: &model)
+                registry.log.suspended { try? applyChanged(change.values, to: &model) }
                 registration.model = model
                 registration.baseline = .saved(saved)
                 registry[id] = registration

@@ -49,7 +49,7 @@ extension ModelContext {
             if let baseline { parts[store]?.baselines[id] = baseline }
         }
         for id in insertOrder { try add(id, \.inserted) }
-        for id in registry.compactMap({ isUpdated($0.value) ? $0.key : nil }).sorted() {
+        for id in updatedIdentifiers.sorted() {
             try add(id, \.updated)
         }
         for id in deleteOrder { try add(id, \.deleted) }
@@ -64,6 +64,7 @@ extension ModelContext {
     private func recordSaved(
         _ request: DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
     ) {
+        let log = registry.log
         for snapshot in request.inserted {
             let proposed = snapshot.persistentIdentifier
             guard var registration = registry.removeValue(forKey: proposed) else { continue }
@@ -77,7 +78,7 @@ extension ModelContext {
                 // An upsert landed on a model this context already tracks: both instances now hold the
                 // inserted values, and edits to either are saved from here on.
                 registry[used]?.twins.append(registration.model)
-                registry[used]?.markSaved(snapshot.values, resolver: relationshipResolver)
+                registry[used]?.markSaved(snapshot.values, resolver: relationshipResolver, log: log)
             } else {
                 registry[used] = registration
             }
@@ -93,7 +94,7 @@ extension ModelContext {
             if case .saved(let previous) = registration.baseline {
                 saved = previous.merging(snapshot.values) { _, new in new }
             }
-            registry[id]?.markSaved(saved, resolver: relationshipResolver)
+            registry[id]?.markSaved(saved, resolver: relationshipResolver, log: log)
         }
         // Struct models are values: once saved there is nothing to track, and keeping them would make every
         // later save compare them all. Their identifiers still resolve through `aliases`. (Inserted structs
@@ -104,6 +105,7 @@ extension ModelContext {
                 registry[id] = nil
             }
         }
+        registry.log.forget(request.updated.map(\.persistentIdentifier))
         let deleted = Set(request.deleted.map(\.persistentIdentifier))
         for id in deleted { registry[id] = nil }
         deleteOrder.removeAll { deleted.contains($0) }

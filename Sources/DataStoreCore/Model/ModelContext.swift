@@ -39,13 +39,17 @@ public final class ModelContext {
             return values
         }
 
-        /// Records `values` as saved and puts every instance at them.
-        mutating func markSaved(_ values: [String: SnapshotValue], resolver: (any RelatedModelResolving)?) {
+        /// Records `values` as saved and puts every instance at them (writes the change log does not note).
+        mutating func markSaved(
+            _ values: [String: SnapshotValue], resolver: (any RelatedModelResolving)?, log: ModelChangeLog
+        ) {
             baseline = .saved(values)
             guard !twins.isEmpty else { return }
-            // The values came from this model type, so they convert.
-            try? model.apply(values, resolver: resolver)
-            for index in twins.indices { try? twins[index].apply(values, resolver: resolver) }
+            log.suspended {
+                // The values came from this model type, so they convert.
+                try? model.apply(values, resolver: resolver)
+                for index in twins.indices { try? twins[index].apply(values, resolver: resolver) }
+            }
         }
     }
 
@@ -83,7 +87,10 @@ public final class ModelContext {
     /// The counters of the most recent history fetch, to check that it sought instead of scanning.
     package internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
 
-    var registry: [PersistentIdentifier: Registration] = [:]
+    var registry = ModelRegistry()
+    /// How many tracked models `save()`, `hasChanges` and the like compared with their saved values, for tests
+    /// that check they look only at models that may have changed.
+    package internal(set) var modelsExamined = 0
     var insertOrder: [PersistentIdentifier] = []
     var deleteOrder: [PersistentIdentifier] = []
     /// Primary keys of identifiers the context proposed, to the identifier the store used, so that struct
@@ -179,10 +186,25 @@ public final class ModelContext {
 
     /// The number of models with unsaved changes.
     var pendingChangeCount: Int {
-        insertOrder.count + deleteOrder.count + registry.values.filter(isUpdated).count
+        insertOrder.count + deleteOrder.count + updatedIdentifiers.count
+    }
+
+    /// The saved models with unsaved attribute changes: of the models that may have changed (see
+    /// ``ModelRegistry``), those whose values differ from their baseline. Models found unchanged leave the
+    /// change log.
+    var updatedIdentifiers: [PersistentIdentifier] {
+        var updated: [PersistentIdentifier] = []
+        var unchanged: [PersistentIdentifier] = []
+        for id in registry.mayHaveChanged {
+            guard let registration = registry[id] else { continue }
+            if isUpdated(registration) { updated.append(id) } else { unchanged.append(id) }
+        }
+        if !unchanged.isEmpty { registry.log.forget(unchanged) }
+        return updated
     }
 
     func isUpdated(_ registration: Registration) -> Bool {
+        modelsExamined += 1
         guard !registration.isDeleted else { return false }
         switch registration.baseline {
         case .none: return false
@@ -195,17 +217,22 @@ public final class ModelContext {
     /// attributes back to their saved values.
     public func rollback() {
         for id in insertOrder { registry[id] = nil }
-        for (id, registration) in registry {
+        // Only models that may have changed need their values back; the others hold them already.
+        for id in Set(registry.mayHaveChanged + deleteOrder) {
+            guard let registration = registry[id] else { continue }
             switch registration.baseline {
             case .none, .unknown:
                 registry[id] = nil
             case .saved(let values):
                 var model = registration.model
-                // The values came from this model type, so they convert.
-                try? model.apply(values, resolver: relationshipResolver)
+                registry.log.suspended {
+                    // The values came from this model type, so they convert.
+                    try? model.apply(values, resolver: relationshipResolver)
+                }
                 var restored = Registration(model: model, baseline: .saved(values), twins: registration.twins)
-                restored.markSaved(values, resolver: relationshipResolver)
+                restored.markSaved(values, resolver: relationshipResolver, log: registry.log)
                 registry[id] = restored
+                registry.log.forget([id])
             }
         }
         insertOrder = []
@@ -221,7 +248,7 @@ extension ModelContext {
 
     /// The saved models with unsaved attribute changes, in identifier order.
     public var changedModelsArray: [any PersistentModel] {
-        registry.filter { isUpdated($0.value) }.sorted { $0.key < $1.key }.map(\.value.model)
+        updatedIdentifiers.sorted().compactMap { registry[$0]?.model }
     }
 
     /// The models marked for deletion since the last save, in deletion order.

@@ -67,6 +67,7 @@ public struct Relationship<Value: RelationshipValue> {
             let old = loadedValue(of: owner, storage: storageKeyPath)
             guard !old.holdsSameInstances(as: newValue) else { return }
             owner[keyPath: storageKeyPath].state = .loaded(newValue)
+            ModelChangeTracking.noteChange(of: owner)
             InverseMaintenance.update(
                 owner, relationship: wrappedKeyPath, removed: old.relatedModels, added: newValue.relatedModels
             )

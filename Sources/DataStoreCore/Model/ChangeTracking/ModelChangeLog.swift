@@ -1,0 +1,41 @@
+import Synchronization
+
+/// The identifiers of the models whose `@Attribute` or `@Relationship` properties changed since a context last
+/// looked: what `save()` and `hasChanges` compare, instead of every model the context tracks.
+///
+/// The properties' setters write to it from whatever thread changes the model, so it locks; the context
+/// suspends it while it writes stored values into its own models (a refresh is not a change).
+final class ModelChangeLog: Sendable {
+    private struct State {
+        var changed: Set<PersistentIdentifier> = []
+        var suspended = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Records that the model with `identifier` changed, unless the log is suspended.
+    func note(_ identifier: PersistentIdentifier) {
+        state.withLock { state in
+            if state.suspended == 0 { state.changed.insert(identifier) }
+        }
+    }
+
+    /// The identifiers noted since they were last forgotten.
+    var changed: Set<PersistentIdentifier> {
+        state.withLock { $0.changed }
+    }
+
+    /// Forgets `identifiers`: their models are as saved again, or no longer tracked.
+    func forget(_ identifiers: some Sequence<PersistentIdentifier>) {
+        state.withLock { state in
+            for id in identifiers { state.changed.remove(id) }
+        }
+    }
+
+    /// Runs `body` without noting changes: the context writing stored values into its models.
+    func suspended<T>(_ body: () throws -> T) rethrows -> T {
+        state.withLock { $0.suspended += 1 }
+        defer { state.withLock { $0.suspended -= 1 } }
+        return try body()
+    }
+}

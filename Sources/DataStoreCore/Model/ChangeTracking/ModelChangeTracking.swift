@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Connects model instances to the change log of the context that tracks them, so that a property's setter
+/// (which knows only its model) can tell that context.
+///
+/// Entries hold the model and the log weakly: a model that is no longer alive cannot change, and a context that
+/// is gone no longer asks. Entries whose model or log is gone are swept out as the table grows.
+enum ModelChangeTracking {
+    private struct Entry: @unchecked Sendable {
+        // `@unchecked`: weak references are only read under the table's lock.
+        weak var model: AnyObject?
+        weak var log: ModelChangeLog?
+    }
+
+    private struct Table {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        /// The size at which the next sweep runs.
+        var sweepAt = 1_024
+    }
+
+    private static let table = Mutex(Table())
+    /// How many entries exist: setters of models nobody tracks skip the lock while it is zero.
+    private static let count = Atomic<Int>(0)
+
+    /// Sends the changes of `model` to `log` from now on (replacing another context's log: the last context
+    /// to register an instance is the one it reports to).
+    static func track(_ model: AnyObject, in log: ModelChangeLog) {
+        table.withLock { table in
+            table.entries[ObjectIdentifier(model)] = Entry(model: model, log: log)
+            if table.entries.count >= table.sweepAt {
+                table.entries = table.entries.filter { $0.value.model != nil && $0.value.log != nil }
+                table.sweepAt = max(1_024, table.entries.count * 2)
+            }
+            count.store(table.entries.count, ordering: .relaxed)
+        }
+    }
+
+    /// Stops sending the changes of `model` to `log`.
+    static func untrack(_ model: AnyObject, from log: ModelChangeLog) {
+        table.withLock { table in
+            let key = ObjectIdentifier(model)
+            guard let entry = table.entries[key], entry.model === model, entry.log === log else { return }
+            table.entries[key] = nil
+            count.store(table.entries.count, ordering: .relaxed)
+        }
+    }
+
+    /// Called by the setters of `@Attribute` and `@Relationship`: notes the change in the log of the context
+    /// that tracks `owner`, if any.
+    static func noteChange<Owner: PersistentModel & AnyObject>(of owner: Owner) {
+        guard count.load(ordering: .relaxed) > 0 else { return }
+        let log = table.withLock { table -> ModelChangeLog? in
+            guard let entry = table.entries[ObjectIdentifier(owner)], entry.model === owner else {
+                return nil
+            }
+            return entry.log
+        }
+        log?.note(owner.persistentModelID)
+    }
+}

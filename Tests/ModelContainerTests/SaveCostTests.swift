@@ -1,0 +1,101 @@
+import DataStoreCore
+import Foundation
+import InMemoryStorage
+import Testing
+
+/// A note whose properties report their changes.
+final class ReportingNote: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<ReportingNote>] = [
+        .attribute("title", \.title), .attribute("body", \.body), .attribute("rank", \.rank),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    @Attribute var title = ""
+    @Attribute var body = ""
+    @Attribute var rank = 0
+    init() {}
+}
+
+/// The same note with plain stored properties: the context must compare each tracked one.
+final class PlainNote: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<PlainNote>] = [
+        .attribute("title", \.title), .attribute("body", \.body), .attribute("rank", \.rank),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    var title = ""
+    var body = ""
+    var rank = 0
+    init() {}
+}
+
+/// `save()` and `hasChanges` look only at models that may have changed: with `@Attribute` properties, the cost
+/// of one change does not grow with the number of models a context tracks (counted, not timed).
+@Suite struct SaveCostTests {
+    static let tracked = 40_000
+
+    static func context<Model: PersistentModel>(
+        tracking _: Model.Type, count: Int = tracked, configure: (Model, Int) -> Void
+    )
+        throws
+        -> (ModelContext, [Model])
+    {
+        let container = try ModelContainer(
+            for: [Model.self], configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "notes"))]
+        )
+        let writer = ModelContext(container)
+        for index in 0..<count {
+            let model = Model()
+            configure(model, index)
+            writer.insert(model)
+        }
+        try writer.save()
+        let context = ModelContext(container)
+        return (context, try context.fetch(FetchDescriptor<Model>()))
+    }
+
+    @Test func oneChangeAmongFortyThousandTrackedModelsExaminesOnlyThatModel() throws {
+        let (context, notes) = try Self.context(tracking: ReportingNote.self) { $0.rank = $1 }
+        #expect(notes.count == Self.tracked)
+        let before = context.modelsExamined
+        #expect(!context.hasChanges)
+        #expect(context.modelsExamined - before == 0)
+
+        try #require(notes.first { $0.rank == 12_345 }).title = "changed"
+        let start = context.modelsExamined
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(!context.hasChanges)
+        // hasChanges, the save's request and relationship check, and hasChanges again: a few looks at one model.
+        #expect(context.modelsExamined - start <= 4)
+        #expect(
+            try ModelContext(context.container).fetch(
+                FetchDescriptor<ReportingNote>(predicate: #Predicate { $0.title == "changed" })
+            ).map(\.rank) == [12_345])
+
+        // A property set back to its saved value is no change, and leaves the log.
+        notes[7].body = "x"
+        notes[7].body = ""
+        #expect(!context.hasChanges)
+        let settled = context.modelsExamined
+        #expect(!context.hasChanges)
+        #expect(context.modelsExamined == settled)
+
+        // A fetch that refreshes every model is not a change either.
+        _ = try context.fetch(FetchDescriptor<ReportingNote>())
+        let refreshed = context.modelsExamined
+        #expect(!context.hasChanges)
+        #expect(context.modelsExamined == refreshed)
+    }
+
+    /// The fallback, and proof that the counter counts: plain properties cannot report, so each tracked model
+    /// is compared.
+    @Test func plainPropertiesAreComparedModelByModel() throws {
+        let (context, notes) = try Self.context(tracking: PlainNote.self, count: 4_000) { $0.rank = $1 }
+        notes[3].title = "changed"
+        let start = context.modelsExamined
+        try context.save()
+        #expect(context.modelsExamined - start >= 4_000)
+        #expect(
+            try ModelContext(context.container).fetchCount(
+                FetchDescriptor<PlainNote>(predicate: #Predicate { $0.title == "changed" })) == 1)
+    }
+}
