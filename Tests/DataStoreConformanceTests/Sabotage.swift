@@ -24,7 +24,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     case deleteHistoryHonoursFetchLimit, deleteHistoryDeletesOneMore, eraseKeepsHistory
     // Saves
     case partialTransactionsVisible, upsertInsertsTwice, uniqueViolationUntyped, missingModelIgnored
-    case duplicatesDropped, overlappingSavesLost
+    case duplicatesDropped, overlappingSavesLost, updatesReplaceWholeRows, mergePolicyIgnored
     // Capabilities
     case reopenForgetsEverything, instancesShareNothing, rejectedUpdateKeepsInserts
     case rejectedDeleteKeepsInserts, updatesSkipTheBacklog, updatesIgnoreExpiry
@@ -32,6 +32,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     case schemaNotRecorded, renamedValuesDropped, unsafeSchemaAccepted
     // Relationships
     case cascadeIgnored, nullifyIgnored, denyIgnored, danglingReferenceAccepted, toManyValuesDropped
+    case inversesNotMaintained, listBaselinesIgnored
 
     var caughtBy: ConformanceCase {
         switch self {
@@ -87,6 +88,10 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .missingModelIgnored: .missingModelRejected
         case .duplicatesDropped: .duplicateModelInRequestRejected
         case .overlappingSavesLost: .concurrentSavesRecordedOnce
+        case .updatesReplaceWholeRows: .partialUpdatesMerge
+        case .mergePolicyIgnored: .conflictingUpdateRejectedUnderErrorPolicy
+        case .inversesNotMaintained: .toOneEditMovesTheInverse
+        case .listBaselinesIgnored: .listEditsMergeWithTheStoredList
         case .reopenForgetsEverything: .reopenKeepsDataHistoryAndTokens
         case .instancesShareNothing: .secondInstanceSeesCommits
         case .rejectedUpdateKeepsInserts: .insertOnlyRejectsUpdatesAtomically

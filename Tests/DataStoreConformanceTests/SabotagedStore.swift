@@ -55,6 +55,11 @@ final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Se
             switch sabotage {
             case .danglingReferenceAccepted:
                 schema.entities[index].relationships = []
+            case .inversesNotMaintained:
+                // A store that knows no inverses keeps neither side in step with the other.
+                for relationship in schema.entities[index].relationships.indices {
+                    schema.entities[index].relationships[relationship].inverse = nil
+                }
             case .cascadeIgnored, .denyIgnored, .nullifyIgnored:
                 schema.entities[index].relationships = schema.entities[index].relationships.map {
                     relationship in
@@ -131,6 +136,19 @@ final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Se
         case .authorNotRecorded: request.editingState.author = nil
         case .bundleNotRecorded: request.editingState.bundleIdentifier = "unknown"
         case .updatesNotApplied: request.updated = []
+        case .updatesReplaceWholeRows:
+            // The store before change sets: an update is the whole row, and what it leaves out becomes null.
+            request.updated = request.updated.map { snapshot in
+                var row = snapshot
+                for attribute in schema.entity(named: snapshot.persistentIdentifier.entityName)?.attributes
+                    ?? []
+                where row.values[attribute.name] == nil {
+                    row.values[attribute.name] = .null
+                }
+                return row
+            }
+        case .mergePolicyIgnored: request.mergePolicy = .mergeByPropertyObjectTrump
+        case .listBaselinesIgnored: request.baselines = [:]
         case .deletesNotApplied: request.deleted = []
         case .emptySaveReturnsAToken where request.isEmpty:
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: base.currentToken)

@@ -91,6 +91,61 @@ enum RelationshipChecks {
         try h.expect.equal(try h.relationshipState(), before, "data and history after the rejected saves")
     }
 
+    static func toOneEditMovesTheInverse<S>(_ h: Harness<S>) throws {
+        let a = h.entry("a")
+        let b = h.entry("b")
+        let left = h.folder("left", entries: [a, b])
+        let right = h.folder("right", entries: [])
+        try h.save(inserted: [h.linked(a, to: left), h.linked(b, to: left), left, right])
+        // Only the entry's side is sent, as a saver that never read the folders would.
+        try h.save(updated: [
+            DataStoreSnapshot(
+                persistentIdentifier: a.persistentIdentifier,
+                values: ["folder": .identifier(right.persistentIdentifier)])
+        ])
+        try h.expect.equal(try listing(h), ["left: b", "right: a"], "each folder's entries after the move")
+        try h.save(deleted: [left])
+        try h.expect.equal(
+            try h.rows(ConformanceEntry.self).map(\.persistentIdentifier.primaryKey), ["a"],
+            "the entries left after deleting the old folder (cascade)")
+    }
+
+    static func listEditsMergeWithTheStoredList<S>(_ h: Harness<S>) throws {
+        let a = h.entry("a")
+        let b = h.entry("b")
+        let c = h.entry("c")
+        let folder = h.folder("f", entries: [a])
+        try h.save(inserted: [h.linked(a, to: folder), b, c, folder])
+        let seen = folder[attribute: "entries"]
+        // Another saver adds b; then a saver that still sees [a] adds c and removes a.
+        try h.save(updated: [h.linked(b, to: folder)])
+        let id = folder.persistentIdentifier
+        try h.performing("saving a list edit with a baseline") {
+            _ = try h.store.save(
+                DataStoreSaveChangesRequest(
+                    updated: [
+                        DataStoreSnapshot(
+                            persistentIdentifier: id,
+                            values: ["entries": .array([.identifier(c.persistentIdentifier)])])
+                    ], baselines: [id: ["entries": seen]]))
+        }
+        try h.expect.equal(try listing(h), ["f: b,c"], "the folder's entries after both edits")
+        let owners = try h.rows(ConformanceEntry.self).map {
+            "\($0.persistentIdentifier.primaryKey) in "
+                + ($0[attribute: "folder"].relatedIdentifiersForChecks.first?.primaryKey ?? "nil")
+        }
+        try h.expect.equal(owners, ["a in nil", "b in f", "c in f"], "each entry's folder")
+    }
+
+    /// Each folder's entries, as `name: a,b`.
+    private static func listing<S>(_ h: Harness<S>) throws -> [String] {
+        try h.rows(ConformanceFolder.self).map {
+            "\($0.persistentIdentifier.primaryKey): "
+                + ($0[attribute: "entries"].relatedIdentifiersForChecks).map(\.primaryKey).joined(
+                    separator: ",")
+        }
+    }
+
     static func inverseSidesStayConsistent<S>(_ h: Harness<S>) throws {
         let a = h.entry("a")
         let b = h.entry("b")

@@ -36,6 +36,44 @@ enum SaveChecks {
             last.first?.changedPersistentIdentifier, original.persistentIdentifier, "the upserted model")
     }
 
+    static func partialUpdatesMerge<S>(_ h: Harness<S>) throws {
+        let a = h.item("a", value: 1, note: "first", tag: "red")
+        try h.save(inserted: [a])
+        // Two savers who read `a`: one changes the note, the other the value, each sending only its change.
+        try h.save(updated: [
+            DataStoreSnapshot(
+                persistentIdentifier: a.persistentIdentifier, values: ["note": .string("second")])
+        ])
+        try h.save(updated: [
+            DataStoreSnapshot(persistentIdentifier: a.persistentIdentifier, values: ["value": .integer(2)])
+        ])
+        try h.expect.equal(
+            try h.items(), [h.changed(a, ["note": .string("second"), "value": .integer(2)])],
+            "the item after two change sets")
+        let updated = try h.history().suffix(2).map { $0.changes.map(\.updatedAttributes) }
+        try h.expect.equal(updated, [[["note"]], [["value"]]], "the updated attributes of the two saves")
+    }
+
+    static func conflictingUpdateRejectedUnderErrorPolicy<S>(_ h: Harness<S>) throws {
+        let a = h.item("a", note: "first")
+        try h.save(inserted: [a])
+        try h.save(updated: [h.changed(a, ["note": .string("theirs")])])
+        let before = try h.state()
+        let id = a.persistentIdentifier
+        var stale = DataStoreSaveChangesRequest(
+            updated: [DataStoreSnapshot(persistentIdentifier: id, values: ["note": .string("mine")])],
+            baselines: [id: ["note": .string("first")]], mergePolicy: .error)
+        try h.expect.error(
+            "mergeConflict naming the item and 'note'",
+            matching: { $0.code == .mergeConflict && $0.identifier == id && $0.attribute == "note" },
+            in: { _ = try h.store.save(stale) })
+        try h.expect.equal(try h.state(), before, "data and history after the refused save")
+        stale.baselines = [id: ["note": .string("theirs")]]
+        try h.performing("saving with a current baseline") { _ = try h.store.save(stale) }
+        try h.expect.equal(
+            try h.items().first?[attribute: "note"], .string("mine"), "the note after the save")
+    }
+
     static func uniqueUpdateViolationRejected<S>(_ h: Harness<S>) throws {
         let a = h.item("a")
         let b = h.item("b")

@@ -53,6 +53,8 @@ extension ConformanceCase {
         case .denyRefusesTheDelete: try RelationshipChecks.denyRefusesTheDelete(h)
         case .danglingReferenceRejected: try RelationshipChecks.danglingReferenceRejected(h)
         case .inverseSidesStayConsistent: try RelationshipChecks.inverseSidesStayConsistent(h)
+        case .toOneEditMovesTheInverse: try RelationshipChecks.toOneEditMovesTheInverse(h)
+        case .listEditsMergeWithTheStoredList: try RelationshipChecks.listEditsMergeWithTheStoredList(h)
         case .lightweightMigrationKeepsRows: try SchemaChecks.lightweightMigrationKeepsRows(h)
         case .unsafeSchemaChangeRefused: try SchemaChecks.unsafeSchemaChangeRefused(h)
         case .deleteHistoryIgnoresFetchLimit: try DeletionChecks.deleteHistoryIgnoresFetchLimit(h)
@@ -63,6 +65,9 @@ extension ConformanceCase {
         case .failedSaveLeavesNothingBehind: try SaveChecks.failedSaveLeavesNothingBehind(h)
         case .uniqueInsertUpserts: try SaveChecks.uniqueInsertUpserts(h)
         case .uniqueUpdateViolationRejected: try SaveChecks.uniqueUpdateViolationRejected(h)
+        case .partialUpdatesMerge: try SaveChecks.partialUpdatesMerge(h)
+        case .conflictingUpdateRejectedUnderErrorPolicy:
+            try SaveChecks.conflictingUpdateRejectedUnderErrorPolicy(h)
         case .missingModelRejected: try SaveChecks.missingModelRejected(h)
         case .duplicateModelInRequestRejected: try SaveChecks.duplicateModelInRequestRejected(h)
         case .concurrentSavesRecordedOnce: try SaveChecks.concurrentSavesRecordedOnce(h)

@@ -126,6 +126,12 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case duplicateModelInRequestRejected
     /// Saves from many tasks at once are each recorded exactly once.
     case concurrentSavesRecordedOnce
+    /// An update naming some attributes keeps the stored values of the others, and history lists only those
+    /// it changed.
+    case partialUpdatesMerge
+    /// Under `MergePolicy.error`, an update whose baseline differs from the stored value throws
+    /// `mergeConflict` and changes nothing; with a current baseline it saves.
+    case conflictingUpdateRejectedUnderErrorPolicy
 
     // Capabilities
     /// Reopening keeps data, history and tokens.
@@ -165,6 +171,12 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case danglingReferenceRejected
     /// After moves and deletes, every folder lists exactly the entries that name it, and the reverse.
     case inverseSidesStayConsistent
+    /// Setting only an entry's to-one side moves it out of its old folder's list and into the new one's, and a
+    /// later cascade from the old folder leaves it alone.
+    case toOneEditMovesTheInverse
+    /// A to-many edit with a baseline merges into the stored list: another saver's additions and removals
+    /// since the baseline are kept.
+    case listEditsMergeWithTheStoredList
 
     /// The case's name.
     public var description: String { rawValue }
@@ -176,7 +188,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             .tombstoneHoldsOnlyPreservedAttributes, .tombstoneValuesAreTheDeletedValues, .uniqueInsertUpserts,
             .uniqueUpdateViolationRejected, .missingModelRejected, .cascadeDeletesRelatedModels,
             .nullifyUpdatesTheInverse, .denyRefusesTheDelete, .danglingReferenceRejected,
-            .inverseSidesStayConsistent:
+            .inverseSidesStayConsistent, .partialUpdatesMerge, .conflictingUpdateRejectedUnderErrorPolicy,
+            .toOneEditMovesTheInverse, .listEditsMergeWithTheStoredList:
             return !capabilities.contains(.insertOnly)
         case .reopenKeepsDataHistoryAndTokens:
             return capabilities.contains(.durable)
@@ -196,7 +209,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     public var usesRelationshipFixtures: Bool {
         switch self {
         case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
-            .danglingReferenceRejected, .inverseSidesStayConsistent:
+            .danglingReferenceRejected, .inverseSidesStayConsistent, .toOneEditMovesTheInverse,
+            .listEditsMergeWithTheStoredList:
             true
         default: false
         }
@@ -205,6 +219,12 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     /// The implementation requirement the check enforces, as the protocols' documentation states it.
     public var requirement: String {
         switch self {
+        case .toOneEditMovesTheInverse, .listEditsMergeWithTheStoredList:
+            "DataStore: a save keeps both sides of a relationship with an inverse consistent with the rows the store holds, and merges a to-many edit with a baseline into the stored list."
+        case .partialUpdatesMerge:
+            "DataStore: an update is a change set: attributes it leaves out keep their stored values."
+        case .conflictingUpdateRejectedUnderErrorPolicy:
+            "DataStore: under MergePolicy.error, an update whose baseline differs from the stored value throws mergeConflict and nothing is saved."
         case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
             .danglingReferenceRejected, .inverseSidesStayConsistent:
             "DataStore: a save applies the schema's relationship delete rules in its own transaction and refuses references to models the store does not hold."

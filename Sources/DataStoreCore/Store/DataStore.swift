@@ -7,6 +7,14 @@
 ///
 /// - `save` is atomic: either every change in the request is committed, as one history transaction, or
 ///   the store is left exactly as before and the method throws a ``DataStoreError``.
+/// - An update is a change set (``DataStoreSaveChangesRequest/updated``): it is merged into the stored row,
+///   and attributes it leaves out keep their stored values. Under ``MergePolicy/error``, an update whose
+///   ``DataStoreSaveChangesRequest/baselines`` differ from the stored values throws
+///   ``DataStoreError/mergeConflict(store:identifier:attributes:conflictCount:)`` and nothing is saved.
+/// - Both sides of a relationship with an inverse stay consistent with the rows the store holds: a model
+///   linked to a to-one inverse leaves the list of the model that held it, a to-many edit with a baseline is
+///   merged into the stored list, and delete rules follow the related models' side. ``SavePlanner`` does all of
+///   this given a ``SnapshotRowSource``.
 /// - An update or delete of a model the store does not hold throws
 ///   ``DataStoreError/modelNotFound(store:identifier:)``; an unknown entity throws
 ///   ``DataStoreError/unknownEntity(store:entity:)``.

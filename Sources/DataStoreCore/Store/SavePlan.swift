@@ -8,9 +8,11 @@ public struct SavePlan: Hashable, Sendable {
     public var changes: [PlannedChange]
     /// Proposed identifier to used identifier, for inserts that became updates (upserts).
     public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
-    /// The changes among ``changes`` that the request did not name: the deletes a `.cascade` rule added and
-    /// the updates a `.nullify` rule made to inverse relationships. Report them in
-    /// ``DataStoreSaveChangesResult/deleteRuleChanges`` so contexts update the models they track.
+    /// What the save did beyond what the request sent, for contexts to apply to the models they track: the
+    /// deletes a `.cascade` rule added, the updates a `.nullify` rule or an inverse relationship made to models
+    /// the request did not name, and, for models it did name, the stored values that differ from what it sent
+    /// (a list merged with another saver's edits). Report them in
+    /// ``DataStoreSaveChangesResult/deleteRuleChanges``.
     public var deleteRuleChanges: [PlannedChange]
 
     /// Creates a plan.
