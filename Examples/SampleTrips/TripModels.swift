@@ -2,7 +2,8 @@ public import DataStoreCore
 public import Foundation
 
 /// The seeds' `Trip`, ported: `@Attribute(.preserveValueOnDeletion)` becomes an option on the attribute
-/// declaration, and `@Relationship(deleteRule: .cascade, inverse: …)` a relationship declaration next to the
+/// declaration (the property keeps `@Attribute`, which reports its changes so saves look only at changed
+/// models), and `@Relationship(deleteRule: .cascade, inverse: …)` a relationship declaration next to the
 /// attributes plus `@Relationship` on the property.
 public final class Trip: PersistentModel, Hashable {
     /// The persisted attributes and relationships.
@@ -19,13 +20,13 @@ public final class Trip: PersistentModel, Hashable {
     /// The model's identifier.
     public var persistentModelID = PersistentIdentifier()
     /// The trip's name, unique and kept on deletion.
-    public var name = ""
+    @Attribute public var name = ""
     /// Where the trip goes.
-    public var destination = ""
+    @Attribute public var destination = ""
     /// The first day.
-    public var startDate = Date(timeIntervalSinceReferenceDate: 0)
+    @Attribute public var startDate = Date(timeIntervalSinceReferenceDate: 0)
     /// The last day.
-    public var endDate = Date(timeIntervalSinceReferenceDate: 0)
+    @Attribute public var endDate = Date(timeIntervalSinceReferenceDate: 0)
     /// Where the trip stays; deleted with the trip.
     @Relationship public var livingAccommodation: LivingAccommodation?
     /// What to do there; deleted with the trip.
@@ -55,11 +56,11 @@ public final class LivingAccommodation: PersistentModel {
     /// The model's identifier.
     public var persistentModelID = PersistentIdentifier()
     /// The street address.
-    public var address = ""
+    @Attribute public var address = ""
     /// The place's name, kept on deletion.
-    public var placeName = ""
+    @Attribute public var placeName = ""
     /// Whether the stay is confirmed (the widget's button).
-    public var isConfirmed = false
+    @Attribute public var isConfirmed = false
     /// The trip staying here: the inverse of ``Trip/livingAccommodation``. Deleting the accommodation sets the
     /// trip's `livingAccommodation` to `nil` (the default `.nullify` rule).
     @Relationship public var trip: Trip?
@@ -87,13 +88,13 @@ public final class BucketListItem: PersistentModel {
     /// The model's identifier.
     public var persistentModelID = PersistentIdentifier()
     /// What it is.
-    public var title = ""
+    @Attribute public var title = ""
     /// More about it.
-    public var details = ""
+    @Attribute public var details = ""
     /// Whether it is booked.
-    public var hasReservation = false
+    @Attribute public var hasReservation = false
     /// Whether it is in the plan.
-    public var isInPlan = false
+    @Attribute public var isInPlan = false
     /// The trip it belongs to: the inverse of ``Trip/bucketList``.
     @Relationship public var trip: Trip?
 

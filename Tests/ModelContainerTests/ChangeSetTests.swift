@@ -178,6 +178,41 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<BucketListItem>()) == 0)
     }
 
+    /// A relationship gained in a stale view, pointing at a trip another context deleted: the save is refused
+    /// with an error naming that trip, nothing is written, and the item stays where the store has it.
+    @Test(arguments: TripStores.Kind.allCases)
+    func movingAnItemToATripAnotherContextDeletedIsRefused(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let setup = ModelContext(container)
+        try makeTrip("Lisbon", items: 1, in: setup)
+        try makeTrip("Oslo", items: 0, in: setup)
+        let mover = ModelContext(container)
+        let trips = try mover.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        let item = try #require(trips[0].bucketList.first)
+        let deleter = ModelContext(container)
+        deleter.delete(
+            try #require(
+                try deleter.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Oslo" })).first))
+        try deleter.save()
+        let before = try StoredTrips(container)
+        let bytesBefore = try stores.fingerprint()
+
+        item.trip = trips[1]
+        #expect {
+            try mover.save()
+        } throws: { error in
+            // The save updates Oslo's list too (the mover's inverse in memory), so the store names Oslo as gone.
+            let error = error as? DataStoreError
+            return [.modelNotFound, .invalidRelationship].contains(error?.code)
+                && error?.identifier == trips[1].persistentModelID
+        }
+        #expect(try stores.fingerprint() == bytesBefore)
+        #expect(try StoredTrips(container) == before)
+        #expect(before.owners == ["Lisbon 0": "Lisbon"])
+    }
+
     /// The review's interleaving: one context moves an item from Lisbon to Oslo while another, holding the
     /// older Lisbon, appends a new item to it. Deleting Lisbon afterwards (cascade) must not take Oslo's item.
     @Test(arguments: TripStores.Kind.allCases)
