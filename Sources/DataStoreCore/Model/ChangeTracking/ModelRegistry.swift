@@ -51,6 +51,10 @@ struct ModelRegistry {
 
     /// Connects the instances `new` holds to the log and disconnects those only `old` held.
     private func connect(old: ModelContext.Registration?, new: ModelContext.Registration?) {
+        // The common update of a registration (its baseline, its deleted flag) keeps its instances.
+        if let old, let new, old.twins.isEmpty, new.twins.isEmpty, old.holdsTheSameInstance(as: new) {
+            return
+        }
         let before = old?.instances ?? []
         let after = new?.instances ?? []
         for instance in before where !after.contains(where: { $0 === instance }) {
@@ -71,10 +75,20 @@ extension ModelContext.Registration {
     }
 
     /// Whether a save must compare this registration whatever the change log says: its stored values are
-    /// unknown, or one of its instances cannot report a change.
+    /// unknown, or one of its instances cannot report a change. A pending insert or delete is never an update.
     var needsComparing: Bool {
-        if case .unknown = baseline { return true }
-        return !([model] + twins).allSatisfy(Self.reportsChanges)
+        guard !isDeleted else { return false }
+        switch baseline {
+        case .none: return false
+        case .unknown: return true
+        case .saved: return !([model] + twins).allSatisfy(Self.reportsChanges)
+        }
+    }
+
+    /// Whether both registrations hold the same class instance (never true for struct models).
+    func holdsTheSameInstance(as other: Self) -> Bool {
+        guard type(of: model) is AnyObject.Type else { return false }
+        return (model as AnyObject) === (other.model as AnyObject)
     }
 
     private static func reportsChanges(_ model: any PersistentModel) -> Bool {
