@@ -60,6 +60,41 @@
                 ])
         }
 
+        /// The seeds' app and widget as two processes on one PostgreSQL store.
+        @Test func twoProcessesEditingDifferentAttributesBothSurvive() throws {
+            let namespace = PostgresServer.freshNamespace("cs")
+            let container = try Self.container(namespace)
+            try Self.seed(container, trips: [("Lisbon", 0)])
+            let start = try #require(try ModelContext(container).fetchHistory(.init()).last?.token)
+            let app = try ChildProcess(["trip-editor", "app"], takesCommands: true)
+            let widget = try ChildProcess(["trip-editor", "widget"], takesCommands: true)
+            defer {
+                for process in [app, widget] {
+                    process.closeInput()
+                    process.waitForExit(timeout: .seconds(10))
+                }
+            }
+            for process in [app, widget] {
+                #expect(process.request("open-postgres \(namespace)") == "OK")
+                #expect(process.request("refresh") == "OK")
+            }
+            #expect(app.request("destination 0 Porto") == "OK")
+            #expect(app.request("save") == "SAVED")
+            #expect(widget.request("endDay 0 9") == "OK")
+            #expect(widget.request("save") == "SAVED")
+
+            let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
+            #expect(stored.destination == "Porto")
+            #expect(stored.endDate == Date(timeIntervalSinceReferenceDate: 9 * 86_400))
+            let transactions = try ModelContext(container).fetchHistory(
+                HistoryDescriptor<ContainerHistoryTransaction>(predicate: #Predicate { $0.token > start }))
+            #expect(transactions.map(\.author) == ["app", "widget"])
+            #expect(
+                transactions.map { $0.changes.map(\.updatedAttributes) } == [
+                    [["destination"]], [["endDate"]],
+                ])
+        }
+
         @Test func movingAnItemWhileAnotherConnectionAppendsKeepsTheGraphConsistent() throws {
             let namespace = PostgresServer.freshNamespace("cs")
             let (first, second) = (try Self.container(namespace), try Self.container(namespace))

@@ -122,6 +122,24 @@ func relaxedTripsContainer(_ directory: String) throws -> ModelContainer {
         ])
 }
 
+/// The seeds' trips in the PostgreSQL schema `namespace` of the server named by `DATASTORE_POSTGRES_URL`.
+func postgresTripsContainer(_ namespace: String) throws -> ModelContainer {
+    #if PostgreSQL
+        guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"] else {
+            fail("open-postgres needs DATASTORE_POSTGRES_URL")
+        }
+        return try ModelContainer(
+            for: [Trip.self],
+            configurations: [
+                ModelConfiguration(
+                    PostgresStoreConfiguration(
+                        name: "trips", connectionString: url, databaseSchema: namespace))
+            ])
+    #else
+        fail("built without the PostgreSQL trait")
+    #endif
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -225,12 +243,17 @@ do {
         report("DONE \(unread.count)")
     case "trip-editor":
         // trip-editor AUTHOR: a TripEditor taking commands from standard input, one answer line each, until
-        // the input ends. `open DIR` (re)opens the trips container on a JSON file store in DIR.
+        // the input ends. `open DIR` (re)opens the trips container on a JSON file store in DIR;
+        // `open-postgres SCHEMA` on the PostgreSQL server of DATASTORE_POSTGRES_URL.
         var editor: TripEditor?
         while let line = readLine() {
             if line.hasPrefix("open ") {
                 let container = try relaxedTripsContainer(String(line.dropFirst(5)))
                 editor = TripEditor(container: container, author: arguments[1])
+                report("OK")
+            } else if line.hasPrefix("open-postgres ") {
+                editor = TripEditor(
+                    container: try postgresTripsContainer(String(line.dropFirst(14))), author: arguments[1])
                 report("OK")
             } else {
                 report(editor?.perform(line) ?? "ERROR no store open")
