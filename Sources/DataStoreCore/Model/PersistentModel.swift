@@ -17,7 +17,9 @@
 /// ```
 ///
 /// Classes behave as in SwiftData: a context tracks the instances it inserted or fetched, and `save()`
-/// writes whatever changed. Structs are values: insert the changed value again to update it.
+/// writes the attributes that changed (declare them `@Attribute` so it looks only at changed models). Structs
+/// are values: insert the changed value again to update it; that sends every attribute, since a struct carries
+/// no baseline to compare with.
 ///
 /// # Implementation requirements
 ///
