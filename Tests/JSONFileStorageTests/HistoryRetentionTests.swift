@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import JSONFileStorage
+@testable import StoreFileSupport
 
 /// The JSON file store's history retention: by count and by age, with expiry and reclaimed space.
 @Suite struct HistoryRetentionTests {
@@ -32,6 +33,31 @@ import Testing
             try store.save(
                 DataStoreSaveChangesRequest(editingState: EditingState(), inserted: [memo.snapshot])
             ).token)
+    }
+
+    /// Issue 37, item 3: a trim that fails after a save committed, so badly that the instance must be
+    /// reopened, leaves the save acknowledged (its record is durable and applied); only later calls fail.
+    @Test func aSaveCommittedBeforeItsTrimFailedIsReportedAsSaved() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "retention-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try open(directory, .init(maximumTransactionCount: 1))
+        _ = try save(0, to: store)
+        let fragment = directory.lastPathComponent
+        // The save's own write goes through; the trim's write after it fails, and so does cutting it back.
+        FaultInjection.inject(.write, pathContaining: fragment, count: 1, skipping: 1)
+        FaultInjection.inject(.truncate, pathContaining: fragment, count: 1)
+        defer { FaultInjection.clear(pathContaining: fragment) }
+
+        let token = try save(1, to: store)
+        #expect(token.sequence == 2)
+        #expect {
+            try store.fetchHistory(.init())
+        } throws: { ($0 as? DataStoreError)?.code == .storeUnusableUntilReopened }
+        FaultInjection.clear(pathContaining: fragment)
+        let reopened = try open(directory, .init(maximumTransactionCount: 1))
+        #expect(try reopened.modelCount() == 2)
+        #expect(try reopened.fetchHistory(.init()).last?.token == token)
     }
 
     @Test func byCountTheNewestTransactionsAreKeptExactly() throws {

@@ -36,6 +36,15 @@ extension ModelContainer {
                 descriptor, bounds: bounds, limit: limit, store: store, statistics: &statistics)
         }
         let start = bounds.lowerToken?.value ?? CompositeHistoryToken()
+        if descriptor.fetchLimit == 0 {
+            // Nothing to return, but a stale token throws as in any fetch: each store checks its component
+            // before reading anything (a `fetchLimit: 0` fetch is how a caller validates a token).
+            for store in stores {
+                _ = try store.history(
+                    after: start.components[store.identifier], through: nil, limit: 0, modelTypes: modelTypes)
+            }
+            return []
+        }
         // Without a sort, the merged stream is consumed in order and the fetch stops at its limit, so each
         // store is asked for batches of about the limit; with a sort everything must be read first.
         let stopEarly = descriptor.sortBy.isEmpty ? descriptor.fetchLimit : nil

@@ -28,8 +28,9 @@ extension ModelContext {
         try fetchSnapshots(descriptor).map(\.persistentIdentifier)
     }
 
-    /// The model with the given identifier, as SwiftData's `model(for:)`: the tracked instance if the context
-    /// has one, otherwise the saved model fetched from its store, otherwise a placeholder of the identifier's
+    /// The model with the given identifier, as SwiftData's `model(for:)`: what ``existingModel(for:)`` answers
+    /// (the tracked instance, refreshed from its store unless it has unsaved changes), otherwise a placeholder
+    /// of the identifier's
     /// type whose attributes hold their defaults (a model that was deleted, or never existed), so that the
     /// seeds' `guard let item = context.model(for: id) as? Item else { continue }` reaches its delete branch.
     /// An identifier of an entity outside the container gives a ``MissingModel``. Use
@@ -42,12 +43,23 @@ extension ModelContext {
         return placeholder(type, identifier)
     }
 
-    /// The model with the given identifier: the tracked instance if the context has one, otherwise the saved
-    /// model fetched from its store, or `nil` if there is none.
+    /// The model with the given identifier, or `nil` if there is none: the tracked instance when it has unsaved
+    /// changes (or is a pending insert or delete); otherwise the model as its store holds it now (the tracked
+    /// instance, refreshed, when the context has one), so a change or delete by another context or process
+    /// shows.
     ///
     /// - Throws: The store's errors while fetching.
     public func existingModel(for identifier: PersistentIdentifier) throws -> (any PersistentModel)? {
-        if let known = resolve(identifier) { return registry[known]?.model }
+        if let known = resolve(identifier), let registration = registry[known] {
+            // Unsaved work answers from the context; a saved model without unsaved changes is read again, so
+            // that another context's or process's change (or delete) shows, as a fetch would show it.
+            guard case .saved = registration.baseline, !registration.isDeleted, !isUpdated(registration)
+            else {
+                return registration.model
+            }
+            guard let type = container.modelTypes.types[known.entityName] else { return registration.model }
+            return try fetchModel(type, known, includePendingChanges: false)
+        }
         guard let type = container.modelTypes.types[identifier.entityName] else { return nil }
         return try fetchModel(type, identifier)
     }
@@ -92,14 +104,13 @@ extension ModelContext {
         return models
     }
 
-    private func fetchModel<Model: PersistentModel>(_: Model.Type, _ identifier: PersistentIdentifier) throws
-        -> Model?
-    {
-        try fetch(
-            FetchDescriptor<Model>(
-                predicate: #Predicate { $0.persistentModelID == identifier }, fetchLimit: 1)
-        )
-        .first
+    private func fetchModel<Model: PersistentModel>(
+        _: Model.Type, _ identifier: PersistentIdentifier, includePendingChanges: Bool = true
+    ) throws -> Model? {
+        var descriptor = FetchDescriptor<Model>(
+            predicate: #Predicate { $0.persistentModelID == identifier }, fetchLimit: 1)
+        descriptor.includePendingChanges = includePendingChanges
+        return try fetch(descriptor).first
     }
 
     func fetchSnapshots<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws

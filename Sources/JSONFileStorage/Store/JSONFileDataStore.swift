@@ -347,7 +347,12 @@ public final class JSONFileDataStore: DataStore, Sendable {
         state.journalEnd = offset
         state.statistics.journalBytesWritten += written
         if configuration.durability == .full { state.statistics.journalSynchronizations += 1 }
-        try maintain(&state)
+        do {
+            try maintain(&state)
+        } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
+            // The batch is committed: its saves succeeded, and only what follows must wait for a reopen.
+            throw CommittedButUnusable(result: results, error: error)
+        }
         return results
     }
 

@@ -24,20 +24,23 @@ package enum FaultInjection {
         var pathFragment: String
         var errorNumber: Int32
         var remaining: Int
+        /// Calls that succeed before the fault starts.
+        var skipping = 0
     }
 
     static let faults = Mutex<[Fault]>([])
 
-    /// Makes the next `count` calls of `operation` on a path containing `pathFragment` fail with `errorNumber`.
+    /// Makes the next `count` calls of `operation` on a path containing `pathFragment` fail with `errorNumber`,
+    /// after `skipping` calls that succeed.
     package static func inject(
         _ operation: Operation, pathContaining pathFragment: String, errno errorNumber: Int32 = EIO,
-        count: Int = .max
+        count: Int = .max, skipping: Int = 0
     ) {
         faults.withLock {
             $0.append(
                 Fault(
                     operation: operation, pathFragment: pathFragment, errorNumber: errorNumber,
-                    remaining: count))
+                    remaining: count, skipping: skipping))
         }
     }
 
@@ -54,6 +57,10 @@ package enum FaultInjection {
                     $0.operation == operation && $0.remaining > 0 && path.contains($0.pathFragment)
                 })
             else { return nil }
+            if faults[position].skipping > 0 {
+                faults[position].skipping -= 1
+                return nil
+            }
             faults[position].remaining -= 1
             return faults[position].errorNumber
         }

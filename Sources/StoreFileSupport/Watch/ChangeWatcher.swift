@@ -76,20 +76,38 @@ public final class ChangeWatcher {
             while true {
                 let count = read(descriptor, &buffer, buffer.count)
                 guard count > 0 else { break }
-                var offset = 0
-                let headerSize = MemoryLayout<inotify_event>.size
-                while offset + headerSize <= count {
-                    let nameLength = buffer.withUnsafeBytes {
-                        Int($0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self).len)
-                    }
-                    let nameBytes = buffer[
-                        (offset + headerSize)..<min(count, offset + headerSize + nameLength)]
-                    let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                    if !name.isEmpty && isCommitFile(name) { seen = true }
-                    offset += headerSize + nameLength
+                if buffer.withUnsafeBytes({
+                    Self.eventsNameACommit(
+                        UnsafeRawBufferPointer(rebasing: $0[..<count]), isCommitFile: isCommitFile)
+                }) {
+                    seen = true
                 }
             }
         #endif
         return seen
     }
+
+    #if os(Linux)
+        /// Whether the inotify events in `bytes` name a commit file, or say that the queue overflowed (events
+        /// were dropped, so a commit cannot be ruled out).
+        package static func eventsNameACommit(
+            _ bytes: UnsafeRawBufferPointer, isCommitFile: (String) -> Bool
+        ) -> Bool {
+            var seen = false
+            var offset = 0
+            let headerSize = MemoryLayout<inotify_event>.size
+            while offset + headerSize <= bytes.count {
+                let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                // The kernel's queue overflowed and dropped events: a commit may be among them.
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { seen = true }
+                let nameLength = Int(event.len)
+                let nameBytes = bytes[
+                    (offset + headerSize)..<min(bytes.count, offset + headerSize + nameLength)]
+                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                if !name.isEmpty && isCommitFile(name) { seen = true }
+                offset += headerSize + nameLength
+            }
+            return seen
+        }
+    #endif
 }
