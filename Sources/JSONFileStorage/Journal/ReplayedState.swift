@@ -4,7 +4,9 @@ import Foundation
 /// The store's state as replayed from its files: rows, retained history and counters. Applying a record
 /// here is the one place where journal contents become state, for opening, catching up and saving alike.
 struct ReplayedState: Sendable {
-    /// 2: history in segment files listed by the snapshot; 1: history inside the snapshot (still read).
+    /// The format this version writes (Docs/JSONFileFormat.md): 3, free space after the journal's records and
+    /// a change count in the lock file; 2, history in segment files listed by the snapshot; 1, history inside
+    /// the snapshot. Stores in formats 1 and 2 are still read.
     static let formatVersion = 3
 
     let storeIdentifier: String

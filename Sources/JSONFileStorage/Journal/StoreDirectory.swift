@@ -12,7 +12,8 @@ struct StoreDirectory: Sendable {
     let journal: String
     /// The compacted state, replaced atomically by compaction.
     let snapshot: String
-    /// The lock file writers `flock`; its contents are never written.
+    /// The lock file writers `flock`. Its first 8 bytes hold the change count (mapped shared): releasing the
+    /// exclusive lock after a write adds one (`ChangeCounter`); nothing else is written to it.
     let lock: String
 
     init(_ url: URL) {

@@ -115,7 +115,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
         }
         let loaded = try FileLock.withLock(
             readOnly ? .shared : .exclusive, path: files.lock, readOnly: readOnly,
-            timeout: configuration.busyTimeout
+            timeout: configuration.busyTimeout, countsFailure: false
         ) {
             if !readOnly {
                 try AtomicFileWriter.removeLeftovers(in: files.path)

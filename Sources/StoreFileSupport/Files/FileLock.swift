@@ -49,25 +49,38 @@ public final class FileLock: @unchecked Sendable {
     /// Runs `body` holding the lock at `path`, opened for this call only: for opening a store, before it
     /// keeps a lock open. A read-only caller whose lock file does not exist runs `body` unlocked rather than
     /// create the file (a read-only store never writes, not even an empty lock file).
+    ///
+    /// - Parameter countsFailure: Whether releasing an exclusive lock after `body` threw counts a change. An
+    ///   open that is refused changed nothing a reader can see (it may cut back a torn tail, which no reader
+    ///   ever read), so it passes `false` and leaves the lock file as it was.
     public static func withLock<T>(
-        _ kind: Kind, path: String, readOnly: Bool, timeout: Duration, _ body: () throws -> T
+        _ kind: Kind, path: String, readOnly: Bool, timeout: Duration, countsFailure: Bool = true,
+        _ body: () throws -> T
     ) throws -> T {
         if readOnly && !StoreFile.exists(path) { return try body() }
-        return try FileLock(path: path, readOnly: readOnly).withLock(kind, timeout: timeout, body)
+        return try FileLock(path: path, readOnly: readOnly).withLock(
+            kind, timeout: timeout, countsFailure: countsFailure, body)
     }
 
     /// Runs `body` holding the lock, waiting for it at most `timeout`.
     ///
+    /// - Parameter countsFailure: Whether releasing an exclusive lock after `body` threw counts a change (by
+    ///   default it does: a write that failed may have changed what readers see).
     /// - Throws: ``DataStoreError/storeLocked(path:)`` when another process held the lock for all of
     ///   `timeout` (a zero timeout fails at once if the lock is taken).
-    public func withLock<T>(_ kind: Kind, timeout: Duration, _ body: () throws -> T) throws -> T {
+    public func withLock<T>(
+        _ kind: Kind, timeout: Duration, countsFailure: Bool = true, _ body: () throws -> T
+    ) throws -> T {
         try acquire(kind, timeout: timeout)
+        var succeeded = false
         defer {
-            // Whatever `body` did or failed to do, readers that saw the count before must look again.
-            if kind == .exclusive { counter?.increment() }
+            // Readers that saw the count before must look again, unless `body` failed without a change.
+            if kind == .exclusive && (succeeded || countsFailure) { counter?.increment() }
             release()
         }
-        return try body()
+        let result = try body()
+        succeeded = true
+        return result
     }
 
     private func acquire(_ kind: Kind, timeout: Duration) throws(DataStoreError) {
