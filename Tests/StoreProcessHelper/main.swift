@@ -230,6 +230,57 @@ do {
                     inserted: Entry.batch(store: store.identifier, writer: "w", round: round)))
         }
         report("SAVED \(rounds * 3)")
+    case "ts-main-context-exit":
+        // ts-main-context-exit DIR: the main context over a time-series store with an hour-long commit
+        // window; one entry saved explicitly, a second left to the autosave at exit.
+        let container = try ModelContainer(
+            for: [Entry.self],
+            configurations: [
+                ModelConfiguration(
+                    TimeSeriesStoreConfiguration(
+                        name: "entries", schema: Entry.schema, directory: URL(fileURLWithPath: arguments[1]),
+                        commitWindow: 3_600))
+            ])
+        func entry(_ key: String) -> Entry {
+            var entry = Entry()
+            entry.key = key
+            entry.timestamp = Date()
+            return entry
+        }
+        container.mainContext.insert(entry("saved"))
+        try container.mainContext.save()
+        container.mainContext.insert(entry("autosaved"))
+        report("INSERTED 2")
+    case "main-context-background-exit":
+        // main-context-background-exit DIR: the main queue keeps changing the main context while another
+        // thread exits the process: the exit's autosave must not touch the context from that thread.
+        let container = try ModelContainer(
+            for: [Entry.self],
+            configurations: [
+                ModelConfiguration(
+                    JSONFileStoreConfiguration(
+                        name: "entries", schema: Entry.schema, directory: URL(fileURLWithPath: arguments[1]),
+                        durability: .relaxed))
+            ])
+        let context = container.mainContext
+        nonisolated(unsafe) var round = 0
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now(), repeating: .microseconds(200))
+        timer.setEventHandler {
+            MainActor.assumeIsolated {
+                round += 1
+                var entry = Entry()
+                entry.key = "k\(round)"
+                context.insert(entry)
+                if round % 7 == 0 { try? context.save() }
+            }
+        }
+        timer.resume()
+        Thread.detachNewThread {
+            usleep(30_000)
+            exit(0)
+        }
+        dispatchMain()
     case "trips-seed":
         report("SEEDED \(try TripsScenario.seed(try tripsContainer(arguments[1])))")
     case "trips-widget":

@@ -35,4 +35,15 @@ import TimeSeriesStorage
             .init(name: "entries", schema: Entry.schema, directory: directory.url))
         #expect(try store.fetchHistory(.init()).count == 1)  // the window, as one transaction
     }
+
+    /// Issue 37, item 1: the main context's autosave at exit runs before the stores' windows are committed, so
+    /// the model it saves into the window is committed too.
+    @Test func theMainContextsAutosaveAtExitReachesTheWindow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let child = try ChildProcess(["ts-main-context-exit", directory.url.path])
+        #expect(child.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(child.output == ["INSERTED 2"])
+        #expect(try entryCount(in: directory.url) == 2)
+    }
 }

@@ -76,7 +76,13 @@ extension ModelContext {
 }
 
 /// The contexts with autosave enabled, saved once more when the process exits normally (`exit` or the end of
-/// `main`). A crash or `kill -9` skips this, as it skips SwiftData's: save explicitly what must survive those.
+/// `main`), in ``ExitCoordinator``'s first phase, before stores commit what they hold in memory. A crash or
+/// `kill -9` skips this, as it skips SwiftData's: save explicitly what must survive those.
+///
+/// The contexts belong to the main actor, and the exit handler may run on any thread: the save runs on the main
+/// queue (at once when the process exits from the main thread or the main queue; otherwise the exiting thread
+/// waits up to two seconds for the main queue to run it, and if the main queue is blocked the save is skipped
+/// with a message on standard error). It never touches a context from another thread.
 final class AutosavingContexts: @unchecked Sendable {
     // `@unchecked`: the contexts are main-actor contexts; the lock guards only the list.
     static let shared = AutosavingContexts()
@@ -95,9 +101,22 @@ final class AutosavingContexts: @unchecked Sendable {
         contexts.append(WeakContext(context: context))
         guard !installed else { return }
         installed = true
-        atexit { AutosavingContexts.shared.saveAll() }
+        MainQueueAtExit.markMainQueue()
+        ExitCoordinator.shared.register(.saveContexts) { AutosavingContexts.shared.saveAllAtExit() }
     }
 
+    /// Saves every autosaving context on the main queue's behalf.
+    func saveAllAtExit() {
+        let ran = MainQueueAtExit.run { AutosavingContexts.shared.saveAll() }
+        if !ran {
+            FileHandle.standardError.write(
+                Data(
+                    ("DataStoreHistory: the autosave at exit was skipped: the process exited from a thread other "
+                        + "than the main one while the main queue was busy. Save before exiting.\n").utf8))
+        }
+    }
+
+    /// Saves every autosaving context; call on the main queue.
     func saveAll() {
         lock.lock()
         let pending = contexts.compactMap(\.context)

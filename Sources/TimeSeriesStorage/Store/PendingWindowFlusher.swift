@@ -1,9 +1,11 @@
+import DataStoreCore
 import Foundation
 import Synchronization
 
 /// Commits the open commit windows of every time-series store when the process exits normally (`exit`, or
-/// returning from `main`), so that a program that never calls `flush()` does not lose its last window. A
-/// crash or `kill -9` still loses it: the window's samples are in memory only until it is committed.
+/// returning from `main`), so that a program that never calls `flush()` does not lose its last window. It
+/// runs in ``ExitCoordinator``'s store phase, after autosaving contexts saved into the windows. A crash or
+/// `kill -9` still loses it: the window's samples are in memory only until it is committed.
 final class PendingWindowFlusher: Sendable {
     static let shared = PendingWindowFlusher()
 
@@ -22,7 +24,9 @@ final class PendingWindowFlusher: Sendable {
             defer { stores.installed = true }
             return !stores.installed
         }
-        if install { atexit { PendingWindowFlusher.shared.flushAll() } }
+        if install {
+            ExitCoordinator.shared.register(.flushStores) { PendingWindowFlusher.shared.flushAll() }
+        }
     }
 
     /// Commits every registered store's open window; failures go to standard error.
