@@ -1,6 +1,8 @@
 import DataStoreCore
 import Foundation
 import SampleTrips
+import StoreTestSupport
+import Synchronization
 import Testing
 
 /// Defects found by an independent review (issue 37), each with the test that failed before its fix.
@@ -68,5 +70,35 @@ import Testing
         try writer.save()
         #expect(try reader.existingModel(for: id) == nil)
         #expect((reader.model(for: id) as? Trip)?.name == "")  // the placeholder, as for a model never saved
+    }
+
+    /// Item 8: a relationship that fails to load cannot answer in a getter, so it reads as empty; but the
+    /// failure is not silent: the context's next save throws it and writes nothing, so an edit made on the
+    /// empty list (an append, which would be saved as "remove every item the store holds") never reaches the
+    /// store. A rollback clears it.
+    @Test func aRelationshipThatFailedToLoadBlocksTheNextSave() throws {
+        let store = try FailingFetchStore(
+            .init(name: "trips", schema: Schema([Trip.self, LivingAccommodation.self, BucketListItem.self])))
+        let container = try ModelContainer(
+            for: [Trip.self, LivingAccommodation.self, BucketListItem.self],
+            configurations: [ModelConfiguration(store: store)])
+        try makeTrip("Lisbon", items: 2, in: ModelContext(container))
+        let reader = ModelContext(container)
+        let trip = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+
+        store.failsFetches.store(true, ordering: .relaxed)
+        #expect(trip.bucketList.isEmpty)  // a getter cannot throw
+        trip.bucketList.append(BucketListItem(title: "new"))
+        #expect {
+            try reader.save()
+        } throws: { ($0 as? DataStoreError)?.code == .storageUnavailable }
+        store.failsFetches.store(false, ordering: .relaxed)
+        #expect(try StoredTrips(container).lists == ["Lisbon": ["Lisbon 0", "Lisbon 1"]])
+
+        reader.rollback()
+        let again = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        #expect(again.bucketList.map(\.title).sorted() == ["Lisbon 0", "Lisbon 1"])
+        again.destination = "Porto"
+        try reader.save()
     }
 }

@@ -7,11 +7,17 @@ extension ModelContext {
     /// ``mergePolicy``. After the save, the model's other attributes keep the values this context last read
     /// until a fetch returns the model again.
     ///
+    /// If a relationship failed to load since the last rollback (it read as empty, since a property cannot
+    /// throw), `save()` throws that error and saves nothing: an edit made on the empty value (an append, which
+    /// would save as "remove what the store holds") never reaches the store. Call ``rollback()`` and read again.
+    ///
     /// Atomicity is per store: each store commits its part whole or not at all. If a store throws after an
     /// earlier store committed, the earlier part stays committed (the context records it as saved) and the
     /// failing store's part stays pending in the context, so you can fix the cause and save again, or roll
     /// back. See `Docs/Architecture.md`.
     public func save() throws {
+        // A relationship read as empty because it failed to load: edits may rest on that wrong value.
+        if let relationshipLoadFailure { throw relationshipLoadFailure }
         // A custom migration stage's context: its changes are committed by the migration, with the new schema.
         guard !defersSaves else { return }
         let parts = try pendingRequests()

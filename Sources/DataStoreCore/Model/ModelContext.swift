@@ -78,6 +78,9 @@ public final class ModelContext {
         FileHandle.standardError.write(Data("DataStoreHistory: autosave failed: \(error)\n".utf8))
     }
     var autosaveScheduled = false
+    /// The error of a relationship that failed to load (and so read as empty) since the last rollback: the next
+    /// `save()` throws it instead of saving edits that may rest on the wrong value.
+    var relationshipLoadFailure: (any Error)?
     /// Set on a custom migration stage's `willMigrate` context: `save()` keeps the changes pending, and the
     /// migration commits them together with the new schema.
     var defersSaves = false
@@ -214,8 +217,10 @@ public final class ModelContext {
     }
 
     /// Discards every unsaved change: forgets pending inserts, keeps deleted models, and puts class models'
-    /// attributes back to their saved values.
+    /// attributes back to their saved values. It also forgets a relationship that failed to load, so that
+    /// `save()` works again (read the relationship again: it loads anew).
     public func rollback() {
+        relationshipLoadFailure = nil
         for id in insertOrder { registry[id] = nil }
         // Only models that may have changed need their values back; the others hold them already.
         for id in Set(registry.mayHaveChanged + deleteOrder) {

@@ -83,8 +83,9 @@ final class ContextRelationshipResolver: RelatedModelResolving {
             do {
                 try context.loadModels(Model.self, missing, resolver: self)
             } catch {
-                FileHandle.standardError.write(
-                    Data("DataStoreHistory: loading \(entity) relationships failed: \(error)\n".utf8))
+                // The read answers as empty (a getter cannot throw), so nothing may be saved on top of it: the
+                // context refuses its next save with this error until it is rolled back.
+                context.relationshipLoadFailure = context.relationshipLoadFailure ?? error
                 return nil
             }
         }
