@@ -47,6 +47,28 @@ import Testing
         #expect(try resumed.fetchNewTransactions().isEmpty)
     }
 
+    /// Issue 37, item 9: the observer reads a page at a time as its consumer asks, and its position never runs
+    /// ahead of what it handed out, so a consumer that saves it after each transaction resumes right there.
+    @Test func theObserversPositionFollowsWhatItHandedOut() async throws {
+        let container = try ModelContainer(
+            for: [Note.self], configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        let context = ModelContext(container)
+        for index in 0..<600 {
+            context.insert(Note(title: "n\(index)"))
+            try context.save()
+        }
+        let observer = try HistoryObserver(historyTokens: CompositeHistoryToken(), modelContainer: container)
+        var iterator = observer.transactions().makeAsyncIterator()
+        let first = try #require(try await iterator.next())
+        #expect(observer.historyTokens == first.token)
+        var last = first
+        for _ in 1..<600 { last = try #require(try await iterator.next()) }
+        #expect(observer.historyTokens == last.token)
+        #expect(observer.eventCounter == 600)
+        let resumed = try HistoryObserver(historyTokens: first.token, modelContainer: container)
+        #expect(try resumed.fetchNewTransactions().count == 599)
+    }
+
     @Test func aFilterByModelTypeAndAStaleStartingTokenAreHonoured() throws {
         let container = try ModelContainer(
             for: [Note.self, Person.self], configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])

@@ -13,8 +13,9 @@ import Synchronization
 /// }
 /// ```
 ///
-/// It polls the container every ``pollInterval`` (each store answers "anything after my position?" from one
-/// `stat` or a seek), so a commit by any process arrives within about one interval. Transactions that do not
+/// It polls the container every ``pollInterval`` while it has nothing to hand out (each store answers
+/// "anything after my position?" from one `stat` or a seek), so a commit by any process arrives within about
+/// one interval; it reads a page at a time, when the consumer asks, so memory stays bounded. Transactions that do not
 /// match the filters still move ``historyTokens`` forward. A store that is erased or loses the history after
 /// the observer's position ends the sequence with `historyTokenExpired` (its `reason` says which);
 /// nothing stored is touched.
@@ -66,24 +67,72 @@ public final class HistoryObserver: Sendable {
     /// How many matching transactions the observer has reported.
     public var eventCounter: Int { events.withLock { $0 } }
 
+    /// How many transactions the observer reads from the container at a time.
+    public static let pageSize = 256
+
     /// The matching transactions after ``historyTokens``, then each new one as any process commits it, until
     /// the consuming task is cancelled.
+    ///
+    /// The sequence is pulled: each element is read when the consumer asks for the next one, a page of at most
+    /// ``pageSize`` transactions at a time, so a slow consumer never makes the observer hold more than one page.
+    /// ``historyTokens`` moves to each transaction as it is handed to the consumer (and past transactions that
+    /// do not match once everything before them was handed out), so a consumer that saves it after handling a
+    /// transaction resumes right after that transaction.
     public func transactions() -> AsyncThrowingStream<ContainerHistoryTransaction, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task { [self] in
-                do {
-                    while !Task.isCancelled {
-                        for transaction in try fetchNewTransactions() { continuation.yield(transaction) }
-                        try await Task.sleep(for: pollInterval)
-                    }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+        let reader = PageReader(start: historyTokens)
+        return AsyncThrowingStream { [self] in
+            while true {
+                if let next = reader.take() {
+                    position.withLock { $0 = $0.merging(next.transaction.token) }
+                    if next.isLastOfPage { position.withLock { $0 = $0.merging(reader.pageEnd) } }
+                    events.withLock { $0 += 1 }
+                    return next.transaction
                 }
+                // Everything read so far was handed out: the position covers the non-matching rest too.
+                let end = reader.pageEnd
+                position.withLock { $0 = $0.merging(end) }
+                let page = try modelContainer.fetchHistory(Self.after(end, limit: Self.pageSize))
+                guard let last = page.last else {
+                    do {
+                        try await Task.sleep(for: pollInterval)
+                    } catch {
+                        return nil  // cancelled: the sequence ends
+                    }
+                    continue
+                }
+                reader.load(page.filter(matches), end: last.token)
             }
-            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The page a ``transactions()`` sequence is handing out, and where its reading ended.
+    private final class PageReader: Sendable {
+        private struct State {
+            var matches: [ContainerHistoryTransaction] = []
+            var next = 0
+            var end: CompositeHistoryToken
+        }
+
+        private let state: Mutex<State>
+
+        init(start: CompositeHistoryToken) {
+            state = Mutex(State(end: start))
+        }
+
+        /// The position after the last transaction read.
+        var pageEnd: CompositeHistoryToken { state.withLock { $0.end } }
+
+        func load(_ matches: [ContainerHistoryTransaction], end: CompositeHistoryToken) {
+            state.withLock { $0 = State(matches: matches, next: 0, end: end) }
+        }
+
+        /// The next matching transaction of the page, if any, and whether it is the page's last.
+        func take() -> (transaction: ContainerHistoryTransaction, isLastOfPage: Bool)? {
+            state.withLock { state in
+                guard state.next < state.matches.count else { return nil }
+                defer { state.next += 1 }
+                return (state.matches[state.next], state.next == state.matches.count - 1)
+            }
         }
     }
 

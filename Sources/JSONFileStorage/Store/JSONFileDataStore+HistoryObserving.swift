@@ -16,9 +16,10 @@ extension JSONFileDataStore: HistoryObserving {
         // reads the files (waiting for the writer) instead of trusting the count.
         HistoryFeed.stream(
             watching: files.path, commitFiles: { $0 == "journal.jsonl" }, after: token,
-            fetch: { after in
+            fetch: { after, limit in
                 try self.fetchHistory(
-                    HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }),
+                    HistoryDescriptor(
+                        predicate: after.map { HistoryPredicates.after($0) }, fetchLimit: limit),
                     readingFiles: true)
             },
             tokenOf: { $0.token })

@@ -3,24 +3,38 @@ import Foundation
 import Synchronization
 
 /// Turns "fetch what is new" into an `AsyncThrowingStream` that follows commits from any process: the shared
-/// engine behind the file stores' `historyUpdates(after:)`.
+/// engine behind the stores' `historyUpdates(after:)`.
 ///
-/// A background thread watches the store's directory with ``ChangeWatcher``. The watch starts before the
-/// first fetch, so a commit is either in that fetch's backlog or wakes the thread afterwards: no gap. Each
-/// wake calls `fetchNew`, which returns what came after the last transaction it returned: no duplicates.
-/// Cancelling the consuming task ends the thread within one watcher interval and closes its descriptor.
+/// A background thread watches the store's directory with ``ChangeWatcher`` (or another waker). The watch
+/// starts before the first fetch, so a commit is either in that fetch's backlog or wakes the thread afterwards:
+/// no gap. Each wake calls `fetchNew`, which returns what came after the last transaction it returned: no
+/// duplicates. Cancelling the consuming task ends the thread within one watcher interval and closes its
+/// descriptor.
+///
+/// Memory is bounded: the stream buffers at most ``bufferCapacity`` transactions. When the consumer is slower
+/// than the commits, the feed keeps what did not fit and fetches nothing more until there is room (the
+/// token-based feeds fetch at most ``pageSize`` transactions at a time, after the last one delivered), so a
+/// slow consumer delays delivery but never loses a transaction or grows memory without limit.
 public enum HistoryFeed {
+    /// How many transactions a feed's stream holds for its consumer at most.
+    public static let bufferCapacity = 256
+    /// How many transactions a token-based feed fetches at a time.
+    public static let pageSize = 256
+    /// How long a feed whose consumer is behind waits before offering its next transaction again.
+    static let backoff: UInt32 = 2_000  // microseconds
+
     /// A stream of what `fetchNew` returns, called once at once and again after every change in `directory`.
     ///
     /// - Parameter fetchNew: Returns the transactions after those it returned before (the backlog on its first
-    ///   call). Throwing ends the stream with that error.
+    ///   call). Throwing ends the stream with that error. What one call returns is held until the consumer
+    ///   takes it; prefer the token-based variants, which fetch a page at a time.
     public static func stream<Element: Sendable>(
         watching directory: String, commitFiles isCommitFile: @escaping @Sendable (String) -> Bool,
         fetchNew: @escaping @Sendable () throws -> [Element]
     ) -> AsyncThrowingStream<Element, any Error> {
         stream(
             label: directory, waker: { ChangeWatcher(directory: directory, isCommitFile: isCommitFile) },
-            fetchNew: fetchNew)
+            pageSize: nil, fetchNew: fetchNew)
     }
 
     /// A stream of what `fetchNew` returns, called once at once and again whenever the waker reports a
@@ -34,13 +48,17 @@ public enum HistoryFeed {
     ///   - label: Names the feed's thread and keys ``liveFeedCount(watching:)``.
     ///   - waker: Makes the waker on the feed's thread; it is released there when the feed ends. Throwing ends
     ///     the stream with that error.
+    ///   - pageSize: When a fetch returns this many transactions or more, more may be waiting: the feed
+    ///     fetches again once the consumer has room, without waiting for a wake. `nil`: every fetch returns all
+    ///     that is new.
     ///   - fetchNew: Returns the transactions after those it returned before (the backlog on its first call).
     ///     Throwing ends the stream with that error.
     public static func stream<Element: Sendable>(
         label: String, waker makeWaker: @escaping @Sendable () throws -> any HistoryFeedWaker,
-        fetchNew: @escaping @Sendable () throws -> [Element]
+        pageSize: Int? = nil, fetchNew: @escaping @Sendable () throws -> [Element]
     ) -> AsyncThrowingStream<Element, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(
+            bufferingPolicy: .bufferingOldest(bufferCapacity))
         let cancelled = CancellationFlag()
         continuation.onTermination = { _ in cancelled.set() }
         let thread = Thread {
@@ -50,15 +68,32 @@ public enum HistoryFeed {
             do {
                 let waker = try makeWaker()
                 var changed = true  // the backlog first
+                var pending: [Element] = []  // fetched, not yet taken by the stream
+                var next = 0
                 while !cancelled.isSet {
-                    if changed {
+                    if next == pending.count, changed {
                         LiveFeeds.shared.countRefresh(label)
-                        for element in try fetchNew() {
-                            continuation.yield(element)
+                        pending = try fetchNew()
+                        next = 0
+                        // A full page means more may be waiting: fetch again once this one is delivered.
+                        changed = pageSize.map { pending.count >= $0 } ?? false
+                    }
+                    offer: while next < pending.count {
+                        switch continuation.yield(pending[next]) {
+                        case .enqueued: next += 1
+                        case .dropped: break offer  // the consumer is behind: offer it again shortly
+                        case .terminated: return
+                        @unknown default: break offer
                         }
                     }
-                    // Wakes for a commit, or after one interval to notice cancellation.
-                    changed = try waker.waitForChange()
+                    if next < pending.count {
+                        usleep(backoff)
+                        // Commits meanwhile are noticed by the waker later (inotify queues them; a database
+                        // feed refetches after its interval), and the fetch after this page finds them.
+                    } else if !changed {
+                        // Wakes for a commit, or after one interval to notice cancellation.
+                        changed = try waker.waitForChange()
+                    }
                 }
                 continuation.finish()
             } catch {
@@ -91,12 +126,13 @@ extension ChangeWatcher: HistoryFeedWaker {
 }
 
 extension HistoryFeed {
-    /// A stream of the transactions after `token`, then each new one: `fetch(after:)` is called with the
-    /// last delivered element's token (`token` at first) whenever the directory changes.
+    /// A stream of the transactions after `token`, then each new one: `fetch(after:limit:)` is called with
+    /// the last fetched element's token (`token` at first) and ``pageSize`` whenever the directory changes,
+    /// and again at once after a full page.
     public static func stream<Element: Sendable, Token: Sendable>(
         watching directory: String, commitFiles isCommitFile: @escaping @Sendable (String) -> Bool,
         after token: Token?,
-        fetch: @escaping @Sendable (Token?) throws -> [Element],
+        fetch: @escaping @Sendable (_ after: Token?, _ limit: Int) throws -> [Element],
         tokenOf: @escaping @Sendable (Element) -> Token
     ) -> AsyncThrowingStream<Element, any Error> {
         stream(
@@ -104,16 +140,17 @@ extension HistoryFeed {
             after: token, fetch: fetch, tokenOf: tokenOf)
     }
 
-    /// A stream of the transactions after `token`, then each new one: `fetch(after:)` is called with the
-    /// last delivered element's token (`token` at first) whenever the waker reports a possible commit.
+    /// A stream of the transactions after `token`, then each new one: `fetch(after:limit:)` is called with
+    /// the last fetched element's token (`token` at first) and ``pageSize`` whenever the waker reports a
+    /// possible commit, and again at once after a full page.
     public static func stream<Element: Sendable, Token: Sendable>(
         label: String, waker: @escaping @Sendable () throws -> any HistoryFeedWaker, after token: Token?,
-        fetch: @escaping @Sendable (Token?) throws -> [Element],
+        fetch: @escaping @Sendable (_ after: Token?, _ limit: Int) throws -> [Element],
         tokenOf: @escaping @Sendable (Element) -> Token
     ) -> AsyncThrowingStream<Element, any Error> {
         let cursor = FeedCursor(token)
-        return stream(label: label, waker: waker) {
-            let new = try fetch(cursor.token)
+        return stream(label: label, waker: waker, pageSize: pageSize) {
+            let new = try fetch(cursor.token, pageSize)
             if let last = new.last { cursor.token = tokenOf(last) }
             return new
         }
@@ -121,8 +158,8 @@ extension HistoryFeed {
 }
 
 extension HistoryFeed {
-    /// A store's `historyUpdates(after:)`: its transactions after `token`, then each new one, fetched with
-    /// "after the last delivered token" whenever `directory` changes. Both file stores use this.
+    /// A store's `historyUpdates(after:)`: its transactions after `token`, then each new one, fetched a page at
+    /// a time with "after the last fetched token" whenever `directory` changes. Both file stores use this.
     public static func stream<Store: HistoryProviding>(
         of store: Store, watching directory: String,
         commitFiles isCommitFile: @escaping @Sendable (String) -> Bool,
@@ -133,23 +170,24 @@ extension HistoryFeed {
             waker: { ChangeWatcher(directory: directory, isCommitFile: isCommitFile) }, after: token)
     }
 
-    /// A store's `historyUpdates(after:)`, fetched with "after the last delivered token" whenever the waker
-    /// reports a possible commit.
+    /// A store's `historyUpdates(after:)`, fetched a page at a time with "after the last fetched token"
+    /// whenever the waker reports a possible commit.
     public static func stream<Store: HistoryProviding>(
         of store: Store, label: String, waker: @escaping @Sendable () throws -> any HistoryFeedWaker,
         after token: Store.HistoryType.Token?
     ) -> AsyncThrowingStream<Store.HistoryType, any Error> {
         stream(
             label: label, waker: waker, after: token,
-            fetch: { after in
+            fetch: { after, limit in
                 try store.fetchHistory(
-                    HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }))
+                    HistoryDescriptor(predicate: after.map { HistoryPredicates.after($0) }, fetchLimit: limit)
+                )
             },
             tokenOf: { $0.token })
     }
 }
 
-/// The last token a feed delivered.
+/// The token of the last element a feed fetched.
 final class FeedCursor<Token: Sendable>: Sendable {
     private let value: Mutex<Token?>
     init(_ token: Token?) { value = Mutex(token) }
