@@ -52,7 +52,7 @@ import Testing
         for index in 0..<3 { try saveMemo("m\(index)", to: store) }
         let beforeMigration = try recordBytes(of: directory.journal)
         // A lightweight migration (body dropped) appends one schema record.
-        var revised = Schema([Memo.self])
+        var revised = Schema([Memo.self], version: Schema.Version(2, 0, 0))
         revised.entities[0].attributes.removeAll { $0.name == "body" }
         try store.migrate(to: revised, applying: nil)
         let migrated = try recordBytes(of: directory.journal)

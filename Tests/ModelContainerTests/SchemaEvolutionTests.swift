@@ -26,6 +26,22 @@ struct ReadingV1: PersistentModel {
     }
 }
 
+/// Version 1 as a newer build of the app has it, unversioned: one attribute added (`note`).
+struct ReadingV1Noted: PersistentModel {
+    static var entityName: String { "Reading" }
+    static let schemaAttributes: [ModelAttribute<ReadingV1Noted>] = [
+        .attribute("title", \.title), .attribute("body", \.body), .attribute("tag", \.tag),
+        .attribute("timestamp", \.timestamp), .attribute("note", \.note),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    var title = ""
+    var body = ""
+    var tag = ""
+    var timestamp = Date(timeIntervalSinceReferenceDate: 0)
+    var note = ""
+    init() {}
+}
+
 /// Version 2: `body` renamed to `text`, `tag` removed, `pinned` added with a default, `rating` added optional.
 struct ReadingV2: PersistentModel {
     static var entityName: String { "Reading" }
@@ -85,6 +101,40 @@ struct ReadingV3: PersistentModel {
         return files
     }
 
+    /// Issue 37, item 12: an older build of the app (its schema unversioned, as `ModelContainer(for:)` makes it)
+    /// opening a store that a newer build gave an attribute is refused, naming the attribute, instead of
+    /// dropping the newer build's values; the newer build still finds them.
+    @Test(arguments: Backend.allCases)
+    func anOlderUnversionedBuildCannotDropAnAttributeANewerBuildAdded(_ backend: Backend) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "evolution-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let newer = try ModelContainer(
+                for: [ReadingV1Noted.self], configurations: [configuration(backend, directory)])
+            var reading = ReadingV1Noted()
+            reading.title = "r0"
+            reading.note = "keep me"
+            reading.timestamp = Date().addingTimeInterval(-60)
+            let context = ModelContext(newer)
+            context.insert(reading)
+            try context.save()
+        }
+        let before = try fingerprint(directory)
+        #expect {
+            try ModelContainer(for: [ReadingV1.self], configurations: [configuration(backend, directory)])
+        } throws: { error in
+            guard let error = error as? DataStoreError, error.code == .incompatibleSchema else {
+                return false
+            }
+            return error.entity == "Reading" && error.attribute == "note"
+        }
+        #expect(try fingerprint(directory) == before)
+        let newer = try ModelContainer(
+            for: [ReadingV1Noted.self], configurations: [configuration(backend, directory)])
+        #expect(try ModelContext(newer).fetch(FetchDescriptor<ReadingV1Noted>()).map(\.note) == ["keep me"])
+    }
+
     @Test(arguments: Backend.allCases)
     func lightweightChangesKeepEveryRowAndHistory(_ backend: Backend) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -103,8 +153,10 @@ struct ReadingV3: PersistentModel {
         let old = try ModelContainer(
             for: [ReadingV1.self], configurations: [configuration(backend, directory)])
 
+        // Version 2 drops `tag`, which holds values: it says so by declaring its version.
         let container = try ModelContainer(
-            for: [ReadingV2.self], configurations: [configuration(backend, directory)])
+            for: Schema([ReadingV2.self], version: Schema.Version(2, 0, 0)),
+            configurations: [configuration(backend, directory)])
         let readings = try ModelContext(container).fetch(
             FetchDescriptor<ReadingV2>(sortBy: [SortDescriptor(\.title)]))
         #expect(readings.map(\.title) == ["r0", "r1", "r2"])
@@ -120,7 +172,9 @@ struct ReadingV3: PersistentModel {
 
         // Reopening under version 2 writes nothing; a read-only open under version 1 is refused.
         let settled = try fingerprint(directory)
-        _ = try ModelContainer(for: [ReadingV2.self], configurations: [configuration(backend, directory)])
+        _ = try ModelContainer(
+            for: Schema([ReadingV2.self], version: Schema.Version(2, 0, 0)),
+            configurations: [configuration(backend, directory)])
         #expect(try fingerprint(directory) == settled)
         #expect {
             try ModelContainer(

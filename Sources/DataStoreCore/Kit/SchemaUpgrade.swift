@@ -4,7 +4,9 @@
 /// every row with ``upgrade(_:entity:)``.
 ///
 /// Safe without a plan: adding an entity; adding an attribute (existing rows get its default, the value in the
-/// model's `init()`); removing an attribute; renaming one through ``Schema/Attribute/originalName``; making an
+/// model's `init()`); removing an attribute that no stored row holds a value for, or any attribute when the
+/// target schema declares a version newer than the stored one (a `VersionedSchema`: the app says it means to
+/// drop it; an unversioned schema may be an older build of the app that never knew it); renaming one through ``Schema/Attribute/originalName``; making an
 /// attribute optional; adding or removing options, when an added `.unique` (or unique set) finds no collision
 /// among the stored values; removing an entity that holds no rows. Anything else, and a target whose version is
 /// older than the stored one, throws
@@ -78,10 +80,16 @@ public struct SchemaUpgrade: Hashable, Codable, Sendable {
                     "the store is at schema version \(storedVersion), newer than \(targetVersion): a newer version of "
                     + "the app wrote it, and opening it with older models would drop what they do not know")
         }
+        // Dropping stored values needs the app's word: a target version newer than the stored one.
+        let declaresNewVersion =
+            target.version.map { new in stored.version.map { $0 < new } ?? true } ?? false
         var upgrade = SchemaUpgrade()
         for entity in target.entities {
             guard let old = stored.entity(named: entity.name) else { continue }  // a new entity
             let changes = try changes(from: old, to: entity, store: store)
+            if !declaresNewVersion, !changes.removed.isEmpty {
+                try checkNothingDropped(changes.removed, of: old.name, store: store, rows: try rows(old.name))
+            }
             upgrade.entities[entity.name] = changes
             try checkNewUniqueness(
                 from: old, to: entity, changes: changes, store: store,
@@ -98,6 +106,23 @@ public struct SchemaUpgrade: Hashable, Codable, Sendable {
             upgrade.removedEntities.append(old.name)
         }
         return upgrade
+    }
+
+    /// Throws when a stored row holds a value of an attribute the target schema lacks.
+    private static func checkNothingDropped(
+        _ removed: [String], of entity: String, store: String, rows: [DataStoreSnapshot]
+    ) throws {
+        for name in removed.sorted() {
+            let holders = rows.filter { ($0.values[name] ?? .null) != .null }.count
+            guard holders > 0 else { continue }
+            throw DataStoreError.incompatibleSchema(
+                store: store, entity: entity, attribute: name,
+                reason:
+                    "the store holds values of '\(name)' in \(holders) model(s) and the schema opening it lacks it: "
+                    + "a newer build of the app may have added it, and opening would drop them. To remove the "
+                    + "attribute, open the store with a schema that declares a newer version (a VersionedSchema, "
+                    + "or a migration plan)")
+        }
     }
 
     /// The attribute-level changes of one entity; throws on a change of value kind.
