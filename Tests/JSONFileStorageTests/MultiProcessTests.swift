@@ -165,7 +165,7 @@ import Testing
         }
         #expect(HistoryFeed.liveFeedCount(watching: watched) == 1)
         let writer = try ChildProcess(["write-loop", "jsonfile", directory.url.path, "other", "2"])
-        #expect(writer.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(await writer.exitStatus(within: .seconds(60)) == 0)
         let outcome = try await value(of: received, within: .seconds(20))
         #expect(outcome == [1, 2])
 
@@ -193,13 +193,13 @@ import Testing
         #expect(before == 1)  // the feed's first fetch
 
         let reader = try ChildProcess(["read-loop", "jsonfile", directory.url.path, "200"])
-        #expect(reader.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(await reader.exitStatus(within: .seconds(60)) == 0)
         try await Task.sleep(for: .milliseconds(300))
         #expect(HistoryFeed.refreshCount(watching: watched) == before)
 
         // A commit still wakes it.
         let writer = try ChildProcess(["write-loop", "jsonfile", directory.url.path, "other", "1"])
-        #expect(writer.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(await writer.exitStatus(within: .seconds(60)) == 0)
         for _ in 0..<200 where HistoryFeed.refreshCount(watching: watched) == before {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -24,7 +24,8 @@ import Testing
         #expect(!ModelContext(container).autosaveEnabled)
         container.mainContext.insert(Note(title: "autosaved"))
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Note>()) == 0)  // not yet
-        for _ in 0..<50 where container.mainContext.hasChanges {
+        // The save is due after 100 ms on the main queue; a loaded machine may take longer: wait up to 30 s.
+        for _ in 0..<1_500 where container.mainContext.hasChanges {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(!container.mainContext.hasChanges)
@@ -43,7 +44,7 @@ import Testing
         var reported: [any Error] = []
         context.autosaveErrorHandler = { reported.append($0) }
         context.insert(Note(title: "refused"))
-        for _ in 0..<50 where reported.isEmpty {
+        for _ in 0..<1_500 where reported.isEmpty {  // up to 30 s on a loaded machine
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(reported.contains { if case DataStoreError.readOnlyStore = $0 { true } else { false } })

@@ -36,7 +36,7 @@ import Testing
         app.insert(mine)
         try app.save()
         let widget = try ChildProcess(["write-loop", "jsonfile", directory.path, "widget", "2"])
-        #expect(widget.waitForExit(timeout: .seconds(60)) == 0)
+        #expect(await widget.exitStatus(within: .seconds(60)) == 0)
         let outcome = try await value(of: received, within: .seconds(20))
         let transactions = try #require(outcome, "the widget's commits did not arrive within 20 s")
         #expect(transactions.map(\.author) == ["widget", "widget"])

@@ -89,6 +89,17 @@ public final class ChildProcess: Sendable {
         return process.terminationStatus
     }
 
+    /// Waits for the process to exit, up to `timeout`, without blocking a thread of Swift's cooperative pool:
+    /// the waiting happens on a thread of its own, so tasks the test relies on (an observer, a feed) keep
+    /// running however few cores there are. Returns the status, or `nil` (the process is then killed).
+    public func exitStatus(within timeout: Duration = .seconds(60)) async -> Int32? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                continuation.resume(returning: waitForExit(timeout: timeout))
+            }
+        }
+    }
+
     /// Sends one command line and waits for the helper's one-line answer, up to `timeout`; `nil` if none came.
     /// Blocks, like ``waitForExit(timeout:)``. Only for a helper started with `takesCommands`.
     public func request(_ command: String, timeout: Duration = .seconds(30)) -> String? {
