@@ -83,4 +83,28 @@ import Testing
         // Both outcomes happened, so the kills did land during the migration.
         #expect(outcomes.count == 2, "outcomes: \(outcomes)")
     }
+
+    /// Issue 37, item 11: the app and its widget, updated together, open the store with the same migration plan
+    /// at the same moment. One migrates; the other waits for it and opens the migrated store, instead of
+    /// failing with `schemaChanged`.
+    @Test func twoProcessesOpeningWithOnePlanAtOnceBothOpen() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "migration-race-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let template = root.appendingPathComponent("template")
+        let seed = try ChildProcess(["seed-v1-trips", template.path, "400"])
+        #expect(seed.waitForExit(timeout: .seconds(120)) == 0)
+        for round in 0..<6 {
+            let directory = root.appendingPathComponent("round-\(round)")
+            try FileManager.default.copyItem(at: template, to: directory)
+            let openers = try (0..<2).map { _ in try ChildProcess(["migrate-trips", directory.path]) }
+            for opener in openers {
+                #expect(opener.waitForExit(timeout: .seconds(120)) == 0, "round \(round)")
+                #expect(opener.output == ["READY", "MIGRATED"], "round \(round)")
+            }
+            let after = try inspect(directory)
+            #expect(after.version == Schema.Version(3, 0, 0))
+            #expect(Set(after.names).count == 200)
+        }
+    }
 }

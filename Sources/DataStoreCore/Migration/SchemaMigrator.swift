@@ -9,7 +9,6 @@ struct SchemaMigrator {
         let stages = try Self.stagesByStep(plan)
         let claimed = Set(configurations.flatMap { $0.entityNames ?? [] })
         for configuration in configurations {
-            guard let opened = try configuration.openForMigration() else { continue }
             // Each version's models that live in this store.
             let modelsByVersion = versions.map { version in
                 version.models.filter { model in
@@ -18,14 +17,40 @@ struct SchemaMigrator {
                 }
             }
             let schemas = zip(versions, modelsByVersion).map { Schema($1, version: $0.versionIdentifier) }
-            guard let recorded = try opened.store.recordedSchema(), !recorded.entities.isEmpty else {
-                continue
-            }
+            try migrate(configuration, schemas: schemas, stages: stages, models: modelsByVersion)
+        }
+    }
+
+    /// Takes one store from the version it records to the plan's last, following another process that
+    /// migrates it at the same time (the app and its widget, updated together): a step that fails because
+    /// the store moved on since this process read its version (a stage's changes no longer fit, a target
+    /// older than the store) is not an error; the migration goes on from the version the store records now.
+    /// A store migrates atomically step by step, so a refused step wrote nothing.
+    private func migrate(
+        _ configuration: ModelConfiguration, schemas: [Schema], stages: [MigrationStage?],
+        models: [[any PersistentModel.Type]]
+    ) throws {
+        var followed = 0
+        while true {
+            guard let opened = try configuration.openForMigration(),
+                let recorded = try opened.store.recordedSchema(), !recorded.entities.isEmpty
+            else { return }
             let start = try Self.startIndex(of: recorded, in: schemas, store: configuration.name)
-            for step in start..<(schemas.count - 1) {
-                try migrate(
-                    opened, step: step, stage: stages[step], schemas: schemas, models: modelsByVersion,
-                    store: configuration.name)
+            var step = start
+            do {
+                while step < schemas.count - 1 {
+                    try migrate(
+                        opened, step: step, stage: stages[step], schemas: schemas, models: models,
+                        store: configuration.name)
+                    step += 1
+                }
+                return
+            } catch {
+                // What the store recorded before the failing step: as read, or as this process's last step left it.
+                let before = step == start ? recorded.version : schemas[step].version
+                let now = try? configuration.openForMigration()?.store.recordedSchema()?.version
+                guard followed < 8, let now, now != before else { throw error }
+                followed += 1  // another process moved the store on: continue from where it is now
             }
         }
     }
