@@ -48,11 +48,17 @@ enum InverseMaintenance {
     }
 
     /// The key path of the inverse: declared on this side, or on the destination's relationship that names
-    /// this one as its inverse.
+    /// this one as its inverse, or inferred when neither side declares one.
     static func inverseKeyPath<Owner: PersistentModel, Destination: PersistentModel>(
         of relationship: AnyKeyPath, in _: Owner.Type, destination _: Destination.Type
     ) -> AnyKeyPath? {
-        if let declared = Owner.schemaAttribute(for: relationship)?.relationship?.inverse { return declared }
-        return Destination.schemaAttributes.first { $0.relationship?.inverse == relationship }?.keyPath
+        guard let attribute = Owner.schemaAttribute(for: relationship) else { return nil }
+        if let declared = attribute.relationship?.inverse { return declared }
+        if let declaredBack = Destination.schemaAttributes.first(where: {
+            $0.relationship?.inverse == relationship
+        }) {
+            return declaredBack.keyPath
+        }
+        return Owner.inferredInverse(of: attribute)?.keyPath
     }
 }
