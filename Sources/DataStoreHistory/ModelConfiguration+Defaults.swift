@@ -19,7 +19,9 @@ extension ModelConfiguration {
     /// request, read-only when saving is not allowed.
     ///
     /// - Parameters:
-    ///   - name: The store's name (and identifier); `"default"` when `nil`, as in SwiftData.
+    ///   - name: The store's name (and identifier). When `nil`: with a `url`, the name the store at `url`
+    ///     records, or else the URL's last component without its extension (`trip.store` → `trip`), so that two
+    ///     unnamed configurations at two URLs are two stores; without one, `"default"`, as in SwiftData.
     ///   - schema: The entities this store holds; `nil` for every entity no other configuration claims.
     ///   - isStoredInMemoryOnly: An ``InMemoryDataStore`` that lives as long as the container.
     ///   - allowsSave: `false` opens the store read-only: saves throw `readOnlyStore`, and a store that does
@@ -32,7 +34,7 @@ extension ModelConfiguration {
         allowsSave: Bool = true,
         groupContainer: GroupContainer = .automatic, url: URL? = nil
     ) {
-        let storeName = name ?? "default"
+        let storeName = name ?? url.map(Self.storeName(at:)) ?? "default"
         let types = schema.map { $0.entities.map(\.name) }
         if isStoredInMemoryOnly {
             self.init(InMemoryStoreConfiguration(name: storeName), forEntityNames: types)
@@ -47,9 +49,19 @@ extension ModelConfiguration {
             forEntityNames: types)
     }
 
-    /// SwiftData's `ModelConfiguration(schema:url:)`: a durable store at `url` holding the schema's entities.
-    public init(schema: Schema, url: URL, allowsSave: Bool = true) {
-        self.init(nil, schema: schema, allowsSave: allowsSave, url: url)
+    /// SwiftData's `ModelConfiguration(_:schema:url:allowsSave:)`: a durable store at `url` (a directory)
+    /// holding the schema's entities, or every entity no other configuration claims. Without a name, the store
+    /// is named as the other initializer describes: after the store at `url`, or after `url`.
+    public init(_ name: String? = nil, schema: Schema? = nil, url: URL, allowsSave: Bool = true) {
+        self.init(name, schema: schema, isStoredInMemoryOnly: false, allowsSave: allowsSave, url: url)
+    }
+
+    /// The name of an unnamed store at `url`: the one its files record (a store made before names were
+    /// derived was named `default`), or the URL's last component without its extension.
+    static func storeName(at url: URL) -> String {
+        if let recorded = try? JSONFileDataStore.describe(directory: url) { return recorded.name }
+        let derived = url.deletingPathExtension().lastPathComponent
+        return derived.isEmpty || derived == "/" ? "default" : derived
     }
 
     /// The directory default containers keep their stores in:

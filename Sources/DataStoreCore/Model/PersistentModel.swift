@@ -29,7 +29,11 @@
 ///   they need from it once per type.
 /// - ``init()`` creates an instance whose attributes decoding can overwrite.
 /// - ``persistentModelID`` starts as `PersistentIdentifier()`; contexts assign the real one.
-public protocol PersistentModel {
+/// - Models are `Equatable`, so a predicate can compare a relationship with `nil`
+///   (`#Predicate { $0.livingAccommodation == nil }`): a class model is equal by identity (its
+///   ``persistentModelID``, as `@Model` classes are) without declaring anything; a struct model compares its
+///   values (Swift synthesizes `==`), unless it declares `==` itself.
+public protocol PersistentModel: Equatable {
     /// The entity's name in the schema; defaults to the type's name.
     static var entityName: String { get }
     /// The persisted attributes: names, key paths and options.
@@ -158,11 +162,14 @@ extension PersistentModel {
     }
 }
 
-extension PersistentModel where Self: AnyObject, Self: Hashable {
+extension PersistentModel where Self: AnyObject {
     /// Instances of a class model are equal when they have the same identifier, as in SwiftData.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.persistentModelID == rhs.persistentModelID
     }
+}
+
+extension PersistentModel where Self: AnyObject, Self: Hashable {
 
     /// Hashes the identifier, agreeing with `==`.
     public func hash(into hasher: inout Hasher) {

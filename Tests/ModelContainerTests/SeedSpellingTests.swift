@@ -1,0 +1,102 @@
+import DataStoreCore
+import DataStoreHistory
+import Foundation
+import InMemoryStorage
+import JSONFileStorage
+import Testing
+
+/// A stay declared as the seeds declare it: no `Hashable`, no `Equatable`.
+final class PlainStay: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<PlainStay>] = [
+        .attribute("placeName", \.placeName), .relationship("visit", \.visit),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    @Attribute var placeName = ""
+    @Relationship var visit: Visit?
+    init() {}
+}
+
+/// A visit whose stay may be missing.
+final class Visit: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<Visit>] = [
+        .attribute("name", \.name),
+        .relationship("stay", \.stay, deleteRule: .cascade, inverse: \PlainStay.visit),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    @Attribute var name = ""
+    @Relationship var stay: PlainStay?
+    init() {}
+    init(name: String) { self.name = name }
+}
+
+/// Issue 37, item 16: the seeds' spellings compile and open as written.
+@Suite struct SeedSpellingTests {
+    /// `#Predicate { $0.livingAccommodation == nil }` with a model that declares nothing but `PersistentModel`:
+    /// class models are equatable by identity, as `@Model` classes are.
+    @Test func aPredicateComparingARelationshipWithNilNeedsNoDeclaredConformance() throws {
+        let container = try ModelContainer(
+            for: [Visit.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "visits"))])
+        let context = ModelContext(container)
+        let staying = Visit(name: "staying")
+        context.insert(staying)
+        staying.stay = PlainStay()
+        context.insert(Visit(name: "passing"))
+        try context.save()
+        let without = try context.fetch(FetchDescriptor<Visit>(predicate: #Predicate { $0.stay == nil }))
+        #expect(without.map(\.name) == ["passing"])
+        let stay = try #require(staying.stay)
+        #expect(stay == stay)
+        #expect(PlainStay() != stay)
+    }
+
+    /// Seed 002's `fullSchema` container: two unnamed `ModelConfiguration(schema:url:)`, each its own store,
+    /// named after its URL; and seed 004's `ModelConfiguration(url:)` argument order with `allowsSave:`.
+    @Test func twoUnnamedConfigurationsAtTwoURLsAreTwoStores() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "seed-urls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let trips = root.appendingPathComponent("trip.store")
+        let people = root.appendingPathComponent("people.store")
+        let fullSchema = Schema([Note.self, Person.self])
+        do {
+            let container = try ModelContainer(
+                for: fullSchema,
+                configurations: [
+                    ModelConfiguration(schema: Schema([Note.self]), url: trips),
+                    ModelConfiguration(schema: Schema([Person.self]), url: people),
+                ])
+            let context = ModelContext(container)
+            context.insert(Note(title: "n"))
+            context.insert(Person(name: "p"))
+            try context.save()
+            #expect(Set(try context.fetchHistory(.init()).map(\.storeIdentifier)) == ["trip", "people"])
+        }
+        #expect(try JSONFileDataStore.describe(directory: trips).name == "trip")
+        #expect(try JSONFileDataStore.describe(directory: people).name == "people")
+
+        let readOnly = try ModelContainer(
+            for: [Note.self], configurations: [ModelConfiguration(url: trips, allowsSave: false)])
+        let context = ModelContext(readOnly)
+        #expect(try context.fetch(FetchDescriptor<Note>()).map(\.title) == ["n"])
+        context.insert(Note(title: "refused"))
+        #expect { try context.save() } throws: { ($0 as? DataStoreError)?.code == .readOnlyStore }
+    }
+
+    /// A store an earlier version made at a URL without a name is named `default`; an unnamed configuration
+    /// at that URL still opens it.
+    @Test func anUnnamedConfigurationOpensTheStoreAtItsURLWhateverItIsNamed() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "legacy-\(UUID().uuidString).store")
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            let container = try ModelContainer(
+                for: [Note.self], configurations: [ModelConfiguration("default", url: url)])
+            let context = ModelContext(container)
+            context.insert(Note(title: "old"))
+            try context.save()
+        }
+        let container = try ModelContainer(for: [Note.self], configurations: [ModelConfiguration(url: url)])
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Note>()).map(\.title) == ["old"])
+    }
+}
