@@ -23,6 +23,16 @@ enum JournalIO {
         }
     }
 
+    /// Where the append that wrote a journal record began, when the record says (a transaction record of a
+    /// group commit that appended several records in one write); read only at a hole in the journal.
+    static let writeStart: RecordFraming.WriteStart = { payload in
+        guard
+            case .transaction(let body)? = try? decode(
+                RecordFraming.Record(offset: 0, payload: payload), path: "")
+        else { return nil }
+        return body.write
+    }
+
     static func decode(_ record: RecordFraming.Record, path: String) throws(DataStoreError) -> JournalRecord {
         do {
             return try TransactionCodec.decode(record.payload)
@@ -85,7 +95,8 @@ enum JournalIO {
         // All of it, free space included: whatever follows the last record decides whether it is damage.
         let bytes = try journal.readToEnd(from: 0)
         var bytesRead = Int64(bytes.count)
-        let parsed = try RecordFraming.parse(bytes, startingAt: 0, path: files.journal, ending: .preallocated)
+        let parsed = try RecordFraming.parse(
+            bytes, startingAt: 0, path: files.journal, ending: .preallocated, writeStart: writeStart)
         guard let first = parsed.records.first,
             case .header(let header) = try decode(first, path: files.journal)
         else {
@@ -134,7 +145,8 @@ enum JournalIO {
             let bytes = try journal.read(from: position, count: chunk)
             bytesRead += Int64(bytes.count)
             let parsed = try RecordFraming.parse(
-                bytes, startingAt: position, path: files.journal, ending: .preallocated)
+                bytes, startingAt: position, path: files.journal, ending: .preallocated,
+                writeStart: writeStart)
             for record in parsed.records {
                 try state.apply(
                     try decode(record, path: files.journal), offset: record.offset, path: files.journal)
@@ -150,7 +162,7 @@ enum JournalIO {
                 // Before cutting back, all of what follows: a whole record past the chunk makes it damage.
                 _ = try RecordFraming.parse(
                     try journal.readToEnd(from: parsed.endOfValidData), startingAt: parsed.endOfValidData,
-                    path: files.journal, ending: .preallocated)
+                    path: files.journal, ending: .preallocated, writeStart: writeStart)
                 try journal.truncate(to: parsed.endOfValidData)
                 try journal.synchronize()
             }

@@ -47,6 +47,11 @@ enum JournalRecord: Codable, Sendable {
         var process: String
         var firstChange: Int64
         var changes: [PlannedChange]
+        /// The journal offset where the append that wrote this record began, when that append wrote several
+        /// records (a group commit): a power loss that keeps some of its pages and loses others leaves whole
+        /// records after a hole, and this says they belong to the unfinished write (a torn tail), not to a later
+        /// one (damage). Absent for a record written alone, and in journals written before it existed.
+        var write: Int64? = nil
     }
 
     struct RowsRecord: Codable, Sendable {

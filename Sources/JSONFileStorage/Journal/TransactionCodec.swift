@@ -26,6 +26,10 @@ enum TransactionCodec {
         writer.integer(body.sequence)
         writer.key("timestamp")
         writer.double(body.timestamp.timeIntervalSinceReferenceDate)
+        if let write = body.write {
+            writer.key("write")
+            writer.integer(write)
+        }
         writer.endObject()
         writer.key("type")
         writer.string("transaction")
@@ -88,6 +92,7 @@ enum TransactionCodec {
             JournalRecord.TransactionRecord(
                 sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
                 author: body["author"]?.stringValue,
-                bundle: bundle, process: process, firstChange: firstChange, changes: changes))
+                bundle: bundle, process: process, firstChange: firstChange, changes: changes,
+                write: body["write"]?.integerValue))
     }
 }

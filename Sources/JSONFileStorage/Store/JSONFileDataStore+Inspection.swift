@@ -54,7 +54,7 @@ extension JSONFileDataStore {
                 path: files.path, reason: "there is no journal.jsonl here")
         }
         return try FileLock.withLock(.exclusive, path: files.lock, readOnly: false, timeout: busyTimeout) {
-            try StoreRepair.cutBack(files.journal, ending: .preallocated)
+            try StoreRepair.cutBack(files.journal, ending: .preallocated, writeStart: JournalIO.writeStart)
         }
     }
 }
@@ -79,7 +79,8 @@ extension JSONFileDataStore {
             let segments = state.replayed.history.segments.map { files.file($0.name) }
             for path in [files.journal, files.snapshot] + segments where StoreFile.exists(path) {
                 records += try StoreVerification.countWholeRecords(
-                    inFileAt: path, ending: path == files.journal ? .preallocated : .appended)
+                    inFileAt: path, ending: path == files.journal ? .preallocated : .appended,
+                    writeStart: path == files.journal ? JournalIO.writeStart : nil)
             }
             let sequences = try allHistory(state).map(\.token.sequence)
             let index = state.replayed.history

@@ -281,6 +281,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
                                 firstChange: firstChange, changes: plan.changes))
                         firstChange += Int64(plan.changes.count)
                     }
+                    // Several records in one append: each says where the append began (see `write`).
+                    if bodies.compactMap({ $0 }).count > 1 {
+                        for index in bodies.indices { bodies[index]?.write = state.journalEnd }
+                    }
                     let room = configuration.historyRetention.maximumBytes.map {
                         $0 - state.replayed.history.fileBytes(journalEnd: state.journalEnd)
                     }

@@ -17,7 +17,7 @@ package final class CommitQueue<Request: Sendable, Outcome: Sendable>: Sendable 
         package var result: Result<Outcome, any Error>?
         let ready = DispatchSemaphore(value: 0)
 
-        init(_ request: Request) { self.request = request }
+        package init(_ request: Request) { self.request = request }
     }
 
     private struct Queue: @unchecked Sendable {

@@ -51,12 +51,25 @@ public enum RecordFraming {
         case preallocated
     }
 
+    /// Reads, from a record's payload, the file offset where the write that appended it began (the records one
+    /// write appended together share it), or `nil` when the record does not say (a record written alone, or
+    /// by an earlier version). With it, whole records after a hole that all belong to the write the hole is in
+    /// are that write's, torn by a power loss that kept some of its pages and not others: a torn tail, not
+    /// damage.
+    public typealias WriteStart = @Sendable (Data) -> Int64?
+
     /// A record found in a file: where its line starts and its bytes.
     public struct Record: Sendable {
         /// The byte offset of the line in the file.
         public var offset: Int64
         /// The record's JSON bytes.
         public var payload: Data
+
+        /// A record at `offset` holding `payload`.
+        public init(offset: Int64, payload: Data) {
+            self.offset = offset
+            self.payload = payload
+        }
     }
 
     /// What ``parse(_:startingAt:path:ending:)`` found.
@@ -81,9 +94,10 @@ public enum RecordFraming {
     /// the line's offset, and the caller leaves the file as it is. With ``Ending/preallocated``, zeros after
     /// the last record are free space, and a line holding zeros with no whole record after it is a torn tail.
     public static func parse(
-        _ bytes: Data, startingAt start: Int64, path: String, ending: Ending = .appended
+        _ bytes: Data, startingAt start: Int64, path: String, ending: Ending = .appended,
+        writeStart: WriteStart? = nil
     ) throws(DataStoreError) -> ParseResult {
-        let scanned = scan(bytes, startingAt: start, ending: ending)
+        let scanned = scan(bytes, startingAt: start, ending: ending, writeStart: writeStart)
         if let damage = scanned.damage {
             throw .corruptStoreFile(
                 path: path, offset: damage,
@@ -93,7 +107,9 @@ public enum RecordFraming {
     }
 
     /// The records before the first damaged line, and the offset of that line if there is one.
-    static func scan(_ bytes: Data, startingAt start: Int64, ending: Ending = .appended) -> (
+    static func scan(
+        _ bytes: Data, startingAt start: Int64, ending: Ending = .appended, writeStart: WriteStart? = nil
+    ) -> (
         result: ParseResult, damage: Int64?
     ) {
         // Over the raw bytes: `Data`'s generic indexing costs more per byte than the checksum does.
@@ -113,7 +129,7 @@ public enum RecordFraming {
                 let offset = start + Int64(lineStart)
                 let rest = UnsafeRawBufferPointer(rebasing: buffer[lineStart...])
                 if ending == .preallocated && rest[0] == 0 {
-                    return stopAtFreeSpace(rest, offset: offset, stop)
+                    return stopAtFreeSpace(rest, offset: offset, writeStart: writeStart, stop)
                 }
                 guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")) else {
                     let free = ending == .preallocated && rest.contains(0)
@@ -122,7 +138,7 @@ public enum RecordFraming {
                 let line = UnsafeRawBufferPointer(rebasing: rest[...newline])
                 guard let payload = payload(ofLine: line) else {
                     if ending == .preallocated && line.contains(0) {
-                        return stopAtFreeSpace(rest, offset: offset, stop)
+                        return stopAtFreeSpace(rest, offset: offset, writeStart: writeStart, stop)
                     }
                     return stop(offset, torn: false, damage: offset)
                 }
@@ -134,15 +150,42 @@ public enum RecordFraming {
     }
 
     /// Where zeros begin at `offset` (or in the line there): free space if nothing but zeros follows; a torn
-    /// write if what does follow holds no whole record; damage if it does (a record after a hole was
+    /// write if what does follow holds no whole record, or only whole records of the write the hole is in
+    /// (`writeStart` says so: that write never completed); damage otherwise (a record after a hole was
     /// written, and perhaps acknowledged, after the bytes the hole replaced).
     private static func stopAtFreeSpace(
-        _ rest: UnsafeRawBufferPointer, offset: Int64,
+        _ rest: UnsafeRawBufferPointer, offset: Int64, writeStart: WriteStart?,
         _ stop: (Int64, Bool, Int64?, Bool) -> (ParseResult, Int64?)
     ) -> (ParseResult, Int64?) {
         guard let written = rest.firstIndex(where: { $0 != 0 }) else { return stop(offset, false, nil, true) }
-        return wholeLineFollows(UnsafeRawBufferPointer(rebasing: rest[written...]))
-            ? stop(offset, false, offset, false) : stop(offset, true, nil, true)
+        let after = UnsafeRawBufferPointer(rebasing: rest[written...])
+        guard wholeLineFollows(after) else { return stop(offset, true, nil, true) }
+        if let writeStart,
+            wholeLines(after).allSatisfy({ payload in writeStart(payload).map { $0 <= offset } ?? false })
+        {
+            return stop(offset, true, nil, true)
+        }
+        return stop(offset, false, offset, false)
+    }
+
+    /// The payloads of the whole, valid lines in `bytes` that start after a newline or a zero byte.
+    static func wholeLines(_ bytes: UnsafeRawBufferPointer) -> [Data] {
+        var payloads: [Data] = []
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "{"),
+                index == bytes.startIndex || bytes[index - 1] == 0
+                    || bytes[index - 1] == UInt8(ascii: "\n")
+            else { continue }
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[index...])
+            guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")),
+                let payload = payload(ofLine: UnsafeRawBufferPointer(rebasing: rest[...newline]))
+            else { continue }
+            payloads.append(payload)
+            index += newline
+        }
+        return payloads
     }
 
     /// Whether a whole, valid line starts in `bytes` after a newline or a zero byte.

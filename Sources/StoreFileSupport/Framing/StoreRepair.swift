@@ -34,17 +34,21 @@ public enum StoreRepair {
     /// incomplete. The removed bytes are first written, durably, to `PATH.damaged-TIMESTAMP` beside it. Call
     /// holding the store's exclusive lock.
     ///
-    /// - Parameter ending: How the file may end: with ``RecordFraming/Ending/preallocated``, zeros after the last
-    ///   record are free space, and the zeros at the end of the removed bytes are left out of the side file.
-    ///
+    /// - Parameters:
+    ///   - ending: How the file may end: with ``RecordFraming/Ending/preallocated``, zeros after the last
+    ///     record are free space, and the zeros at the end of the removed bytes are left out of the side file.
+    ///   - writeStart: Reads where the write that appended a record began, for files whose writers record it
+    ///     (see ``RecordFraming/WriteStart``).
     /// - Returns: What was removed, or `nil` when every record is whole (then nothing is written).
-    public static func cutBack(_ path: String, ending: RecordFraming.Ending = .appended)
+    public static func cutBack(
+        _ path: String, ending: RecordFraming.Ending = .appended, writeStart: RecordFraming.WriteStart? = nil
+    )
         throws(DataStoreError)
         -> StoreRepairReport?
     {
         let file = try StoreFile(path: path, mode: .readWrite(create: false))
         let bytes = try file.readToEnd(from: 0)
-        let scanned = RecordFraming.scan(bytes, startingAt: 0, ending: ending)
+        let scanned = RecordFraming.scan(bytes, startingAt: 0, ending: ending, writeStart: writeStart)
         guard scanned.damage != nil || scanned.result.hasTornTail else { return nil }
         let offset = scanned.result.endOfValidData
         // Free space is not evidence; in a file that has none, every byte after `offset` is.

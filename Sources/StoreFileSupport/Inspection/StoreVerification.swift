@@ -27,16 +27,19 @@ public struct StoreVerification: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the file at `path` and returns how many records it holds, all whole and with sound checksums.
     ///
-    /// - Parameter ending: How the file may end (``RecordFraming/Ending/preallocated``: zeros after the last
-    ///   record are free space, not a torn write).
+    /// - Parameters:
+    ///   - ending: How the file may end (``RecordFraming/Ending/preallocated``: zeros after the last record are
+    ///     free space, not a torn write).
+    ///   - writeStart: Reads where the write that appended a record began (see ``RecordFraming/WriteStart``).
     /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for a damaged record, and for an
     ///   incomplete last record too: a torn write that the next writer would cut back is still reported.
     public static func countWholeRecords(
-        inFileAt path: String, ending: RecordFraming.Ending = .appended
+        inFileAt path: String, ending: RecordFraming.Ending = .appended,
+        writeStart: RecordFraming.WriteStart? = nil
     ) throws(DataStoreError) -> Int {
         let parsed = try RecordFraming.parse(
             try StoreFile(path: path, mode: .readOnly).readToEnd(from: 0), startingAt: 0, path: path,
-            ending: ending)
+            ending: ending, writeStart: writeStart)
         if parsed.hasTornTail {
             throw .corruptStoreFile(
                 path: path, offset: parsed.endOfValidData,
