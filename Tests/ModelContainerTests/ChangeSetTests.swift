@@ -58,22 +58,10 @@ import Testing
             ])
         try makeTrip("Lisbon", items: 0, in: ModelContext(container))
         let start = try #require(try ModelContext(container).fetchHistory(.init()).last?.token)
-        let app = try ChildProcess(["trip-editor", "app"], takesCommands: true)
-        let widget = try ChildProcess(["trip-editor", "widget"], takesCommands: true)
-        defer {
-            for process in [app, widget] {
-                process.closeInput()
-                process.waitForExit(timeout: .seconds(10))
-            }
-        }
-        for process in [app, widget] {
-            #expect(process.request("open \(directory.path)") == "OK")
-            #expect(process.request("refresh") == "OK")
-        }
-        #expect(app.request("destination 0 Porto") == "OK")
-        #expect(app.request("save") == "SAVED")
-        #expect(widget.request("endDay 0 9") == "OK")  // the widget still sees "Lisbon"
-        #expect(widget.request("save") == "SAVED")
+        #expect(
+            try appAndWidgetEditOneTrip(open: "open \(directory.path)") == [
+                "OK", "OK", "OK", "OK", "OK", "SAVED", "OK", "SAVED",
+            ])
 
         let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
         #expect(stored.destination == "Porto")

@@ -66,22 +66,10 @@
             let container = try Self.container(namespace)
             try Self.seed(container, trips: [("Lisbon", 0)])
             let start = try #require(try ModelContext(container).fetchHistory(.init()).last?.token)
-            let app = try ChildProcess(["trip-editor", "app"], takesCommands: true)
-            let widget = try ChildProcess(["trip-editor", "widget"], takesCommands: true)
-            defer {
-                for process in [app, widget] {
-                    process.closeInput()
-                    process.waitForExit(timeout: .seconds(10))
-                }
-            }
-            for process in [app, widget] {
-                #expect(process.request("open-postgres \(namespace)") == "OK")
-                #expect(process.request("refresh") == "OK")
-            }
-            #expect(app.request("destination 0 Porto") == "OK")
-            #expect(app.request("save") == "SAVED")
-            #expect(widget.request("endDay 0 9") == "OK")
-            #expect(widget.request("save") == "SAVED")
+            #expect(
+                try appAndWidgetEditOneTrip(open: "open-postgres \(namespace)") == [
+                    "OK", "OK", "OK", "OK", "OK", "SAVED", "OK", "SAVED",
+                ])
 
             let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
             #expect(stored.destination == "Porto")

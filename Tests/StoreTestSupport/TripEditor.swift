@@ -162,3 +162,29 @@ public struct StoredTrips: Equatable, CustomStringConvertible {
     /// Both sides, for failure messages.
     public var description: String { "owners \(owners), lists \(lists)" }
 }
+
+/// The seeds' app and widget as two helper processes editing one trip: both open the store (`open` is the
+/// helper's command, `open DIR` or `open-postgres SCHEMA`) and read it; then the app sets trip 0's destination to
+/// Porto and saves, and the widget, which still sees the old destination, sets its end to day 9 and saves.
+/// Returns every answer, in order: all `OK` or `SAVED` when things went well.
+public func appAndWidgetEditOneTrip(open: String) throws -> [String] {
+    let app = try ChildProcess(["trip-editor", "app"], takesCommands: true)
+    let widget = try ChildProcess(["trip-editor", "widget"], takesCommands: true)
+    defer {
+        for process in [app, widget] {
+            process.closeInput()
+            process.waitForExit(timeout: .seconds(10))
+        }
+    }
+    var answers: [String] = []
+    for process in [app, widget] {
+        answers.append(process.request(open) ?? "no answer")
+        answers.append(process.request("refresh") ?? "no answer")
+    }
+    for (process, command) in [
+        (app, "destination 0 Porto"), (app, "save"), (widget, "endDay 0 9"), (widget, "save"),
+    ] {
+        answers.append(process.request(command) ?? "no answer")
+    }
+    return answers
+}
