@@ -38,9 +38,6 @@ struct ModelRegistry {
     /// Whether the context tracks no model at all.
     var isEmpty: Bool { entries.isEmpty }
 
-    /// The identifiers of every registration.
-    var keys: Dictionary<PersistentIdentifier, ModelContext.Registration>.Keys { entries.keys }
-
     /// The registrations that may hold unsaved changes: those always compared and those the log names. Each
     /// still needs comparing with its baseline (a property set back to its saved value is no change).
     var mayHaveChanged: [PersistentIdentifier] {
