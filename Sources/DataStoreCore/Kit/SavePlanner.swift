@@ -195,7 +195,7 @@ public enum SavePlanner {
             return SavePlan(
                 changes: changes, remappedIdentifiers: remapped,
                 deleteRuleChanges: changes.filter { !requested.contains($0.identifier) }
-                    + differencesFromRequest(request, in: changes))
+                    + differencesFromRequest(request))
         }
 
         /// The stored row `existing` with an update's change set applied: each sent attribute takes the sent
@@ -228,9 +228,7 @@ public enum SavePlanner {
         /// For requested models whose stored values after this save differ from what the request sent (a list
         /// merged with another saver's edits, an inverse kept consistent), an update carrying the stored values,
         /// so that the saving context takes them.
-        func differencesFromRequest(_ request: DataStoreSaveChangesRequest, in changes: [PlannedChange])
-            -> [PlannedChange]
-        {
+        func differencesFromRequest(_ request: DataStoreSaveChangesRequest) -> [PlannedChange] {
             var result: [PlannedChange] = []
             for snapshot in request.inserted + request.updated {
                 let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
