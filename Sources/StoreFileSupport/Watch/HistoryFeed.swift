@@ -20,8 +20,10 @@ public enum HistoryFeed {
     public static let bufferCapacity = 256
     /// How many transactions a token-based feed fetches at a time.
     public static let pageSize = 256
-    /// How long a feed whose consumer is behind waits before offering its next transaction again.
-    static let backoff: UInt32 = 2_000  // microseconds
+    /// How long a feed whose consumer is behind waits before offering its next transaction again: from the
+    /// first, doubling while the consumer takes nothing, up to the last (microseconds). A consumer that keeps
+    /// the stream but stops reading costs the feed about four wake-ups a second, not hundreds.
+    static let backoff: (first: UInt32, last: UInt32) = (2_000, 250_000)
 
     /// A stream of what `fetchNew` returns, called once at once and again after every change in `directory`.
     ///
@@ -70,6 +72,7 @@ public enum HistoryFeed {
                 var changed = true  // the backlog first
                 var pending: [Element] = []  // fetched, not yet taken by the stream
                 var next = 0
+                var pause = backoff.first
                 while !cancelled.isSet {
                     if next == pending.count, changed {
                         LiveFeeds.shared.countRefresh(label)
@@ -80,14 +83,17 @@ public enum HistoryFeed {
                     }
                     offer: while next < pending.count {
                         switch continuation.yield(pending[next]) {
-                        case .enqueued: next += 1
+                        case .enqueued:
+                            next += 1
+                            pause = backoff.first
                         case .dropped: break offer  // the consumer is behind: offer it again shortly
                         case .terminated: return
                         @unknown default: break offer
                         }
                     }
                     if next < pending.count {
-                        usleep(backoff)
+                        usleep(pause)
+                        pause = min(pause * 2, backoff.last)
                         // Commits meanwhile are noticed by the waker later (inotify queues them; a database
                         // feed refetches after its interval), and the fetch after this page finds them.
                     } else if !changed {
