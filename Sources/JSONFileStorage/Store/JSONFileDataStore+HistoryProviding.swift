@@ -63,7 +63,7 @@ extension JSONFileDataStore: HistoryProviding {
     /// store is checkpointed (segments without them, a new snapshot and an empty journal). Tokens older than
     /// the newest deleted transaction expire in every process.
     public func deleteHistory(_ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>) throws {
-        try write { state in
+        try writeAside { state in
             var statistics = HistoryQueryStatistics()
             var everything = descriptor
             everything.fetchLimit = nil
@@ -158,7 +158,7 @@ extension JSONFileDataStore: HistoryProviding {
     /// old ones (see `Docs/JSONFileFormat.md`). Crash-safe: each file is written to a temporary file, fsynced
     /// and renamed.
     public func compact() throws {
-        try write { state in try compact(&state) }
+        try writeAside { state in try compact(&state) }
     }
 
     /// An automatic checkpoint: a compaction, counted.

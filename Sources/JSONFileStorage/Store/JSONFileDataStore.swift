@@ -243,7 +243,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     > {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
         // Saves that arrive while one is being written are written with the next batch: one append, one fsync.
-        return try commits.submit(request) { batch in commit(batch) }
+        let result = try commits.submit(request) { batch in commit(batch) }
+        maintainIfDue()
+        return result
     }
 
     /// Commits a batch of saves as consecutive transactions: plans each on current state as the earlier ones
@@ -260,7 +262,6 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 refresh: { try refresh(&$0, repairTornTail: true) },
                 prepare: { state -> Prepared in
                     try checkSchema(state)
-                    try maintain(&state)
                     let plans = state.replayed.table.plan(batch.map(\.request))
                     var sequence = state.replayed.latestSequence
                     var firstChange = state.replayed.nextChangeIdentifier
@@ -351,24 +352,81 @@ public final class JSONFileDataStore: DataStore, Sendable {
         state.journalEnd = offset
         state.statistics.journalBytesWritten += written
         if configuration.durability == .full { state.statistics.journalSynchronizations += 1 }
-        do {
-            try maintain(&state)
-        } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {
-            // The batch is committed: its saves succeeded, and only what follows must wait for a reopen.
-            throw CommittedButUnusable(result: results, error: error)
-        }
         return results
     }
 
-    /// Trims history and checkpoints as the configuration asks. Runs after each committed batch, and before
-    /// each batch is planned too: a writer killed between its save and its trim leaves that work to the next
-    /// writer, which does it before adding to history.
-    private func maintain(_ state: inout State) throws {
+    /// Trims history and checkpoints as the configuration asks, after a save committed: aside (see
+    /// ``writeAside(when:_:)``), so that readers of this instance answer from the state before it while it
+    /// writes. Whatever a writer leaves undone (a process killed between its save and its trim) the next
+    /// save in any process does. The saves before it are committed whatever happens here: a failure is
+    /// counted in the statistics, and one that leaves the files in doubt makes later calls throw
+    /// ``DataStoreError/storeUnusableUntilReopened(path:reason:)``.
+    private func maintainIfDue() {
+        guard access.inMemory({ maintenanceIsDue($0) }) else { return }
+        _ = try? writeAside(when: maintenanceIsDue) { state in try maintain(&state) }
+    }
+
+    /// Whether a trim or checkpoint is due, from memory: the thresholds ``maintain(_:)`` applies (an age limit
+    /// is due whenever the oldest retained transaction may be past it).
+    private func maintenanceIsDue(_ state: State) -> Bool {
         if let retry = state.maintenanceRetry, retry.journal == state.journalIdentity,
             state.journalEnd < retry.end
         {
-            return
+            return false
         }
+        if let limit = configuration.checkpointJournalBytes, state.journalEnd > limit { return true }
+        let policy = configuration.historyRetention
+        let index = state.replayed.history
+        if let limit = policy.maximumTransactionCount, index.count >= limit + policy.margin { return true }
+        if let bound = policy.maximumBytes, index.fileBytes(journalEnd: state.journalEnd) > bound {
+            return true
+        }
+        if let age = policy.maximumAge, let oldest = index.oldest(1).first {
+            guard let known = index.oldestTimestamp, known.sequence == oldest else { return true }
+            return known.timestamp < Date().addingTimeInterval(-age)
+        }
+        return false
+    }
+
+    /// Runs `body` holding the exclusive file lock on a copy of current state, with the state mutex released,
+    /// then puts the copy in place: for maintenance that writes whole files (checkpoints, trims), during which
+    /// readers of this instance go on answering from the state before it. `when` decides, on current state,
+    /// whether to run at all (`nil` when it does not). If `body` throws, the copy still replaces the state:
+    /// it holds whatever `body` committed before it failed.
+    @discardableResult
+    func writeAside<T: Sendable>(
+        when isDue: (State) -> Bool = { _ in true }, _ body: (inout State) throws -> T
+    ) throws -> T? {
+        guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        return try access.write(
+            refresh: { try refresh(&$0, repairTornTail: true) },
+            prepare: { state -> State? in
+                try checkSchema(state)
+                guard isDue(state) else { return nil }
+                // A copy shares the models' storage: only what `body` changes is copied.
+                var copy = state
+                copy.statistics = JSONFileStoreStatistics()
+                copy.statistics.lastMaintenanceError = state.statistics.lastMaintenanceError
+                return copy
+            },
+            perform: { prepared -> (State, Result<T, any Error>)? in
+                guard var copy = prepared else { return nil }
+                let result = Result { try body(&copy) }
+                return (copy, result)
+            },
+            finish: { state, _, done -> T? in
+                guard let (copy, result) = done else { return nil }
+                // Readers counted their work on the state meanwhile; `body` counted its own on the copy.
+                var statistics = state.statistics
+                statistics.add(copy.statistics)
+                state = copy
+                state.statistics = statistics
+                return try result.get()
+            })
+    }
+
+    /// Trims history and checkpoints as the configuration asks.
+    private func maintain(_ state: inout State) throws {
         do {
             let before = state.statistics.checkpoints
             try applyRetention(&state)

@@ -5,11 +5,12 @@ extension JSONFileStoreConfiguration {
     /// first, and tokens older than the newest removed transaction then throw `historyTokenExpired`, as after
     /// `deleteHistory`.
     ///
-    /// The store trims before and after each save once history exceeds a limit by a margin (an eighth of the count limit, so
-    /// that trimming costs one `forget` record per many saves, not one per save), and trims it back to exactly the
-    /// limit: the newest `maximumTransactionCount` transactions, and none older than `maximumAge`. It compacts
-    /// (reclaiming the space) once the trimmed transactions outnumber the kept ones. With `maximumBytes`, a journal
-    /// past the bound is trimmed to the newest transactions that fit in half of it and compacted at once.
+    /// The store trims after each save (on a copy of its state, so that readers go on) once history exceeds a
+    /// limit by a margin (an eighth of the count limit, so that trimming costs one `forget` record per many
+    /// saves, not one per save), and trims it back to exactly the limit: the newest `maximumTransactionCount`
+    /// transactions, and none older than `maximumAge`. It compacts (reclaiming the space) once the trimmed
+    /// transactions outnumber the kept ones. With `maximumBytes`, a journal past the bound is trimmed to the
+    /// newest transactions that fit in half of it and compacted at once.
     public struct HistoryRetention: Hashable, Sendable {
         /// Keep at most this many transactions (at least 1). `nil` sets no count limit.
         public var maximumTransactionCount: Int?

@@ -32,4 +32,20 @@ public struct JSONFileStoreStatistics: Hashable, Sendable {
 
     /// Zero counters.
     public init() {}
+
+    /// Adds the counters of `work` done aside (on a copy of the state, see `JSONFileDataStore.writeAside`),
+    /// and takes its maintenance outcome.
+    mutating func add(_ work: JSONFileStoreStatistics) {
+        history.add(work.history)
+        journalBytesWritten += work.journalBytesWritten
+        committedSaves += work.committedSaves
+        journalSynchronizations += work.journalSynchronizations
+        checkpoints += work.checkpoints
+        failedMaintenance += work.failedMaintenance
+        lastMaintenanceError = work.lastMaintenanceError
+        fullReloads += work.fullReloads
+        incrementalRefreshes += work.incrementalRefreshes
+        bytesRead += work.bytesRead
+        modelsExamined += work.modelsExamined
+    }
 }

@@ -149,10 +149,6 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
                         let count = fileLock?.changeCount
                         guarded.see(count.map { $0 &+ 1 }, on: fileLock)
                         return result
-                    } catch let committed as CommittedButUnusable<T> {
-                        // The write is committed and reported as such; the instance refuses what follows.
-                        guarded.unusable = committed.error
-                        return committed.result
                     } catch {
                         if case .storeUnusableUntilReopened = error as? DataStoreError {
                             guarded.unusable = error as? DataStoreError
@@ -165,27 +161,13 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     }
 
     /// Runs `body` on current state holding the exclusive file lock and the state mutex: for writes that are
-    /// rare enough (compaction, erase, retention) to keep readers waiting.
+    /// rare and quick enough (an erase, a schema record) to keep readers waiting. Writes that take as long as
+    /// the store is large work on a copy of the state instead (see `JSONFileDataStore.writeAside`).
     package func write<T: Sendable>(refresh: (inout State) throws -> Void, _ body: (inout State) throws -> T)
         throws -> T
     {
         try write(
             refresh: refresh, prepare: { _ in () }, perform: { _ in () },
             finish: { state, _, _ in try body(&state) })
-    }
-}
-
-/// Thrown by a write's `finish` when the write committed (its records are on disk and applied) but work after
-/// it failed so that the instance must be reopened: the write returns `result`, and every later call throws
-/// `error`.
-package struct CommittedButUnusable<Result: Sendable>: Error {
-    /// What the committed write returns.
-    package var result: Result
-    /// What every later call throws (``DataStoreError/storeUnusableUntilReopened(path:reason:)``).
-    package var error: DataStoreError
-
-    package init(result: Result, error: DataStoreError) {
-        self.result = result
-        self.error = error
     }
 }

@@ -26,6 +26,8 @@ package enum FaultInjection {
         var remaining: Int
         /// Calls that succeed before the fault starts.
         var skipping = 0
+        /// Instead of failing, run this on the calling thread before the call goes ahead (see `intercept`).
+        var action: (@Sendable () -> Void)?
     }
 
     static let faults = Mutex<[Fault]>([])
@@ -44,6 +46,21 @@ package enum FaultInjection {
         }
     }
 
+    /// Runs `action` on the calling thread before each of the next `count` calls of `operation` on a path
+    /// containing `pathFragment`, which then go ahead: so a test can act while a store is in the middle of
+    /// a write (say, fetch while a checkpoint renames its snapshot).
+    package static func intercept(
+        _ operation: Operation, pathContaining pathFragment: String, count: Int = 1,
+        _ action: @escaping @Sendable () -> Void
+    ) {
+        faults.withLock {
+            $0.append(
+                Fault(
+                    operation: operation, pathFragment: pathFragment, errorNumber: 0, remaining: count,
+                    action: action))
+        }
+    }
+
     /// Removes every fault whose fragment is `pathFragment`.
     package static func clear(pathContaining pathFragment: String) {
         faults.withLock { $0.removeAll { $0.pathFragment == pathFragment } }
@@ -51,19 +68,22 @@ package enum FaultInjection {
 
     /// Whether a call of `operation` on `path` must fail; sets `errno` when it must.
     static func shouldFail(_ operation: Operation, path: String) -> Bool {
-        let errorNumber: Int32? = faults.withLock { faults in
+        let (errorNumber, action) = faults.withLock { faults -> (Int32?, (@Sendable () -> Void)?) in
             guard
                 let position = faults.firstIndex(where: {
                     $0.operation == operation && $0.remaining > 0 && path.contains($0.pathFragment)
                 })
-            else { return nil }
+            else { return (nil, nil) }
             if faults[position].skipping > 0 {
                 faults[position].skipping -= 1
-                return nil
+                return (nil, nil)
             }
             faults[position].remaining -= 1
-            return faults[position].errorNumber
+            if let action = faults[position].action { return (nil, action) }
+            return (faults[position].errorNumber, nil)
         }
+        // Outside the lock: the action may itself do file operations.
+        action?()
         guard let errorNumber else { return false }
         errno = errorNumber
         return true
