@@ -22,7 +22,7 @@ while let argument = rest.popFirst() {
     case "--filter": filter = rest.popFirst()
     case "-h", "--help":
         out(
-            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, changesets, postgres"
+            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, changesets, checkpoint, postgres"
         )
         exit(0)
     default:
@@ -39,7 +39,7 @@ let scenarios: [(String, (Report, Sizes) throws -> Void)] = [
     ("ts", TimeSeriesScenario.run), ("open", OpenScenario.run),
     ("retained", RetainedHistoryScenario.run), ("memory", MemoryScenario.run),
     ("index", IndexScenario.run), ("relationships", RelationshipScenario.run),
-    ("changesets", ChangeSetScenario.run),
+    ("changesets", ChangeSetScenario.run), ("checkpoint", CheckpointStallScenario.run),
     ("postgres", PostgresScenario.run),
 ]
 out(
