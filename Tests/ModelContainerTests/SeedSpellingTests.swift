@@ -29,8 +29,68 @@ final class Visit: PersistentModel {
     init(name: String) { self.name = name }
 }
 
+/// A voyage with the seeds' optional to-many spelling: `var bucketList: [BucketListItem]? = []`.
+final class Voyage: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<Voyage>] = [
+        .attribute("name", \.name),
+        .relationship("ports", \.ports, deleteRule: .cascade, inverse: \Port.voyage),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    @Attribute var name = ""
+    @Relationship var ports: [Port]? = []
+    init() {}
+    init(name: String) { self.name = name }
+}
+
+/// A stop on a voyage.
+final class Port: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<Port>] = [
+        .attribute("place", \.place), .relationship("voyage", \.voyage),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    @Attribute var place = ""
+    @Relationship var voyage: Voyage?
+    init() {}
+    init(place: String) { self.place = place }
+}
+
 /// Issue 37, item 16: the seeds' spellings compile and open as written.
 @Suite struct SeedSpellingTests {
+    /// Six seed snippets declare to-many relationships as optional arrays. They are to-many: stored as lists,
+    /// kept in step with their inverse, cascaded, and read back as an array (empty, never `nil`, once fetched).
+    @Test func anOptionalToManyRelationshipIsAToManyRelationship() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "optional-to-many-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = ModelConfiguration(
+            JSONFileStoreConfiguration(name: "voyages", directory: directory))
+        let container = try ModelContainer(for: [Voyage.self, Port.self], configurations: [configuration])
+        let context = ModelContext(container)
+        let voyage = Voyage(name: "coast")
+        context.insert(voyage)
+        let first = Port(place: "Nice")
+        voyage.ports?.append(first)
+        voyage.ports?.append(Port(place: "Genoa"))
+        #expect(first.voyage === voyage)
+        let empty = Voyage(name: "home")
+        empty.ports = nil
+        context.insert(empty)
+        try context.save()
+        #expect(
+            Schema([Voyage.self, Port.self]).entity(named: "Voyage")?.relationships.first?.isToMany == true)
+
+        let reader = ModelContext(
+            try ModelContainer(for: [Voyage.self, Port.self], configurations: [configuration]))
+        let voyages = try reader.fetch(FetchDescriptor<Voyage>(sortBy: [SortDescriptor(\.name)]))
+        #expect(voyages.map(\.name) == ["coast", "home"])
+        #expect(voyages[0].ports?.map(\.place) == ["Nice", "Genoa"])
+        #expect(voyages[0].ports?.first?.voyage === voyages[0])
+        #expect(voyages[1].ports?.isEmpty == true)
+        reader.delete(voyages[0])
+        try reader.save()
+        #expect(try reader.fetchCount(FetchDescriptor<Port>()) == 0, "the cascade reached the ports")
+    }
+
     /// `#Predicate { $0.livingAccommodation == nil }` with a model that declares nothing but `PersistentModel`:
     /// class models are equatable by identity, as `@Model` classes are.
     @Test func aPredicateComparingARelationshipWithNilNeedsNoDeclaredConformance() throws {

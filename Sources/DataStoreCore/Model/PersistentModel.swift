@@ -33,7 +33,8 @@
 ///   (`#Predicate { $0.livingAccommodation == nil }`): a class model is equal by identity (its
 ///   ``persistentModelID``, as `@Model` classes are) without declaring anything; a struct model compares its
 ///   values (Swift synthesizes `==`), unless it declares `==` itself.
-public protocol PersistentModel: Equatable {
+public protocol PersistentModel: Equatable, OptionalRelationshipContent
+where _RelationshipDestination == Self {
     /// The entity's name in the schema; defaults to the type's name.
     static var entityName: String { get }
     /// The persisted attributes: names, key paths and options.

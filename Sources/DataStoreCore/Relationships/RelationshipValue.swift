@@ -13,13 +13,17 @@ public protocol RelationshipValue {
     init(relatedModels: [Destination])
 }
 
-extension Optional: RelationshipValue where Wrapped: PersistentModel & AnyObject {
-    /// A to-one relationship.
-    public static var isToMany: Bool { false }
-    /// The model, if there is one.
-    public var relatedModels: [Wrapped] { self.map { [$0] } ?? [] }
-    /// The first model, or `nil`.
-    public init(relatedModels: [Wrapped]) { self = relatedModels.first }
+extension Optional: RelationshipValue
+where Wrapped: OptionalRelationshipContent, Wrapped._RelationshipDestination: PersistentModel & AnyObject {
+    /// The model type the relationship points to.
+    public typealias Destination = Wrapped._RelationshipDestination
+    /// To-one for an optional model (`LivingAccommodation?`), to-many for an optional list (`[Item]?`).
+    public static var isToMany: Bool { Wrapped._isToMany }
+    /// The model or the list's models; none for `nil`.
+    public var relatedModels: [Destination] { self.map { $0._relatedModels } ?? [] }
+    /// The first model for a to-one relationship (`nil` when there is none); the list for a to-many one
+    /// (empty, never `nil`: a fetched optional list reads as `[]` when it holds nothing).
+    public init(relatedModels: [Destination]) { self = Wrapped._content(of: relatedModels) }
 }
 
 extension Array: RelationshipValue where Element: PersistentModel & AnyObject {
@@ -40,4 +44,39 @@ extension RelationshipValue {
         for index in lhs.indices where lhs[index] !== rhs[index] { return false }
         return true
     }
+}
+
+/// What an optional relationship can wrap: a class model (`var stay: LivingAccommodation?`, to-one) or a list
+/// of them (`var bucketList: [BucketListItem]? = []`, to-many, as six of SwiftData's sample snippets declare
+/// it). Every ``PersistentModel`` conforms (only class models can be destinations) and so do arrays of class
+/// models; nothing else needs to.
+public protocol OptionalRelationshipContent {
+    /// The model type a relationship holding this value points to.
+    associatedtype _RelationshipDestination
+    /// Whether the value is a list.
+    static var _isToMany: Bool { get }
+    /// The models the value holds.
+    var _relatedModels: [_RelationshipDestination] { get }
+    /// The value holding `models` (a model: the first, if any).
+    static func _content(of models: [_RelationshipDestination]) -> Self?
+}
+
+extension PersistentModel {
+    /// A model is a to-one relationship's content.
+    public static var _isToMany: Bool { false }
+    /// The model itself.
+    public var _relatedModels: [Self] { [self] }
+    /// The first model, if any.
+    public static func _content(of models: [Self]) -> Self? { models.first }
+}
+
+extension Array: OptionalRelationshipContent where Element: PersistentModel & AnyObject {
+    /// The models a list holds.
+    public typealias _RelationshipDestination = Element
+    /// A list is a to-many relationship's content.
+    public static var _isToMany: Bool { true }
+    /// The list.
+    public var _relatedModels: [Element] { self }
+    /// The list of `models`.
+    public static func _content(of models: [Element]) -> [Element]? { models }
 }
