@@ -9,12 +9,16 @@ let package = Package(
     products: [
         // The one import app code needs, as `import SwiftData`: the model layer and the default stores.
         .library(name: "DataStoreHistory", targets: ["DataStoreHistory"]),
+        // Values and protocols: what SwiftData's module shows an app and a store author.
         .library(name: "DataStoreCore", targets: ["DataStoreCore"]),
+        // The model layer: containers, contexts, typed history, migration plans.
+        .library(name: "DataStoreModels", targets: ["DataStoreModels"]),
         .library(name: "InMemoryStorage", targets: ["InMemoryStorage"]),
         .library(name: "JSONFileStorage", targets: ["JSONFileStorage"]),
         .library(name: "TimeSeriesStorage", targets: ["TimeSeriesStorage"]),
-        // What file-backed stores share: framing, locks, atomic replace, repair, the change feed.
-        .library(name: "StoreFileSupport", targets: ["StoreFileSupport"]),
+        // The backend kit: what a store author builds on (planner, snapshot table and query, history query,
+        // predicate pushdown, generic history types, the codec, the change feed, the file-store scaffold).
+        .library(name: "DataStoreKit", targets: ["DataStoreKit"]),
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
         // The PostgreSQL store: empty unless the package is used with the `PostgreSQL` trait.
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
@@ -33,14 +37,16 @@ let package = Package(
                 "Builds PostgresDataStore, which links libpq (Debian/Ubuntu: libpq-dev; Homebrew: libpq).")
     ],
     targets: [
+        // The three layers (Docs/Architecture.md): values and protocols, the backend kit, the model layer.
         .target(name: "DataStoreCore"),
-        .target(name: "InMemoryStorage", dependencies: ["DataStoreCore"]),
+        .target(name: "DataStoreKit", dependencies: ["DataStoreCore"]),
+        .target(name: "DataStoreModels", dependencies: ["DataStoreCore", "DataStoreKit"]),
+        .target(name: "InMemoryStorage", dependencies: ["DataStoreCore", "DataStoreKit"]),
         .target(
-            name: "DataStoreHistory", dependencies: ["DataStoreCore", "InMemoryStorage", "JSONFileStorage"]),
-        // File mechanics both file backends share: record framing and checksums, locks, atomic replace, watching.
-        .target(name: "StoreFileSupport", dependencies: ["DataStoreCore"]),
-        .target(name: "JSONFileStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
-        .target(name: "TimeSeriesStorage", dependencies: ["DataStoreCore", "StoreFileSupport"]),
+            name: "DataStoreHistory",
+            dependencies: ["DataStoreCore", "DataStoreModels", "InMemoryStorage", "JSONFileStorage"]),
+        .target(name: "JSONFileStorage", dependencies: ["DataStoreCore", "DataStoreKit"]),
+        .target(name: "TimeSeriesStorage", dependencies: ["DataStoreCore", "DataStoreKit"]),
         // PostgreSQL's C client library, through pkg-config; only linked with the `PostgreSQL` trait.
         .systemLibrary(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
@@ -48,7 +54,7 @@ let package = Package(
         .target(
             name: "PostgresStorage",
             dependencies: [
-                "DataStoreCore", "StoreFileSupport",
+                "DataStoreCore", "DataStoreKit",
                 .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
             ]),
         // The conformance suite backend authors run from their tests; independent of any test framework.
@@ -58,33 +64,37 @@ let package = Package(
         .target(
             name: "DataStoreTool",
             dependencies: [
-                "DataStoreCore", "StoreFileSupport", "JSONFileStorage", "TimeSeriesStorage",
+                "DataStoreModels",
+                "DataStoreCore", "DataStoreKit", "JSONFileStorage", "TimeSeriesStorage",
                 "PostgresStorage",
             ]),
         .executableTarget(name: "datastore", dependencies: ["DataStoreTool"]),
 
         // The seeds' models and history functions, shared by the flagship example and the tests.
-        .target(name: "SampleTrips", dependencies: ["DataStoreCore"], path: "Examples/SampleTrips"),
+        .target(
+            name: "SampleTrips", dependencies: ["DataStoreModels", "DataStoreCore"],
+            path: "Examples/SampleTrips"),
         .executableTarget(
             name: "sample-trips",
-            dependencies: ["DataStoreCore", "JSONFileStorage", "SampleTrips"],
+            dependencies: ["DataStoreModels", "DataStoreCore", "JSONFileStorage", "SampleTrips"],
             path: "Examples/sample-trips", exclude: ["README.md"]
         ),
 
         .executableTarget(
-            name: "sensor-log", dependencies: ["DataStoreCore", "TimeSeriesStorage"],
+            name: "sensor-log", dependencies: ["DataStoreModels", "DataStoreCore", "TimeSeriesStorage"],
             path: "Examples/sensor-log", exclude: ["README.md"]),
 
         .executableTarget(
             name: "trip-sync",
             dependencies: [
-                "DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips", "StoreFileSupport",
+                "DataStoreModels",
+                "DataStoreCore", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips", "DataStoreKit",
             ],
             path: "Examples/trip-sync", exclude: ["README.md"]),
 
         // Two-way sync of a device's store with a shared store by history tokens, and its example over PostgreSQL.
         .target(
-            name: "TwoWaySync", dependencies: ["DataStoreCore", "StoreFileSupport"],
+            name: "TwoWaySync", dependencies: ["DataStoreCore", "DataStoreKit"],
             path: "Examples/TwoWaySync"),
         .executableTarget(
             name: "postgres-sync",
@@ -95,26 +105,32 @@ let package = Package(
 
         // A fourth backend, written as the worked example of Docs/WritingABackend.md.
         .target(
-            name: "FilePerModelStorage", dependencies: ["DataStoreCore", "StoreFileSupport"],
+            name: "FilePerModelStorage", dependencies: ["DataStoreCore", "DataStoreKit"],
             path: "Examples/CustomStore/Sources/FilePerModelStorage"),
         .testTarget(
             name: "FilePerModelStorageTests", dependencies: ["FilePerModelStorage", "DataStoreConformance"],
             path: "Examples/CustomStore/Tests/FilePerModelStorageTests"),
 
-        .testTarget(name: "DataStoreCoreTests", dependencies: ["DataStoreCore", "StoreTestSupport"]),
+        .testTarget(
+            name: "DataStoreCoreTests",
+            dependencies: ["DataStoreKit", "DataStoreModels", "DataStoreCore", "StoreTestSupport"]),
         .testTarget(
             name: "InMemoryStorageTests",
-            dependencies: ["DataStoreCore", "InMemoryStorage", "DataStoreConformance", "SampleTrips"]),
+            dependencies: [
+                "DataStoreModels", "DataStoreCore", "InMemoryStorage", "DataStoreConformance", "SampleTrips",
+            ]),
         // The suite itself: broken stores it must catch.
         .testTarget(
             name: "DataStoreConformanceTests",
             dependencies: [
+                "DataStoreKit",
                 "DataStoreCore", "DataStoreConformance", "InMemoryStorage", "JSONFileStorage",
                 "TimeSeriesStorage",
             ]),
         // The multi-process tests' helper process and their shared harness.
         .target(
-            name: "StoreTestSupport", dependencies: ["DataStoreCore", "TwoWaySync", "SampleTrips"],
+            name: "StoreTestSupport",
+            dependencies: ["DataStoreModels", "DataStoreCore", "TwoWaySync", "SampleTrips"],
             path: "Tests/StoreTestSupport"),
         .executableTarget(
             name: "datastore-test-process",
@@ -123,11 +139,11 @@ let package = Package(
                 "StoreTestSupport", "PostgresStorage",
             ],
             path: "Tests/StoreProcessHelper"),
-        .testTarget(name: "StoreFileSupportTests", dependencies: ["DataStoreCore", "StoreFileSupport"]),
+        .testTarget(name: "DataStoreKitTests", dependencies: ["DataStoreCore", "DataStoreKit"]),
         .testTarget(
             name: "JSONFileStorageTests",
             dependencies: [
-                "DataStoreCore", "JSONFileStorage", "StoreFileSupport", "DataStoreConformance", "SampleTrips",
+                "DataStoreCore", "JSONFileStorage", "DataStoreKit", "DataStoreConformance", "SampleTrips",
                 "StoreTestSupport", "datastore-test-process",
             ],
             // Stores written by earlier versions, which must keep opening; read through #filePath.
@@ -135,7 +151,8 @@ let package = Package(
         .testTarget(
             name: "TimeSeriesStorageTests",
             dependencies: [
-                "DataStoreCore", "TimeSeriesStorage", "StoreFileSupport", "DataStoreConformance",
+                "DataStoreModels",
+                "DataStoreCore", "TimeSeriesStorage", "DataStoreKit", "DataStoreConformance",
                 "StoreTestSupport",
                 "datastore-test-process",
             ]),
@@ -150,6 +167,7 @@ let package = Package(
         .testTarget(
             name: "PostgresStorageTests",
             dependencies: [
+                "DataStoreModels",
                 "DataStoreCore", "PostgresStorage", "DataStoreConformance", "StoreTestSupport",
                 "InMemoryStorage", "SampleTrips",
                 "datastore-test-process",
@@ -163,6 +181,7 @@ let package = Package(
         .testTarget(
             name: "ModelContainerTests",
             dependencies: [
+                "DataStoreKit", "DataStoreModels", "SampleTrips", "TimeSeriesStorage",
                 "DataStoreCore", "DataStoreHistory", "InMemoryStorage", "JSONFileStorage", "StoreTestSupport",
                 "datastore-test-process",
             ]),

@@ -17,7 +17,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // libpq, for the PostgreSQL scenario's hand-written baseline.
         .systemLibrary(
-            name: "CPQ", path: "Sources/CPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+            name: "CPQ", path: "Sources/CPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // glibc's allocation counters (malloc.h), for the memory scenario.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .executableTarget(
@@ -25,6 +26,8 @@ let package = Package(
             dependencies: [
                 "CSQLite", "CMalloc", "CPQ",
                 .product(name: "DataStoreCore", package: "DataStoreHistory"),
+                .product(name: "DataStoreModels", package: "DataStoreHistory"),
+                .product(name: "DataStoreKit", package: "DataStoreHistory"),
                 .product(name: "InMemoryStorage", package: "DataStoreHistory"),
                 .product(name: "JSONFileStorage", package: "DataStoreHistory"),
                 .product(name: "TimeSeriesStorage", package: "DataStoreHistory"),

@@ -1,4 +1,5 @@
-public import DataStoreCore
+import DataStoreCore
+public import DataStoreModels
 public import Foundation
 
 /// The seeds' three functions from "Track model changes with SwiftData history", ported with type names

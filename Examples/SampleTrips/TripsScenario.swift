@@ -1,4 +1,5 @@
-public import DataStoreCore
+import DataStoreCore
+public import DataStoreModels
 public import Foundation
 
 /// The seeds' scenario as steps that separate processes run: the app seeds trips and looks for unread ones;

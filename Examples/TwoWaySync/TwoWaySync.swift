@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 public import Foundation
-import StoreFileSupport
 
 /// Two-way sync of a device's store with a shared remote store, by history tokens: the engine of the
 /// `postgres-sync` example, written against the store protocols only, so any two backends can take part.

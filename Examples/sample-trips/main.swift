@@ -11,6 +11,7 @@
 // the app reports nothing new.
 
 import DataStoreCore
+import DataStoreModels
 import Foundation
 import JSONFileStorage
 import SampleTrips

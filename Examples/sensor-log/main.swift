@@ -7,6 +7,7 @@
 // 5. The consumer resumes from its old token, gets historyTokenExpired, and recovers by starting over.
 
 import DataStoreCore
+import DataStoreModels
 import Foundation
 import TimeSeriesStorage
 

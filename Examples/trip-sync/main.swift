@@ -6,10 +6,11 @@
 // idempotent: a second run copies nothing.
 
 import DataStoreCore
+import DataStoreKit
+import DataStoreModels
 import Foundation
 import JSONFileStorage
 import SampleTrips
-import StoreFileSupport
 import TimeSeriesStorage
 
 /// Where the traveller was: samples for the time-series store.

@@ -1,4 +1,5 @@
 public import DataStoreCore
+public import DataStoreModels
 public import Foundation
 import InMemoryStorage
 import JSONFileStorage

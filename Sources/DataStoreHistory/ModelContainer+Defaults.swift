@@ -1,4 +1,5 @@
 public import DataStoreCore
+public import DataStoreModels
 
 extension ModelContainer {
     /// SwiftData's most common container line: `ModelContainer(for: Trip.self)` opens one durable store, a

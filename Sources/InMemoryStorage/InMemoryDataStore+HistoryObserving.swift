@@ -1,4 +1,5 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 public import DataStoreCore
+import DataStoreKit
 
 /// The kind of an ``InMemoryDataStore``'s history: tokens read `"v2:memory:…"`.
 public enum InMemoryHistory: HistoryTokenKind {

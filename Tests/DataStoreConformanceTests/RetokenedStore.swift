@@ -1,5 +1,6 @@
 import DataStoreConformance
 import DataStoreCore
+import DataStoreKit
 import Foundation
 import InMemoryStorage
 

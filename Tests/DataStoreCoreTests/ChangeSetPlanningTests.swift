@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreKit
 import Testing
 
 /// The planner merges change sets into stored rows and keeps inverse relationships consistent from the rows it

@@ -3,6 +3,7 @@ import StoreTestSupport
 import Testing
 
 @testable import DataStoreCore
+@testable import DataStoreKit
 
 enum SourceProbeHistory: HistoryTokenKind { static let name = "probe" }
 typealias SourceProbeToken = GenericHistoryToken<SourceProbeHistory>

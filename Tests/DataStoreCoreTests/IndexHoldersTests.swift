@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DataStoreCore
+@testable import DataStoreKit
 
 /// The holders of one indexed value behave as a set, whether kept inline (one) or in a set (several).
 @Suite struct IndexHoldersTests {

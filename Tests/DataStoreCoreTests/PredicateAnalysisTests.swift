@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DataStoreCore
+@testable import DataStoreKit
 
 /// A transaction type with only what the analysis looks at.
 struct ProbeToken: StoreHistoryToken {

@@ -3,6 +3,7 @@ import StoreTestSupport
 import Testing
 
 @testable import DataStoreCore
+@testable import DataStoreKit
 
 /// The native pushdown a database store would run, simulated with `SnapshotValue.satisfies`, agrees with
 /// `Predicate.evaluate` whenever the analysis says it is exact; otherwise its constraints are still

@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import InMemoryStorage
 import Testing
 
 @testable import DataStoreCore
+@testable import DataStoreModels
 
 /// A class model with a floating-point attribute, for NaN.
 final class Gauge: PersistentModel {

@@ -3,6 +3,7 @@ import InMemoryStorage
 import Testing
 
 @testable import DataStoreCore
+@testable import DataStoreModels
 
 @Suite struct ModelContextTests {
     @Test func uniqueInsertUpdatesTheExistingModelAndHistoryRecordsAnUpdate() throws {

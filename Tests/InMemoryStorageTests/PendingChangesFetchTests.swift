@@ -3,6 +3,7 @@ import InMemoryStorage
 import Testing
 
 @testable import DataStoreCore
+@testable import DataStoreModels
 
 /// `FetchDescriptor.includePendingChanges`: a context's fetch sees its own unsaved work, as in SwiftData.
 @Suite struct PendingChangesFetchTests {

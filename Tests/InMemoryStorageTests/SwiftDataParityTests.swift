@@ -3,6 +3,7 @@ import InMemoryStorage
 import Testing
 
 @testable import DataStoreCore
+@testable import DataStoreModels
 
 /// Small SwiftData habits the seeds rely on.
 @Suite struct SwiftDataParityTests {

@@ -1,7 +1,7 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
 import JSONFileStorage
-import StoreFileSupport
 import Testing
 
 /// Issue 37, item 9: a slow consumer of `historyUpdates(after:)` does not make the feed read and hold the whole

@@ -4,7 +4,7 @@ import JSONFileStorage
 import StoreTestSupport
 import Testing
 
-@testable import StoreFileSupport
+@testable import DataStoreKit
 
 #if canImport(Glibc)
     import Glibc

@@ -4,7 +4,7 @@ import JSONFileStorage
 import StoreTestSupport
 import Testing
 
-@testable import StoreFileSupport
+@testable import DataStoreKit
 
 /// The journal's free space (format 3): durable saves write into zeros written ahead, so the journal's size,
 /// and the metadata an fdatasync flushes, stays the same; readers learn of new records from the lock file's

@@ -2,8 +2,8 @@ import DataStoreCore
 import Foundation
 import Testing
 
+@testable import DataStoreKit
 @testable import JSONFileStorage
-@testable import StoreFileSupport
 
 /// The JSON file store's history retention: by count and by age, with expiry and reclaimed space.
 @Suite struct HistoryRetentionTests {

@@ -1,8 +1,8 @@
 import DataStoreCore
+import DataStoreKit
 import Dispatch
 import Foundation
 import JSONFileStorage
-import StoreFileSupport
 import StoreTestSupport
 import Synchronization
 import Testing

@@ -1,8 +1,8 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
 import JSONFileStorage
 import SampleTrips
-import StoreFileSupport
 import StoreTestSupport
 import Testing
 

@@ -3,8 +3,8 @@ import Foundation
 import StoreTestSupport
 import Testing
 
+@testable import DataStoreKit
 @testable import JSONFileStorage
-@testable import StoreFileSupport
 
 /// Issue 37, item 5: a power loss during a group commit that kept a later page of the batch and lost the page
 /// holding its first records leaves whole records after a hole. They belong to a write that never completed

@@ -1,4 +1,6 @@
 import DataStoreCore
+import DataStoreKit
+import DataStoreModels
 import Foundation
 import InMemoryStorage
 import JSONFileStorage

@@ -1,3 +1,5 @@
+import DataStoreModels
+
 #if PostgreSQL
     import DataStoreCore
     import Foundation

@@ -1,4 +1,5 @@
 package import DataStoreCore
+package import DataStoreModels
 package import Foundation
 
 // The seeds' three versions of `Trip` and their migration plan, with type renames only: `@Model` becomes

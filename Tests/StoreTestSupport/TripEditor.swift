@@ -1,4 +1,5 @@
-public import DataStoreCore
+import DataStoreCore
+public import DataStoreModels
 import Foundation
 import SampleTrips
 

@@ -4,7 +4,7 @@ import StoreTestSupport
 import Testing
 import TimeSeriesStorage
 
-@testable import StoreFileSupport
+@testable import DataStoreKit
 
 #if canImport(Glibc)
     import Glibc

@@ -53,12 +53,12 @@ public enum HistoryTokenCoding {
     }
 
     /// `v2:kind:field:field…`.
-    static func canonical(kind: String, _ fields: [String]) -> String {
+    package static func canonical(kind: String, _ fields: [String]) -> String {
         (["v\(version)", escape(kind)] + fields).joined(separator: ":")
     }
 
     /// The fields after `v2:kind:`, or a malformed-token error naming what is wrong.
-    static func fields(of string: String, kind: String) throws(DataStoreError) -> [String] {
+    package static func fields(of string: String, kind: String) throws(DataStoreError) -> [String] {
         let parts = string.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, parts[0] == "v\(version)" else {
             throw .malformedHistoryToken(reason: "'\(string)' is not a version-\(version) token")
@@ -73,7 +73,7 @@ public enum HistoryTokenCoding {
 
     /// Store identifiers keep letters, digits and `-_.~`; everything else is percent-encoded, so the
     /// separators never appear inside a field and no encoder escapes anything.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var allowed = CharacterSet(charactersIn: "-_.~")
         allowed.formUnion(
             CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"))
@@ -85,7 +85,7 @@ public enum HistoryTokenCoding {
     }
 
     /// The parts of a store token's fields: store, epoch, sequence, checked.
-    static func parts(of fields: [String]) throws(DataStoreError) -> (
+    package static func parts(of fields: [String]) throws(DataStoreError) -> (
         store: String, epoch: UUID, sequence: Int64
     ) {
         guard fields.count == 3, let store = unescape(fields[0]), !store.isEmpty else {

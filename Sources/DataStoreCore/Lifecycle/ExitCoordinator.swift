@@ -55,13 +55,13 @@ package final class ExitCoordinator: Sendable {
 
 /// Runs work that belongs to the main actor (the main context) from an exit handler, which may run on any
 /// thread: on the main queue, and never on another thread while the main queue may be using the same context.
-enum MainQueueAtExit {
+package enum MainQueueAtExit {
     private static let key = DispatchSpecificKey<Bool>()
     private static let marked = Mutex(false)
 
     /// Marks the main queue, so that code can tell it runs there (in a program that calls `dispatchMain()`,
     /// a worker thread, not the main thread, drains it).
-    static func markMainQueue() {
+    package static func markMainQueue() {
         marked.withLock { marked in
             guard !marked else { return }
             DispatchQueue.main.setSpecific(key: key, value: true)
@@ -73,7 +73,9 @@ enum MainQueueAtExit {
     /// from `main`, so nothing else runs the main queue) or the main queue; otherwise it is sent to the main
     /// queue and waited for up to `limit`. Returns whether it ran.
     @discardableResult
-    static func run(waitingAtMost limit: Duration = .seconds(2), _ work: @escaping @Sendable () -> Void)
+    package static func run(
+        waitingAtMost limit: Duration = .seconds(2), _ work: @escaping @Sendable () -> Void
+    )
         -> Bool
     {
         if Thread.isMainThread || DispatchQueue.getSpecific(key: key) == true {

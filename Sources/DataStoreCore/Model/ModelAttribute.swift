@@ -17,7 +17,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     /// The attribute's name in an earlier schema version, as SwiftData's `@Attribute(originalName:)`.
     public let originalName: String?
     /// The relationship's destination, rule and inverse, for a relationship; `nil` for an attribute.
-    let relationship: RelationshipAccess<Model>?
+    package let relationship: RelationshipAccess<Model>?
     private let read: (Model) -> SnapshotValue
     private let write: (inout Model, SnapshotValue) -> Bool
 
@@ -68,7 +68,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     }
 
     /// Sets the attribute; a relationship becomes a fault that `resolver` loads on first read.
-    func setValue(
+    package func setValue(
         _ value: SnapshotValue, on model: inout Model, resolver: (any RelatedModelResolving)?,
         isFresh: Bool = false
     ) throws(DataStoreError) {

@@ -5,16 +5,16 @@ import Synchronization
 /// A fetch runs in code generic over the model that the compiler does not specialise across modules, where
 /// each pass over `schemaAttributes` instantiates generic metadata and compares key paths one by one: for an
 /// indexed lookup that cost more than the lookup. These facts are plain dictionaries and sets, looked up once.
-struct ModelTypeFacts: @unchecked Sendable {
+package struct ModelTypeFacts: @unchecked Sendable {
     // `@unchecked`: key paths are immutable; the compiler does not know them to be `Sendable`.
 
     /// Each declared key path's position in `schemaAttributes` (the first, as `first(where:)` would find).
     let positions: [AnyKeyPath: Int]
     /// The names of the attributes that are not relationships: their snapshot values are what a predicate
     /// compares.
-    let valueAttributeNames: Set<String>
+    package let valueAttributeNames: Set<String>
     /// Whether any attribute is a relationship, so that a query needs related rows to evaluate a predicate.
-    let hasRelationships: Bool
+    package let hasRelationships: Bool
 
     private static let cache = Mutex<[ObjectIdentifier: ModelTypeFacts]>([:])
 
@@ -38,7 +38,9 @@ struct ModelTypeFacts: @unchecked Sendable {
     }
 
     /// The name of the attribute of `Model` stored at `keyPath`, or `nil` when it is none of its attributes.
-    static func attributeName<Model: PersistentModel>(for keyPath: AnyKeyPath, in _: Model.Type) -> String? {
+    package static func attributeName<Model: PersistentModel>(for keyPath: AnyKeyPath, in _: Model.Type)
+        -> String?
+    {
         let use = KeyPathUse(model: ObjectIdentifier(Model.self), keyPath: ObjectIdentifier(keyPath))
         if let known = names.withLock({ $0[use] }) { return known.name }
         let name = Model.schemaAttribute(for: keyPath)?.name
@@ -49,7 +51,7 @@ struct ModelTypeFacts: @unchecked Sendable {
     }
 
     /// The facts of `Model`, derived on first use.
-    static func of<Model: PersistentModel>(_: Model.Type) -> ModelTypeFacts {
+    package static func of<Model: PersistentModel>(_: Model.Type) -> ModelTypeFacts {
         let key = ObjectIdentifier(Model.self)
         if let known = cache.withLock({ $0[key] }) { return known }
         var positions: [AnyKeyPath: Int] = [:]

@@ -138,7 +138,7 @@ extension PersistentModel {
     }
 
     /// Creates an instance whose relationships `resolver` loads on first read.
-    init(snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError) {
+    package init(snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError) {
         self.init()
         for attribute in Self.schemaAttributes {
             try attribute.setValue(
@@ -154,7 +154,7 @@ extension PersistentModel {
     }
 
     /// Overwrites the attributes; relationships become faults that `resolver` loads on first read.
-    mutating func apply(_ values: [String: SnapshotValue], resolver: (any RelatedModelResolving)?)
+    package mutating func apply(_ values: [String: SnapshotValue], resolver: (any RelatedModelResolving)?)
         throws(DataStoreError)
     {
         for attribute in Self.schemaAttributes {

@@ -31,7 +31,7 @@ extension ModelAttribute where Model: AnyObject {
 extension SnapshotValue {
     /// The identifiers a relationship value holds: none for `null`, one for an identifier, the elements of
     /// an array of identifiers; `nil` for any other value.
-    var relatedIdentifiers: [PersistentIdentifier]? {
+    package var relatedIdentifiers: [PersistentIdentifier]? {
         switch self {
         case .null: return []
         case .identifier(let id): return [id]

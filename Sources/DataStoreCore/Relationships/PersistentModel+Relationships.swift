@@ -1,7 +1,7 @@
 extension PersistentModel {
     /// The relationships among ``schemaAttributes``, as the schema records them. An inverse declared only
     /// on the destination's side is recorded on this side too.
-    static var schemaRelationships: [Schema.Relationship] {
+    package static var schemaRelationships: [Schema.Relationship] {
         schemaAttributes.compactMap { attribute in
             guard let relationship = attribute.relationship else { return nil }
             return Schema.Relationship(
@@ -72,7 +72,7 @@ extension PersistentModel {
     }
 
     /// The model types this type's relationships point to.
-    static var relatedModelTypes: [any PersistentModel.Type] {
+    package static var relatedModelTypes: [any PersistentModel.Type] {
         schemaAttributes.compactMap { $0.relationship?.destination }
     }
 
@@ -81,7 +81,7 @@ extension PersistentModel {
     /// each other), and relationships that declare no inverse pair unambiguously if at all.
     ///
     /// - Throws: ``DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)``.
-    static func checkRelationships() throws(DataStoreError) {
+    package static func checkRelationships() throws(DataStoreError) {
         for attribute in schemaAttributes {
             guard let relationship = attribute.relationship else { continue }
             guard relationship.identifiers(Self()) != nil else {

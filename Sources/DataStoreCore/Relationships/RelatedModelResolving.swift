@@ -2,7 +2,7 @@
 ///
 /// A model context resolves through its identity map (one instance per identifier) and batch-loads the
 /// identifiers the same fetch brought in; a store evaluating a predicate resolves from its own rows.
-protocol RelatedModelResolving: AnyObject {
+package protocol RelatedModelResolving: AnyObject {
     /// The models with these identifiers, in the same order, leaving out the ones that do not exist; `nil`
     /// when they could not be loaded (the store failed), so that the relationship stays a fault.
     func resolve<Model: PersistentModel & AnyObject>(

@@ -111,7 +111,7 @@ public struct Relationship<Value: RelationshipValue> {
     }
 
     /// The related models already in memory; empty for a fault.
-    var loadedModels: [Value.Destination] {
+    package var loadedModels: [Value.Destination] {
         if case .loaded(let value) = state { return value.relatedModels }
         return []
     }

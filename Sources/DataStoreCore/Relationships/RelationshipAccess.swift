@@ -3,11 +3,11 @@ import Synchronization
 
 /// What a relationship attribute adds to an attribute: where it points, its rule and inverse, and access to
 /// its storage that neither loads related models nor touches inverses (for snapshots and materializing).
-struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
+package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     // `@unchecked`: key paths and metatypes are immutable; the storage cache locks.
 
     /// The model type the relationship points to.
-    let destination: any (PersistentModel & AnyObject).Type
+    package let destination: any (PersistentModel & AnyObject).Type
     /// Whether it holds a list.
     let isToMany: Bool
     /// What deleting the owner does to the related models.
@@ -19,7 +19,7 @@ struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     /// The persisted value (`null`, an identifier, or an array of them), without loading anything.
     let snapshotValue: (Model) -> SnapshotValue
     /// The related models in memory (none for a relationship not read yet).
-    let loadedModels: (Model) -> [any PersistentModel]
+    package let loadedModels: (Model) -> [any PersistentModel]
     /// Makes the relationship a fault over a persisted value, loaded through the resolver on first read;
     /// keeps the loaded models when they already are those identifiers. `isFresh` says the model was just
     /// made by `init()`, so there is nothing loaded to keep.

@@ -11,7 +11,7 @@ public struct Schema: Hashable, Codable, Sendable {
     public var version: Version?
     /// The model types the schema was built from; empty when it was built from entities. Not encoded, and
     /// not part of equality: two schemas with the same entities are the same schema.
-    var modelTypes = ModelTypeList()
+    package var modelTypes = ModelTypeList()
 
     private enum CodingKeys: String, CodingKey {
         case entities, version
@@ -37,10 +37,12 @@ public struct Schema: Hashable, Codable, Sendable {
 }
 
 /// Model types carried along by a ``Schema``, ignored by its equality, hashing and encoding.
-struct ModelTypeList: Hashable, @unchecked Sendable {
+package struct ModelTypeList: Hashable, @unchecked Sendable {
     // `@unchecked`: metatypes are immutable and the array is never shared mutably.
-    var types: [any PersistentModel.Type] = []
+    package var types: [any PersistentModel.Type] = []
 
-    static func == (lhs: ModelTypeList, rhs: ModelTypeList) -> Bool { true }
-    func hash(into hasher: inout Hasher) {}
+    package init(types: [any PersistentModel.Type] = []) { self.types = types }
+
+    package static func == (lhs: ModelTypeList, rhs: ModelTypeList) -> Bool { true }
+    package func hash(into hasher: inout Hasher) {}
 }

@@ -29,7 +29,7 @@ extension SnapshotValueConvertible {
 extension SnapshotValue {
     /// The persisted form of a constant from a predicate or key path, when its type has one (a cast: prefer a
     /// conversion worked out from the constant's static type on hot paths).
-    static func ofConstant(_ constant: Any) -> SnapshotValue? {
+    package static func ofConstant(_ constant: Any) -> SnapshotValue? {
         (constant as? any SnapshotValueConvertible)?.snapshotValue
     }
 }

@@ -1,7 +1,7 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
 import JSONFileStorage
-import StoreFileSupport
 import TimeSeriesStorage
 
 /// `datastore repair PATH`: cuts a damaged journal (or active segment) back to its last good record and keeps

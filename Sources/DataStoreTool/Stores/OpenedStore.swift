@@ -1,7 +1,7 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
 import JSONFileStorage
-import StoreFileSupport
 import TimeSeriesStorage
 
 #if PostgreSQL

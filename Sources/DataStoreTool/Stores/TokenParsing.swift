@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreModels
 import Foundation
 
 /// Turns the token text a user pasted into a token of the store's type.

@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
 
 /// Where a JSON file store's retained history is, without holding it: the history files in commit order

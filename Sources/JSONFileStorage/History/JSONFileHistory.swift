@@ -1,4 +1,5 @@
 public import DataStoreCore
+import DataStoreKit
 
 /// The kind of a ``JSONFileDataStore``'s history: tokens read `"v2:jsonfile:…"`.
 ///

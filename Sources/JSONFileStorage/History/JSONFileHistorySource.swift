@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// A JSON file store's retained history read from its files, as a ``HistorySource``: each batch starts at the
 /// sparse index's mark before the first wanted transaction and reads forward, in chunks, until the batch is

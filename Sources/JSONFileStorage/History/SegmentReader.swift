@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// Reads the framed transaction lines of a segment or the journal, keeping each line's bytes: a checkpoint
 /// copies them as they are.

@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 extension JournalIO {
     /// Writes a checkpoint and starts an empty journal, reclaiming the space of forgotten history. In order,

@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// Reading and writing the journal and snapshot files. Every function expects the caller to hold the store's
 /// file lock: exclusive to write or repair, at least shared to read.

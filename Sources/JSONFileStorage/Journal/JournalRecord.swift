@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// One record of the journal or the snapshot file. The formats are documented byte by byte in
 /// `Docs/JSONFileFormat.md`; the `type` key tells them apart.

@@ -1,5 +1,5 @@
 import DataStoreCore
-import StoreFileSupport
+import DataStoreKit
 import Synchronization
 
 /// The journal file a store appends to, kept open across saves: opening it costs a system call per save,

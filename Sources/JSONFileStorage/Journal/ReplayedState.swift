@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
 
 /// The store's state as replayed from its files: rows, retained history and counters. Applying a record

@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// Transaction records through the shared fast JSON codec: the save and open hot path. The bytes are what
 /// `JSONEncoder` with sorted keys writes for ``JournalRecord/transaction(_:)`` (the tests compare them).

@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 extension JSONFileDataStore: HistoryObserving {
     /// The transactions after `token`, then each new one as any process commits it.

@@ -1,6 +1,6 @@
 import DataStoreCore
+public import DataStoreKit
 public import Foundation
-public import StoreFileSupport
 
 extension JSONFileDataStore {
     /// What a directory's journal header says, read without opening the store (and without writing).

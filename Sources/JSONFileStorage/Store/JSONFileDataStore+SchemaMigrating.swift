@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 extension JSONFileDataStore: SchemaMigrating {
     /// The schema the journal (or snapshot) records; `nil` for a store written before schemas were recorded.

@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 import Synchronization
 
 /// A durable store in a directory of human-readable JSON files, with history, shared safely by any number

@@ -1,6 +1,6 @@
 #if PostgreSQL
     import Foundation
-    import StoreFileSupport
+    import DataStoreKit
 
     #if canImport(Glibc)
         import Glibc

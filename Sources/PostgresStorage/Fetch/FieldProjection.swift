@@ -1,7 +1,7 @@
 #if PostgreSQL
     import DataStoreCore
     import Foundation
-    import StoreFileSupport
+    import DataStoreKit
 
     /// The `fields` column: a model's scalar values as plain JSON, so that SQL can compare and sort them the
     /// way `SnapshotValue.satisfies(_:_:)` and `SnapshotValue.compare(to:)` do.

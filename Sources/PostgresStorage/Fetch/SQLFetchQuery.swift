@@ -1,5 +1,6 @@
 #if PostgreSQL
     import DataStoreCore
+    import DataStoreKit
     import Foundation
 
     /// A model fetch as one SQL query over the `models` table: the predicate's constraints as `WHERE`, and,

@@ -1,5 +1,6 @@
 #if PostgreSQL
     import DataStoreCore
+    import DataStoreKit
     import Foundation
     import Synchronization
 

@@ -1,5 +1,6 @@
 #if PostgreSQL
     public import DataStoreCore
+    import DataStoreKit
 
     /// The kind of a ``PostgresDataStore``'s history: tokens read `"v2:postgres:…"`.
     public enum PostgresHistory: HistoryTokenKind {

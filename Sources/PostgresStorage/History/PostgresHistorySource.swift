@@ -1,7 +1,7 @@
 #if PostgreSQL
     import DataStoreCore
     import Foundation
-    import StoreFileSupport
+    import DataStoreKit
     import Synchronization
 
     /// A store's `history` rows as a ``HistorySource``: each batch is one indexed range query on

@@ -1,6 +1,6 @@
 #if PostgreSQL
     public import DataStoreCore
-    import StoreFileSupport
+    import DataStoreKit
 
     extension PostgresDataStore: HistoryObserving {
         /// The transactions after `token`, then each new one as any connection commits it.

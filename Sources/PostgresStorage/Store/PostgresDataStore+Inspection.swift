@@ -1,6 +1,6 @@
 #if PostgreSQL
     import DataStoreCore
-    public import StoreFileSupport
+    public import DataStoreKit
 
     extension PostgresDataStore {
         /// What `datastore info` prints: models per entity, history counts, the oldest usable and the newest token,

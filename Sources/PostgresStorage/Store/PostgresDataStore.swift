@@ -1,5 +1,6 @@
 #if PostgreSQL
     public import DataStoreCore
+    import DataStoreKit
     import Foundation
     import Synchronization
 

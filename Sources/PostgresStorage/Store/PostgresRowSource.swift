@@ -1,7 +1,7 @@
 #if PostgreSQL
     import DataStoreCore
     import Foundation
-    import StoreFileSupport
+    import DataStoreKit
 
     /// The rows a save plan reads, from the database, inside the save's transaction: the store's row lock is
     /// held, so what it reads is what the save commits on top of. The rows the request names and the holders

@@ -1,6 +1,6 @@
 #if PostgreSQL
     import DataStoreCore
-    import StoreFileSupport
+    import DataStoreKit
 
     /// The statements that write model rows and their unique values: one statement per kind of write whatever
     /// the number of rows (the rows travel as arrays and `unnest` into the table). A save sends them in one

@@ -1,7 +1,7 @@
 #if PostgreSQL
     import DataStoreCore
     import Foundation
-    import StoreFileSupport
+    import DataStoreKit
     import Synchronization
 
     /// One save as one SQL transaction, in two round trips:

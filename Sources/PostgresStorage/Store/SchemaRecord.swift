@@ -1,5 +1,6 @@
 #if PostgreSQL
     import DataStoreCore
+    import DataStoreKit
     import Foundation
 
     /// The schema a store's rows are written in, kept in its `stores` row with a generation that rises with

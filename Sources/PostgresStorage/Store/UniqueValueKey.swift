@@ -1,7 +1,7 @@
 #if PostgreSQL
     import DataStoreCore
     import Foundation
-    import StoreFileSupport
+    import DataStoreKit
 
     /// One row of the `unique_values` table: an entity, a uniqueness constraint's attributes and the values a
     /// model holds in them, spelled so that values `SnapshotValue`'s `==` finds equal have equal keys.

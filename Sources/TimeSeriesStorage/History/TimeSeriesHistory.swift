@@ -1,4 +1,5 @@
 public import DataStoreCore
+import DataStoreKit
 
 /// The kind of a ``TimeSeriesDataStore``'s history: tokens read `"v2:timeseries:…"`.
 public enum TimeSeriesHistory: HistoryTokenKind {

@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// Commit records through the shared fast JSON codec: the ingest and range-query hot path. The bytes are what
 /// `JSONEncoder` with sorted keys writes for ``SegmentRecord/transaction(_:)`` (the tests compare them), so

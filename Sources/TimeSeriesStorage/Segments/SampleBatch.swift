@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// The samples of one save (or of a commit window's saves), checked and encoded in one pass.
 ///

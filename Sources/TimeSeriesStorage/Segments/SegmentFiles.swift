@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// The store's files and how to read and write them. Callers hold the store's file lock.
 struct SegmentFiles: Sendable {

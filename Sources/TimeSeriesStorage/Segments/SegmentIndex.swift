@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
 
 /// `index.json`: the store's identity and every closed segment's ranges, replaced atomically whenever a

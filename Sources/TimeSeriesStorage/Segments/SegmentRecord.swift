@@ -1,6 +1,6 @@
 import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 /// The records of segment files (`Docs/TimeSeries.md` documents them).
 enum SegmentRecord: Codable, Sendable {

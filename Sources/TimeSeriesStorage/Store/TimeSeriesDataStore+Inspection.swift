@@ -1,6 +1,6 @@
 import DataStoreCore
+public import DataStoreKit
 public import Foundation
-public import StoreFileSupport
 
 extension TimeSeriesDataStore {
     /// What a directory's `index.json` says, read without opening the store (and without writing).

@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 extension TimeSeriesDataStore {
     /// A segment's place in the store: closed (on disk, listed in the index) or the one being written.

@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 
 extension TimeSeriesDataStore: SchemaMigrating {
     /// The schema `index.json` records; `nil` for a store written before schemas were recorded.

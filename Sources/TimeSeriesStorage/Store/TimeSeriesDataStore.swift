@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 import Synchronization
 
 /// An insert-only store for samples (sensor readings, metrics, audit events), kept in time-partitioned

@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreModels
 import Foundation
 import InMemoryStorage
 

@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 import Synchronization
 
 extension FilePerModelDataStore: SchemaMigrating {

@@ -1,6 +1,6 @@
 public import DataStoreCore
+import DataStoreKit
 import Foundation
-import StoreFileSupport
 import Synchronization
 
 /// A small example backend: one JSON file per model, history as JSON lines.

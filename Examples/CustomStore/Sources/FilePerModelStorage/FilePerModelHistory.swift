@@ -1,4 +1,5 @@
 public import DataStoreCore
+import DataStoreKit
 
 // A backend names its history with one kind and uses the package's generic history types: the token, the
 // transaction (with its seekable key paths) and the change are shared, Codable, and read alike everywhere.

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Finds out whether a model type's properties report their changes: reads each attribute of a blank instance
 /// and counts the reads that went through an `@Attribute` getter. The answer is kept per type.
-final class ChangeReportingDiscovery: @unchecked Sendable {
+package final class ChangeReportingDiscovery: @unchecked Sendable {
     // `@unchecked`: each instance is used by one thread, inside `reportsChanges`.
     @TaskLocal private static var discovery: ChangeReportingDiscovery?
     /// How many discoveries are under way in the process: every attribute read checks it, and reading an
@@ -20,7 +20,7 @@ final class ChangeReportingDiscovery: @unchecked Sendable {
 
     /// Whether every attribute of `Model` is an `@Attribute` or a `@Relationship`, so that its instances
     /// report every change themselves.
-    static func reportsChanges<Model: PersistentModel>(_: Model.Type) -> Bool {
+    package static func reportsChanges<Model: PersistentModel>(_: Model.Type) -> Bool {
         let key = ObjectIdentifier(Model.self)
         if let answer = known.withLock({ $0[key] }) { return answer }
         let answer = discover(Model.self)

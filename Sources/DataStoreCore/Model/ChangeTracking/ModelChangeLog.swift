@@ -5,13 +5,16 @@ import Synchronization
 ///
 /// The properties' setters write to it from whatever thread changes the model, so it locks; the context
 /// suspends it while it writes stored values into its own models (a refresh is not a change).
-final class ModelChangeLog: Sendable {
+package final class ModelChangeLog: Sendable {
     private struct State {
         var changed: Set<PersistentIdentifier> = []
         var suspended = 0
     }
 
     private let state = Mutex(State())
+
+    /// An empty log.
+    package init() {}
 
     /// Records that the model with `identifier` changed, unless the log is suspended.
     func note(_ identifier: PersistentIdentifier) {
@@ -21,19 +24,19 @@ final class ModelChangeLog: Sendable {
     }
 
     /// The identifiers noted since they were last forgotten.
-    var changed: Set<PersistentIdentifier> {
+    package var changed: Set<PersistentIdentifier> {
         state.withLock { $0.changed }
     }
 
     /// Forgets `identifiers`: their models are as saved again, or no longer tracked.
-    func forget(_ identifiers: some Sequence<PersistentIdentifier>) {
+    package func forget(_ identifiers: some Sequence<PersistentIdentifier>) {
         state.withLock { state in
             for id in identifiers { state.changed.remove(id) }
         }
     }
 
     /// Runs `body` without noting changes: the context writing stored values into its models.
-    func suspended<T>(_ body: () throws -> T) rethrows -> T {
+    package func suspended<T>(_ body: () throws -> T) rethrows -> T {
         state.withLock { $0.suspended += 1 }
         defer { state.withLock { $0.suspended -= 1 } }
         return try body()

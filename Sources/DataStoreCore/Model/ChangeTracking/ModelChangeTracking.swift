@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Entries hold the model and the log weakly: a model that is no longer alive cannot change, and a context that
 /// is gone no longer asks. Entries whose model or log is gone are swept out as the table grows.
-enum ModelChangeTracking {
+package enum ModelChangeTracking {
     private struct Entry: @unchecked Sendable {
         // `@unchecked`: weak references are only read under the table's lock.
         weak var model: AnyObject?
@@ -24,7 +24,7 @@ enum ModelChangeTracking {
 
     /// Sends the changes of `model` to `log` from now on (replacing another context's log: the last context
     /// to register an instance is the one it reports to).
-    static func track(_ model: AnyObject, in log: ModelChangeLog) {
+    package static func track(_ model: AnyObject, in log: ModelChangeLog) {
         table.withLock { table in
             table.entries[ObjectIdentifier(model)] = Entry(model: model, log: log)
             if table.entries.count >= table.sweepAt {
@@ -36,7 +36,7 @@ enum ModelChangeTracking {
     }
 
     /// Stops sending the changes of `model` to `log`.
-    static func untrack(_ model: AnyObject, from log: ModelChangeLog) {
+    package static func untrack(_ model: AnyObject, from log: ModelChangeLog) {
         table.withLock { table in
             let key = ObjectIdentifier(model)
             guard let entry = table.entries[key], entry.model === model, entry.log === log else { return }

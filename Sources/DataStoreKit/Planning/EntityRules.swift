@@ -1,0 +1,44 @@
+import DataStoreCore
+
+/// What saving checks about one entity, derived from the schema once instead of once per model and rule:
+/// `Schema.entity(named:)` scans the entities and copies one, and `uniqueConstraints` builds new arrays.
+final class EntityRules: Sendable {
+    let entity: Schema.Entity
+    /// The attribute names, to reject a snapshot naming another.
+    let attributeNames: Set<String>
+    /// Every uniqueness constraint (see ``Schema/Entity/uniqueConstraints``).
+    let uniqueConstraints: [[String]]
+    /// The attributes a delete's tombstone keeps.
+    let preservedAttributeNames: [String]
+    /// The attributes a store's value index covers (see ``Schema/Entity/indexedAttributeNames``).
+    let indexedAttributeNames: Set<String>
+    /// The attributes a unique constraint or an index covers: an update of none of them moves no unique value
+    /// and no index entry.
+    let keyedAttributeNames: Set<String>
+    /// The entity's relationships by name.
+    let relationships: [String: Schema.Relationship]
+
+    init(_ entity: Schema.Entity) {
+        self.entity = entity
+        attributeNames = Set(entity.attributes.map(\.name))
+        uniqueConstraints = entity.uniqueConstraints
+        preservedAttributeNames = entity.preservedAttributeNames
+        indexedAttributeNames = entity.indexedAttributeNames
+        keyedAttributeNames = Set(uniqueConstraints.joined()).union(indexedAttributeNames)
+        relationships = Dictionary(entity.relationships.map { ($0.name, $0) }) { first, _ in first }
+    }
+
+    /// The rules of every entity of `schema`, by name.
+    static func table(_ schema: Schema?) -> [String: EntityRules] {
+        var table: [String: EntityRules] = [:]
+        for entity in schema?.entities ?? [] where table[entity.name] == nil {
+            table[entity.name] = EntityRules(entity)
+        }
+        return table
+    }
+
+    /// The unique keys of `snapshot`, a model of this entity.
+    func uniqueKeys(of snapshot: DataStoreSnapshot) -> [UniqueKey] {
+        UniqueKey.keys(of: snapshot, entity: entity.name, constraints: uniqueConstraints)
+    }
+}

@@ -1,0 +1,433 @@
+public import DataStoreCore
+
+/// Turns a save request into the changes it makes, reading only the rows the save touches from a
+/// ``SnapshotRowSource``: the models the request names (by identifier) and the holders of its unique values
+/// (by value). It enforces the ``DataStore`` requirements on saves: unknown entities and attributes, missing
+/// models, requests naming a model twice, unique upserts and unique violations. Nothing is written: the
+/// store commits the returned plan.
+public enum SavePlanner {
+    /// Plans `request` against the rows of `source`.
+    ///
+    /// - Parameters:
+    ///   - request: The save to plan.
+    ///   - source: The store's committed rows.
+    ///   - storeIdentifier: The store's identifier; every identifier in the request must name it.
+    ///   - schema: The schema to check entities, attributes and `.unique` against; `nil` accepts any entity
+    ///     without options.
+    public static func plan(
+        _ request: DataStoreSaveChangesRequest, over source: some SnapshotRowSource, storeIdentifier: String,
+        schema: Schema?
+    ) throws(DataStoreError) -> SavePlan {
+        try plan(request, over: source, storeIdentifier: storeIdentifier, schema: schema, rules: [:])
+    }
+
+    /// As above, with the rules of `schema`'s entities made already.
+    static func plan(
+        _ request: DataStoreSaveChangesRequest, over source: some SnapshotRowSource, storeIdentifier: String,
+        schema: Schema?, rules: [String: EntityRules]
+    ) throws(DataStoreError) -> SavePlan {
+        var planner = Planner(source: source, store: storeIdentifier, schema: schema)
+        planner.knownRules = rules
+        return try planner.plan(request)
+    }
+
+    /// Plans several requests in order, each over the rows as the earlier ones that succeed leave them, for
+    /// a store that commits them together (group commit): one request's failure is its own result and does
+    /// not affect the others.
+    public static func plan(
+        _ requests: [DataStoreSaveChangesRequest], over source: some SnapshotRowSource,
+        storeIdentifier: String,
+        schema: Schema?
+    ) -> [Result<SavePlan, DataStoreError>] {
+        plan(requests, over: source, storeIdentifier: storeIdentifier, schema: schema, rules: [:])
+    }
+
+    /// As above, with the rules of `schema`'s entities made already (a ``SnapshotTable`` keeps them), so that
+    /// a save does not build them again.
+    static func plan(
+        _ requests: [DataStoreSaveChangesRequest], over source: some SnapshotRowSource,
+        storeIdentifier: String, schema: Schema?, rules: [String: EntityRules]
+    ) -> [Result<SavePlan, DataStoreError>] {
+        var planner = Planner(source: source, store: storeIdentifier, schema: schema)
+        planner.knownRules = rules
+        return requests.indices.map { index in
+            let result = Result { () throws(DataStoreError) in try planner.plan(requests[index]) }
+            // The last request's overlay is never read again: folding it would only copy it.
+            guard index < requests.count - 1 else { return result }
+            if case .success = result { planner.foldIntoOriginals() } else { planner.discardOverlay() }
+            return result
+        }
+    }
+
+    /// Plans one request over an overlay of the source's rows, reading each row at most once.
+    struct Planner<Source: SnapshotRowSource> {
+        let source: Source
+        let store: String
+        let schema: Schema?
+        /// The rows read from the source, as committed (`nil`: not there).
+        var originals: [PersistentIdentifier: DataStoreSnapshot?] = [:]
+        /// The holders read from the source.
+        var holders: [UniqueKey: PersistentIdentifier?] = [:]
+        /// The state after this save of every model it touches; `nil` means deleted.
+        var final: [PersistentIdentifier: DataStoreSnapshot?] = [:]
+        var owners: [UniqueKey: PersistentIdentifier?] = [:]
+        var order: [PersistentIdentifier] = []
+        var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        /// The rules of the entities this save names, looked up once each (`nil`: not in the schema).
+        var rulesByEntity: [String: EntityRules?] = [:]
+        /// Rules made before this save, for `schema`'s entities.
+        var knownRules: [String: EntityRules] = [:]
+
+        init(source: Source, store: String, schema: Schema?) {
+            self.source = source
+            self.store = store
+            self.schema = schema
+        }
+
+        /// The committed row, read from the source once.
+        mutating func original(_ id: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot? {
+            if let known = originals[id] { return known }
+            let row = try source.row(for: id)
+            originals[id] = .some(row)
+            return row
+        }
+
+        mutating func current(_ id: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot? {
+            if let overlay = final[id] { return overlay }
+            return try original(id)
+        }
+
+        /// Makes the planned request's outcome the rows the next request is planned over.
+        mutating func foldIntoOriginals() {
+            originals.merge(final) { _, after in after }
+            holders.merge(owners) { _, after in after }
+            discardOverlay()
+        }
+
+        /// Forgets what the last request would have changed (it failed).
+        mutating func discardOverlay() {
+            final = [:]
+            owners = [:]
+            order = []
+            remapped = [:]
+        }
+
+        /// The rules of an entity, or `nil` when there is no schema or it has no such entity.
+        mutating func rules(for entityName: String) -> EntityRules? {
+            if let known = knownRules[entityName] { return known }
+            if let known = rulesByEntity[entityName] { return known }
+            let found = schema?.entity(named: entityName).map(EntityRules.init)
+            rulesByEntity[entityName] = .some(found)
+            return found
+        }
+
+        mutating func owner(_ key: UniqueKey) throws(DataStoreError) -> PersistentIdentifier? {
+            if let overlay = owners[key] { return overlay }
+            if let known = holders[key] { return known }
+            let holder = try source.uniqueHolder(
+                entity: key.entity, attributes: key.attributes, values: key.values)
+            holders[key] = .some(holder)
+            return holder
+        }
+
+        mutating func plan(_ request: DataStoreSaveChangesRequest) throws(DataStoreError) -> SavePlan {
+            let named = request.inserted.count + request.updated.count + request.deleted.count
+            var seen = Set<PersistentIdentifier>(minimumCapacity: named)
+            // Sized for the request up front: growing these one model at a time costs more than filling them.
+            final.reserveCapacity(final.count + named)
+            originals.reserveCapacity(originals.count + named)
+            order.reserveCapacity(order.count + named)
+            for list in [request.inserted, request.updated, request.deleted] {
+                for snapshot in list {
+                    try check(snapshot)
+                    guard seen.insert(snapshot.persistentIdentifier).inserted else {
+                        throw .invalidSave(
+                            store: store,
+                            reason: "model \(snapshot.persistentIdentifier) appears more than once")
+                    }
+                }
+            }
+            // Deletes first, so a unique value freed by this save can be taken by an insert in it.
+            for snapshot in request.deleted {
+                let id = snapshot.persistentIdentifier
+                guard let existing = try current(id) else {
+                    throw .modelNotFound(store: store, identifier: id)
+                }
+                try release(existing)
+                final[id] = .some(nil)
+            }
+            for snapshot in request.inserted {
+                try insert(snapshot)
+            }
+            var conflicts: [(PersistentIdentifier, [String])] = []
+            for snapshot in request.updated {
+                let id = snapshot.persistentIdentifier
+                guard let existing = try current(id) else {
+                    throw .modelNotFound(store: store, identifier: id)
+                }
+                let baseline = request.baselines[id]
+                if request.mergePolicy == .error, let baseline {
+                    let changed = snapshot.values.keys.filter { name in
+                        baseline[name].map { existing[attribute: name] != $0 } ?? false
+                    }
+                    if !changed.isEmpty { conflicts.append((id, changed.sorted())) }
+                }
+                try write(merging(snapshot, baseline: baseline, into: existing), replacing: existing)
+            }
+            if let (first, attributes) = conflicts.first {
+                throw .mergeConflict(
+                    store: store, identifier: first, attributes: attributes, conflictCount: conflicts.count)
+            }
+            order.append(contentsOf: request.updated.map(\.persistentIdentifier))
+            order.append(contentsOf: request.deleted.map(\.persistentIdentifier))
+            remapReferences()
+            var inverses = InverseRelationships()
+            try inverses.apply(
+                in: &self,
+                to: (request.inserted + request.updated).map {
+                    remapped[$0.persistentIdentifier] ?? $0.persistentIdentifier
+                })
+            order.append(contentsOf: inverses.updated)
+            var rules = DeleteRules(deleted: request.deleted.map(\.persistentIdentifier))
+            try rules.apply(in: &self)
+            order.append(contentsOf: rules.nullified + rules.cascaded)
+            try checkReferences(of: request.inserted + request.updated)
+            let changes = try changes()
+            let requested = seen
+            return SavePlan(
+                changes: changes, remappedIdentifiers: remapped,
+                deleteRuleChanges: changes.filter { !requested.contains($0.identifier) }
+                    + differencesFromRequest(request))
+        }
+
+        /// The stored row `existing` with an update's change set applied: each sent attribute takes the sent
+        /// value, except a to-many relationship with a baseline, which takes the stored list minus what the saver
+        /// removed since its baseline plus what it added (so that two savers' edits of one list both count).
+        mutating func merging(
+            _ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue]?,
+            into existing: DataStoreSnapshot
+        ) -> DataStoreSnapshot {
+            var merged = existing
+            let relationships = rules(for: existing.persistentIdentifier.entityName)?.relationships ?? [:]
+            for (name, value) in snapshot.values {
+                guard let relationship = relationships[name], relationship.isToMany,
+                    let base = baseline?[name], let sent = value.relatedIdentifiers
+                else {
+                    merged.values[name] = value
+                    continue
+                }
+                let before = Set(base.relatedIdentifiers ?? [])
+                let after = Set(sent)
+                let stored = existing[attribute: name].relatedIdentifiers ?? []
+                var list = stored.filter { after.contains($0) || !before.contains($0) }
+                var present = Set(list)
+                for id in sent where !before.contains(id) && present.insert(id).inserted { list.append(id) }
+                merged.values[name] = .array(list.map(SnapshotValue.identifier))
+            }
+            return merged
+        }
+
+        /// For requested models whose stored values after this save differ from what the request sent (a list
+        /// merged with another saver's edits, an inverse kept consistent), an update carrying the stored values,
+        /// so that the saving context takes them.
+        func differencesFromRequest(_ request: DataStoreSaveChangesRequest) -> [PlannedChange] {
+            var result: [PlannedChange] = []
+            for snapshot in request.inserted + request.updated {
+                let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+                guard let row = final[id] ?? nil else { continue }
+                let differing = snapshot.values.keys.filter { row[attribute: $0] != snapshot.values[$0] }
+                guard !differing.isEmpty else { continue }
+                result.append(
+                    PlannedChange(
+                        kind: .update, identifier: id,
+                        values: Dictionary(uniqueKeysWithValues: differing.map { ($0, row[attribute: $0]) }),
+                        updatedAttributes: differing.sorted()))
+            }
+            return result
+        }
+
+        /// Points references to an insert that became an upsert at the model it updated, in every row this
+        /// save writes, so that a new model related to it in the same save relates to the holder.
+        mutating func remapReferences() {
+            guard !remapped.isEmpty, let schema else { return }
+            for (id, row) in final {
+                guard var row, let entity = schema.entity(named: id.entityName), !entity.relationships.isEmpty
+                else { continue }
+                var changed = false
+                for relationship in entity.relationships {
+                    let value = row[attribute: relationship.name]
+                    guard let targets = value.relatedIdentifiers,
+                        targets.contains(where: { remapped[$0] != nil })
+                    else { continue }
+                    let mapped = targets.map { SnapshotValue.identifier(remapped[$0] ?? $0) }
+                    row.values[relationship.name] = relationship.isToMany ? .array(mapped) : mapped[0]
+                    changed = true
+                }
+                if changed { final[id] = .some(row) }
+            }
+        }
+
+        /// Throws when an inserted or updated model's relationship gains an identifier that names no model of
+        /// the destination after this save (a deleted model, one never saved, or one of another entity).
+        mutating func checkReferences(of snapshots: [DataStoreSnapshot]) throws(DataStoreError) {
+            guard schema != nil else { return }
+            for snapshot in snapshots {
+                let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
+                guard let entity = rules(for: id.entityName)?.entity, !entity.relationships.isEmpty,
+                    let after = final[id] ?? nil
+                else { continue }
+                let before = try original(id)
+                for relationship in entity.relationships {
+                    let held = Set(before?[attribute: relationship.name].relatedIdentifiers ?? [])
+                    guard let targets = after[attribute: relationship.name].relatedIdentifiers else {
+                        throw .invalidRelationship(
+                            entity: id.entityName, relationship: relationship.name,
+                            reason: "its value is not an identifier or a list of identifiers")
+                    }
+                    for target in targets where !held.contains(target) {
+                        guard target.entityName == relationship.destination, try current(target) != nil else {
+                            throw .invalidRelationship(
+                                entity: id.entityName, relationship: relationship.name, identifier: target,
+                                reason:
+                                    "the related model is not in store '\(store)' (deleted, never saved, or not a "
+                                    + "\(relationship.destination))")
+                        }
+                    }
+                }
+            }
+        }
+
+        mutating func check(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+            let id = snapshot.persistentIdentifier
+            guard id.storeIdentifier == store else {
+                throw .invalidSave(
+                    store: store, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
+            }
+            guard schema != nil else { return }
+            guard let rules = rules(for: id.entityName) else {
+                throw .unknownEntity(store: store, entity: id.entityName)
+            }
+            let names = rules.attributeNames
+            if snapshot.values.keys.contains(where: { !names.contains($0) }) {
+                // The first in order, to name the same attribute every time when there are several.
+                let unknown = snapshot.values.keys.filter { !names.contains($0) }.min() ?? "?"
+                throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(unknown)'")
+            }
+        }
+
+        mutating func insert(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+            let proposed = snapshot.persistentIdentifier
+            if try current(proposed) != nil {
+                throw .invalidSave(store: store, reason: "model \(proposed) is already in the store")
+            }
+            // An insert whose unique value is taken becomes an update of the owner: the seeds' upsert.
+            var found = Set<PersistentIdentifier>()
+            var taken: UniqueKey?
+            for key in uniqueKeys(of: snapshot) {
+                guard let holder = try owner(key) else { continue }
+                found.insert(holder)
+                taken = taken ?? key
+            }
+            guard found.count <= 1 else {
+                let key = taken
+                throw .uniqueConstraintViolation(
+                    store: store, entity: proposed.entityName, attribute: key?.attributeDescription ?? "?",
+                    value: "\(key?.valueDescription ?? "?") (held by several models)")
+            }
+            if let holder = found.first, let existing = try current(holder) {
+                remapped[proposed] = holder
+                var merged = snapshot
+                merged.persistentIdentifier = holder
+                try write(merged, replacing: existing)
+                order.append(holder)
+            } else {
+                try write(snapshot, replacing: nil)
+                order.append(proposed)
+            }
+        }
+
+        /// Records `snapshot` as the new state of its model, moving its unique values.
+        mutating func write(_ snapshot: DataStoreSnapshot, replacing existing: DataStoreSnapshot?)
+            throws(DataStoreError)
+        {
+            let id = snapshot.persistentIdentifier
+            // The common update: no unique value has moved in this save, and this model keeps its own.
+            if let existing, owners.isEmpty, keepsUniqueValues(snapshot, of: existing) {
+                final[id] = .some(snapshot)
+                return
+            }
+            let claimed = uniqueKeys(of: snapshot)
+            let held = existing.map { uniqueKeys(of: $0) } ?? []
+            for key in claimed {
+                // A value the model held before this save is its own, unless this save gave it to another
+                // model: no need to ask the source who holds it (the common update keeps its unique values).
+                if owners[key] == nil, held.contains(key) { continue }
+                if let holder = try owner(key), holder != id {
+                    throw .uniqueConstraintViolation(
+                        store: store, entity: id.entityName, attribute: key.attributeDescription,
+                        value: key.valueDescription)
+                }
+            }
+            // Values the model keeps stay its own: they are neither released nor claimed again.
+            try release(held.filter { !claimed.contains($0) }, of: id)
+            for key in claimed where !held.contains(key) || owners[key] != nil { owners[key] = .some(id) }
+            final[id] = .some(snapshot)
+        }
+
+        /// Whether `snapshot` holds the same value as `existing` in every attribute of a unique constraint:
+        /// compared in place, without making the keys.
+        mutating func keepsUniqueValues(_ snapshot: DataStoreSnapshot, of existing: DataStoreSnapshot) -> Bool
+        {
+            guard let rules = rules(for: snapshot.persistentIdentifier.entityName) else { return true }
+            return rules.uniqueConstraints.allSatisfy { names in
+                names.allSatisfy { snapshot[attribute: $0] == existing[attribute: $0] }
+            }
+        }
+
+        mutating func release(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+            try release(uniqueKeys(of: snapshot), of: snapshot.persistentIdentifier)
+        }
+
+        /// Frees the `keys` that `id` holds, for other models in this save to take.
+        mutating func release(_ keys: [UniqueKey], of id: PersistentIdentifier) throws(DataStoreError) {
+            for key in keys where try owner(key) == id { owners[key] = .some(nil) }
+        }
+
+        mutating func uniqueKeys(of snapshot: DataStoreSnapshot) -> [UniqueKey] {
+            rules(for: snapshot.persistentIdentifier.entityName)?.uniqueKeys(of: snapshot) ?? []
+        }
+
+        /// Folds each touched model's original row and final state into at most one change.
+        mutating func changes() throws(DataStoreError) -> [PlannedChange] {
+            var emitted = Set<PersistentIdentifier>(minimumCapacity: order.count)
+            var result: [PlannedChange] = []
+            result.reserveCapacity(order.count)
+            for id in order where emitted.insert(id).inserted {
+                let before = try original(id)
+                let after = final[id] ?? nil
+                switch (before, after) {
+                case (nil, let after?):
+                    result.append(PlannedChange(kind: .insert, identifier: id, values: after.values))
+                case (let before?, let after?):
+                    let changed = before.changedAttributes(to: after)
+                    guard !changed.isEmpty else { continue }
+                    let values = Dictionary(uniqueKeysWithValues: changed.map { ($0, after[attribute: $0]) })
+                    result.append(
+                        PlannedChange(
+                            kind: .update, identifier: id, values: values, updatedAttributes: changed))
+                case (let before?, nil):
+                    result.append(
+                        PlannedChange(kind: .delete, identifier: id, tombstone: tombstone(of: before)))
+                case (nil, nil):
+                    continue
+                }
+            }
+            return result
+        }
+
+        mutating func tombstone(of snapshot: DataStoreSnapshot) -> [String: SnapshotValue] {
+            let names = rules(for: snapshot.persistentIdentifier.entityName)?.preservedAttributeNames ?? []
+            return Dictionary(uniqueKeysWithValues: names.map { ($0, snapshot[attribute: $0]) })
+        }
+    }
+}

@@ -1,0 +1,146 @@
+public import DataStoreCore
+import Foundation
+
+/// Applies a ``FetchDescriptor`` to candidate snapshots: decode, filter, sort, offset, limit.
+///
+/// Stores pass the snapshots that can match (all rows of the entity, or fewer after a seek) and get the
+/// answer the ``DataStore`` requirements ask for. Without `sortBy`, results come in identifier order, so
+/// they are deterministic whatever order the store keeps.
+public enum SnapshotQuery {
+    /// Runs `descriptor` over `candidates`. Pass the store's rows as `relatedRows` so that a predicate or
+    /// sort that follows a relationship (`$0.trip?.name == "Paris"`) reads the related models from them;
+    /// without it, relationships read as empty. A predicate that is wholly comparisons on attributes
+    /// (``ModelPredicateBounds/isExact``) is decided on the snapshots' values; any other is evaluated on a model
+    /// made from each candidate.
+    ///
+    /// - Throws: ``DataStoreError/predicateEvaluationFailed(store:reason:)`` when the predicate throws, and
+    ///   ``DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)`` when a snapshot does not
+    ///   decode.
+    ///
+    /// Pass `bounds` when the store analysed the predicate already (to pick candidates from an index), so that
+    /// it is not analysed twice.
+    public static func run<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
+        storeIdentifier: String, relatedRows: (any SnapshotRowSource)? = nil,
+        bounds: ModelPredicateBounds<Model>? = nil
+    ) throws(DataStoreError) -> [DataStoreSnapshot] {
+        let resolver: SnapshotRowResolver? =
+            ModelTypeFacts.of(Model.self).hasRelationships ? relatedRows.map(SnapshotRowResolver.init) : nil
+        return try run(
+            descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver, bounds: bounds
+        )
+    }
+
+    /// Runs `descriptor`, resolving relationships through `resolver`.
+    package static func run<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
+        storeIdentifier: String, resolver: (any RelatedModelResolving)?,
+        bounds: ModelPredicateBounds<Model>? = nil
+    ) throws(DataStoreError) -> [DataStoreSnapshot] {
+        // Arrays, not `AnySequence` over lazy filters: a fetch answered from an index has a candidate or two,
+        // and the type-erased wrappers cost more than the filtering.
+        var candidates = Array(candidates)
+        // The predicate is copied only when it is evaluated: a copy of a generic value costs metadata lookups.
+        var evaluatesPredicate = descriptor.predicate != nil
+        let bounds = bounds?.values ?? ModelPredicateBounds<Model>(descriptor.predicate).values
+        if let members = bounds.identifiers {
+            // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
+            candidates = candidates.filter { members.contains($0.persistentIdentifier) }
+            evaluatesPredicate = false
+        } else if evaluatesPredicate,
+            isDecidedOnValues(bounds, attributes: ModelTypeFacts.of(Model.self).valueAttributeNames)
+        {
+            // A conjunction of comparisons on attributes is the whole predicate: decide it on the rows' values,
+            // as a database store does, without materialising a model per candidate. `PushdownPropertyTests`
+            // checks that this agrees with `Predicate.evaluate`.
+            candidates = matching(candidates, identifier: bounds.identifier, bounds.attributeConstraints)
+            evaluatesPredicate = false
+        }
+        if !evaluatesPredicate, descriptor.sortBy.isEmpty {
+            return inIdentifierOrder(candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
+        }
+        return try evaluated(
+            descriptor, predicate: evaluatesPredicate ? descriptor.predicate : nil, over: candidates,
+            storeIdentifier: storeIdentifier, resolver: resolver)
+    }
+
+    /// Whether `bounds` are the whole predicate and compare only `attributes` (no relationship) or the
+    /// identifier.
+    private static func isDecidedOnValues(_ bounds: PredicateBoundValues, attributes: Set<String>) -> Bool {
+        bounds.isExact && bounds.attributeMembership == nil
+            && (!bounds.attributeConstraints.isEmpty || bounds.identifier != nil)
+            && bounds.attributeConstraints.allSatisfy { attributes.contains($0.name) }
+    }
+
+    /// The rows with `identifier` (when given) whose values satisfy every constraint. Not generic, like the
+    /// two helpers below: a fetch answered from an index spends its time here, and generic code that the
+    /// compiler does not specialise for the model looks up type metadata at every step.
+    private static func matching(
+        _ candidates: [DataStoreSnapshot], identifier: PersistentIdentifier?,
+        _ constraints: [ModelAttributeConstraint]
+    ) -> [DataStoreSnapshot] {
+        candidates.filter { row in
+            guard identifier == nil || row.persistentIdentifier == identifier else { return false }
+            for constraint in constraints
+            where !(row.values[constraint.name] ?? .null).satisfies(constraint.relation, constraint.value) {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Nothing to evaluate: identifier order, offset and limit, without decoding a model.
+    private static func inIdentifierOrder(_ candidates: [DataStoreSnapshot], offset: Int?, limit: Int?)
+        -> [DataStoreSnapshot]
+    {
+        var sorted = candidates
+        if sorted.count > 1 {
+            sorted.sort { $0.persistentIdentifier < $1.persistentIdentifier }
+        }
+        return window(sorted, offset: offset, limit: limit)
+    }
+
+    /// The elements from `offset` on, at most `limit` of them (negative values count as zero).
+    private static func window<Element>(_ elements: [Element], offset: Int?, limit: Int?) -> [Element] {
+        let start = min(max(offset ?? 0, 0), elements.count)
+        let end = limit.map { min(elements.count, start + max($0, 0)) } ?? elements.count
+        return start == 0 && end == elements.count ? elements : Array(elements[start..<end])
+    }
+
+    /// Decodes a model per candidate, keeps those `predicate` accepts and sorts them by `descriptor`.
+    private static func evaluated<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, predicate: Predicate<Model>?,
+        over candidates: [DataStoreSnapshot],
+        storeIdentifier: String, resolver: (any RelatedModelResolving)?
+    ) throws(DataStoreError) -> [DataStoreSnapshot] {
+        var matches: [(model: Model, snapshot: DataStoreSnapshot)] = []
+        for snapshot in candidates {
+            let model = try Model(snapshot: snapshot, resolver: resolver)
+            if let predicate {
+                do {
+                    guard try predicate.evaluate(model) else { continue }
+                } catch {
+                    throw .predicateEvaluationFailed(
+                        store: storeIdentifier, reason: String(describing: error))
+                }
+            }
+            matches.append((model, snapshot))
+        }
+        if descriptor.sortBy.isEmpty {
+            matches.sort { $0.snapshot.persistentIdentifier < $1.snapshot.persistentIdentifier }
+        } else {
+            let comparator = descriptor.sortBy
+            matches.sort { lhs, rhs in
+                for sort in comparator {
+                    switch sort.compare(lhs.model, rhs.model) {
+                    case .orderedAscending: return true
+                    case .orderedDescending: return false
+                    case .orderedSame: continue
+                    }
+                }
+                return lhs.snapshot.persistentIdentifier < rhs.snapshot.persistentIdentifier
+            }
+        }
+        return window(matches, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit).map(\.snapshot)
+    }
+}

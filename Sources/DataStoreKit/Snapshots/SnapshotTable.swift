@@ -1,0 +1,297 @@
+public import DataStoreCore
+import Foundation
+
+/// The current rows of a store, with unique-value indexes, and the rules that turn a save request into
+/// changes: the part of a store that every backend needs and none should write twice.
+///
+/// It enforces the ``DataStore`` requirements on saves through ``SavePlanner``: unknown entities and
+/// attributes, missing models, requests naming a model twice, unique upserts and unique violations.
+/// Planning is O(size of the request); it never copies the table.
+public struct SnapshotTable: SnapshotRowSource, Sendable {
+
+    /// The store the rows belong to; every resolved identifier must name it.
+    public let storeIdentifier: String
+    /// The schema, or `nil` to accept any entity without options.
+    public let schema: Schema?
+    var rowsByEntity: [String: [PersistentIdentifier: DataStoreSnapshot]] = [:]
+    private var uniqueOwners: [UniqueKey: PersistentIdentifier] = [:]
+    /// Entity → indexed attribute → value → the models holding it (see ``Schema/Entity/indexedAttributeNames``).
+    private var valueIndex: [String: [String: [SnapshotValue: IndexHolders]]] = [:]
+    /// Each entity's unique constraints and the attributes ``valueIndex`` covers, from the schema.
+    private let rules: [String: EntityRules]
+    /// The indexed values in order, for range lookups: sorted on first use after a change, and replaced (not
+    /// emptied) when an indexed value changes, so that copies of the table keep their own.
+    private var orderedValues = OrderedIndexValues()
+
+    /// Creates an empty table.
+    public init(storeIdentifier: String, schema: Schema?) {
+        self.storeIdentifier = storeIdentifier
+        self.schema = schema
+        rules = EntityRules.table(schema)
+    }
+
+    /// The number of rows of every entity.
+    public var count: Int { rowsByEntity.values.reduce(0) { $0 + $1.count } }
+
+    /// The number of rows of each entity.
+    public var countsByEntity: [String: Int] { rowsByEntity.mapValues(\.count) }
+
+    /// The row with the given identifier.
+    public subscript(identifier: PersistentIdentifier) -> DataStoreSnapshot? {
+        rowsByEntity[identifier.entityName]?[identifier]
+    }
+
+    /// The rows of one entity, in no particular order.
+    public func rows(of entityName: String) -> Dictionary<PersistentIdentifier, DataStoreSnapshot>.Values {
+        (rowsByEntity[entityName] ?? [:]).values
+    }
+
+    /// Validates a save request against the current rows and returns the changes it makes.
+    ///
+    /// Nothing changes until you pass the plan to `apply(_:)`. The same planning as ``SavePlanner``, with
+    /// this table as the row source.
+    public func plan(_ request: DataStoreSaveChangesRequest) throws(DataStoreError) -> SavePlan {
+        try SavePlanner.plan(
+            request, over: self, storeIdentifier: storeIdentifier, schema: schema, rules: rules)
+    }
+
+    /// Plans requests to be committed together, in order, each over the rows the earlier successful ones
+    /// leave (see ``SavePlanner/plan(_:over:storeIdentifier:schema:)-([DataStoreSaveChangesRequest],_,_,_)``).
+    public func plan(_ requests: [DataStoreSaveChangesRequest]) -> [Result<SavePlan, DataStoreError>] {
+        SavePlanner.plan(requests, over: self, storeIdentifier: storeIdentifier, schema: schema, rules: rules)
+    }
+
+    /// Commits a plan made by ``plan(_:)-(DataStoreSaveChangesRequest)`` on this table's current state (or replays a journaled one).
+    public mutating func apply(_ plan: SavePlan) {
+        for change in plan.changes {
+            apply(change)
+        }
+    }
+
+    /// Commits one planned change.
+    public mutating func apply(_ change: PlannedChange) {
+        let id = change.identifier
+        let before = self[id]
+        var after: DataStoreSnapshot?
+        switch change.kind {
+        case .insert:
+            after = DataStoreSnapshot(persistentIdentifier: id, values: change.values)
+        case .update:
+            var merged = before ?? DataStoreSnapshot(persistentIdentifier: id, values: [:])
+            merged.values.merge(change.values) { _, new in new }
+            after = merged
+        case .delete:
+            after = nil
+        }
+        rowsByEntity[id.entityName, default: [:]][id] = after
+        // An update of attributes no unique constraint or index covers (the common case) moves neither.
+        let keyed = rules[id.entityName]?.keyedAttributeNames ?? []
+        if change.kind == .update, before != nil, !change.values.keys.contains(where: keyed.contains) {
+            return
+        }
+        // An update that leaves the unique values as they were touches no owner.
+        let released = uniqueKeys(of: before)
+        let claimed = uniqueKeys(of: after)
+        if released != claimed {
+            for key in released where uniqueOwners[key] == id && !claimed.contains(key) {
+                uniqueOwners[key] = nil
+            }
+            for key in claimed {
+                uniqueOwners[key] = id
+            }
+        }
+        if let attributes = indexedAttributes(of: id.entityName) {
+            for name in attributes {
+                let old = before.map { $0[attribute: name] }
+                let new = after.map { $0[attribute: name] }
+                guard old != new else { continue }
+                orderedValues = OrderedIndexValues()
+                if let old { valueIndex[id.entityName, default: [:]][name, default: [:]][old]?.remove(id) }
+                if let new {
+                    valueIndex[id.entityName, default: [:]][name, default: [:]][new, default: IndexHolders()]
+                        .insert(id)
+                }
+            }
+        }
+    }
+
+    /// The rows a fetch must examine: the one row a `persistentModelID ==` names; else, when the predicate
+    /// requires equality or a range (`<`, `<=`, `>`, `>=`, one bound or both) on an indexed attribute, only the
+    /// rows holding a value in it (the smallest such set), or for `values.contains($0.attribute)` on an indexed
+    /// attribute the rows holding any of the values; else every row of the entity.
+    public func candidates<Model: PersistentModel>(for bounds: ModelPredicateBounds<Model>)
+        -> [DataStoreSnapshot]
+    {
+        candidates(of: Model.entityName, bounds: bounds.values)
+    }
+
+    /// ``candidates(for:)-(ModelPredicateBounds<Model>)``, not generic: the stores call it from code that is
+    /// not specialised for the model.
+    private func candidates(of entity: String, bounds: PredicateBoundValues) -> [DataStoreSnapshot] {
+        if let id = bounds.identifier { return self[id].map { [$0] } ?? [] }
+        if let ids = bounds.identifiers {
+            return ids.compactMap { $0.entityName == entity ? self[$0] : nil }
+        }
+        if let indexed = indexedAttributes(of: entity), let index = valueIndex[entity] {
+            if let membership = bounds.attributeMembership, indexed.contains(membership.name) {
+                let rows = rowsByEntity[entity] ?? [:]
+                var holders = Set<PersistentIdentifier>()
+                for value in membership.values {
+                    holders.formUnion(index[membership.name]?[value] ?? IndexHolders())
+                }
+                return holders.compactMap { rows[$0] }
+            }
+            var smallest: IndexHolders?
+            for constraint in bounds.attributeConstraints
+            where constraint.relation == .equal && indexed.contains(constraint.name) {
+                let holders = index[constraint.name]?[constraint.value] ?? IndexHolders()
+                if smallest.map({ holders.count < $0.count }) ?? true { smallest = holders }
+            }
+            // Closures, not `\.name`: a key path into a type nested in a generic one is instantiated at run
+            // time on every call, which cost a lookup more than the index did.
+            let ranged = Set(
+                bounds.attributeConstraints.filter { $0.relation.isOrdering && indexed.contains($0.name) }
+                    .map { $0.name })
+            for name in ranged.sorted() {
+                let constraints = bounds.attributeConstraints.filter {
+                    $0.name == name && $0.relation.isOrdering
+                }
+                let keys = orderedValues.keys(of: entity, name, in: index[name] ?? [:])
+                // Keys are in ascending order, so each bound cuts a prefix or a suffix.
+                var low = keys.startIndex
+                var high = keys.endIndex
+                for constraint in constraints {
+                    switch constraint.relation {
+                    case .greaterThan, .greaterThanOrEqual:
+                        low = max(
+                            low,
+                            keys.partitioningIndex { $0.satisfies(constraint.relation, constraint.value) })
+                    default:
+                        high = min(
+                            high,
+                            keys.partitioningIndex { !$0.satisfies(constraint.relation, constraint.value) })
+                    }
+                }
+                var holders = Set<PersistentIdentifier>()
+                if low < high {
+                    for key in keys[low..<high] { holders.formUnion(index[name]?[key] ?? IndexHolders()) }
+                }
+                if smallest.map({ holders.count < $0.count }) ?? true { smallest = IndexHolders(holders) }
+            }
+            if let smallest {
+                let rows = rowsByEntity[entity] ?? [:]
+                return smallest.compactMap { rows[$0] }
+            }
+        }
+        return Array(rows(of: entity))
+    }
+
+    /// The rows a fetch must examine: ``candidates(for:)-(ModelPredicateBounds<Model>)`` for its predicate,
+    /// or, for a fetch without a predicate whose first sort is an indexed integer or date attribute and that
+    /// has a limit, only the rows holding the first values in that order (enough for the offset and limit,
+    /// with every row tied with the last one).
+    ///
+    /// Pass `bounds` when the caller analysed the predicate already (it hands them to ``SnapshotQuery`` too).
+    public func candidates<Model: PersistentModel>(
+        for descriptor: FetchDescriptor<Model>, bounds: ModelPredicateBounds<Model>? = nil
+    )
+        -> [DataStoreSnapshot]
+    {
+        let entity = Model.entityName
+        if let bounds, descriptor.fetchLimit == nil {
+            // The common case, first: it touches the generic descriptor least.
+            return candidates(of: entity, bounds: bounds.values)
+        }
+        guard descriptor.predicate == nil, let limit = descriptor.fetchLimit,
+            let sort = descriptor.sortBy.first, let keyPath = sort.keyPath,
+            let attribute = Model.schemaAttribute(for: keyPath),
+            ["integer", "date"].contains(attribute.valueKind),
+            indexedAttributes(of: entity)?.contains(attribute.name) == true,
+            let index = valueIndex[entity]?[attribute.name]
+        else {
+            return candidates(
+                of: entity, bounds: (bounds ?? ModelPredicateBounds<Model>(descriptor.predicate)).values)
+        }
+        let needed = max(0, descriptor.fetchOffset ?? 0) + max(0, limit)
+        let keys = orderedValues.keys(of: entity, attribute.name, in: index)
+        let rows = rowsByEntity[entity] ?? [:]
+        var result: [DataStoreSnapshot] = []
+        for key in sort.order == .forward ? AnySequence(keys) : AnySequence(keys.reversed()) {
+            guard result.count < needed else { break }
+            // The whole tie group: the query's own sort then orders the ties as a full sort would.
+            result += (index[key] ?? IndexHolders()).compactMap { rows[$0] }
+        }
+        return result
+    }
+
+    /// The table, when a query of `Model` may follow relationships to other rows (pass it to ``SnapshotQuery``
+    /// as `relatedRows`); `nil` otherwise, which spares a fetch copying the table out of its lock.
+    package func relatedRows<Model: PersistentModel>(for _: Model.Type) -> SnapshotTable? {
+        ModelTypeFacts.of(Model.self).hasRelationships ? self : nil
+    }
+
+    /// Removes every row.
+    public mutating func removeAll() {
+        rowsByEntity = [:]
+        uniqueOwners = [:]
+        valueIndex = [:]
+    }
+
+    /// The attributes the value index covers for `entity`, or `nil` when it covers none.
+    private func indexedAttributes(of entity: String) -> Set<String>? {
+        guard let names = rules[entity]?.indexedAttributeNames, !names.isEmpty else { return nil }
+        return names
+    }
+
+    private func uniqueKeys(of snapshot: DataStoreSnapshot?) -> [UniqueKey] {
+        guard let snapshot, let rules = rules[snapshot.persistentIdentifier.entityName] else { return [] }
+        return rules.uniqueKeys(of: snapshot)
+    }
+}
+
+extension SnapshotTable {
+    /// The row with the given identifier (``SnapshotRowSource``).
+    public func row(for identifier: PersistentIdentifier) -> DataStoreSnapshot? {
+        self[identifier]
+    }
+
+    /// The holder of unique values, from the table's index (``SnapshotRowSource``).
+    public func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue])
+        -> PersistentIdentifier?
+    {
+        uniqueOwners[UniqueKey(entity: entity, attributes: attributes, values: values)]
+    }
+}
+
+/// The values of indexed attributes in ascending order, computed on demand. Only values that Swift can order in
+/// a predicate are kept (no `nil`, NaN, Booleans, data, identifiers or arrays): those never satisfy a range.
+final class OrderedIndexValues: @unchecked Sendable {
+    // `@unchecked`: the dictionary is guarded by the lock; copies of a table share one instance until it changes.
+    private let lock = NSLock()
+    private var sorted: [String: [String: [SnapshotValue]]] = [:]
+
+    /// The orderable keys of `index` (one attribute's value index), sorted.
+    func keys(of entity: String, _ attribute: String, in index: [SnapshotValue: IndexHolders])
+        -> [SnapshotValue]
+    {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = sorted[entity]?[attribute] { return known }
+        let keys = index.compactMap { key, holders in
+            !holders.isEmpty && key.satisfies(.lessThanOrEqual, key) ? key : nil
+        }
+        .sorted { $0.compare(to: $1) == .orderedAscending }
+        sorted[entity, default: [:]][attribute] = keys
+        return keys
+    }
+}
+
+extension KeyPathConstraint.Relation {
+    /// `<`, `<=`, `>` or `>=`.
+    var isOrdering: Bool {
+        switch self {
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: true
+        case .equal, .notEqual: false
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import DataStoreCore
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension ModelContext {
+    /// How long after a change an autosaving context saves: changes made together are saved together.
+    public static let autosaveDelay: Duration = .milliseconds(100)
+
+    /// Runs `block` and saves what it changed as one save (one transaction per store touched); if `block`
+    /// throws, rolls back every unsaved change and rethrows. As SwiftData's `ModelContext.transaction(block:)`.
+    public func transaction(block: () throws -> Void) throws {
+        do {
+            try block()
+            try save()
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// How often an autosaving context checks for edits it cannot see happen: attribute changes on tracked
+    /// class instances (there is no observation without macros). Inserts and deletes schedule a save at once.
+    public static let autosaveCheckInterval: Duration = .seconds(1)
+
+    /// Starts the periodic check for unsaved edits, on the main queue, for as long as the context lives.
+    func startAutosaveTimer() {
+        guard autosaveTimer == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        let interval = Self.autosaveCheckInterval.components
+        let nanoseconds = Int(interval.seconds) * 1_000_000_000 + Int(interval.attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        // The main context is used on the main actor only, and the main queue is the main actor's executor.
+        nonisolated(unsafe) weak let context = self
+        timer.setEventHandler {
+            guard let context, context.autosaveEnabled, !context.autosaveScheduled, context.hasChanges else {
+                return
+            }
+            context.autosave()
+        }
+        timer.resume()
+        autosaveTimer = timer
+    }
+
+    /// Called after an insert or delete: an autosaving context saves about ``autosaveDelay`` later, on the
+    /// main queue (autosave is for ``ModelContainer/mainContext``, which lives on the main actor), and again
+    /// when the process exits normally.
+    package func changed() {
+        guard autosaveEnabled, !autosaveScheduled else { return }
+        autosaveScheduled = true
+        // The main context is used on the main actor only, and the main queue is the main actor's executor.
+        nonisolated(unsafe) let context = self
+        let delay = Self.autosaveDelay.components
+        let nanoseconds = Int(delay.seconds) * 1_000_000_000 + Int(delay.attoseconds / 1_000_000_000)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            context.autosave()
+        }
+    }
+
+    /// Saves pending changes, reporting a failure to ``autosaveErrorHandler``.
+    func autosave() {
+        autosaveScheduled = false
+        guard autosaveEnabled, hasChanges else { return }
+        do {
+            try save()
+        } catch {
+            autosaveErrorHandler(error)
+        }
+    }
+}
+
+/// The contexts with autosave enabled, saved once more when the process exits normally (`exit` or the end of
+/// `main`), in ``ExitCoordinator``'s first phase, before stores commit what they hold in memory. A crash or
+/// `kill -9` skips this, as it skips SwiftData's: save explicitly what must survive those.
+///
+/// The contexts belong to the main actor, and the exit handler may run on any thread: the save runs on the main
+/// queue (at once when the process exits from the main thread or the main queue; otherwise the exiting thread
+/// waits up to two seconds for the main queue to run it, and if the main queue is blocked the save is skipped
+/// with a message on standard error). It never touches a context from another thread.
+final class AutosavingContexts: @unchecked Sendable {
+    // `@unchecked`: the contexts are main-actor contexts; the lock guards only the list.
+    static let shared = AutosavingContexts()
+    private let lock = NSLock()
+    private var contexts: [WeakContext] = []
+    private var installed = false
+
+    struct WeakContext {
+        weak var context: ModelContext?
+    }
+
+    func register(_ context: ModelContext) {
+        lock.lock()
+        defer { lock.unlock() }
+        contexts.removeAll { $0.context == nil || $0.context === context }
+        contexts.append(WeakContext(context: context))
+        guard !installed else { return }
+        installed = true
+        MainQueueAtExit.markMainQueue()
+        ExitCoordinator.shared.register(.saveContexts) { AutosavingContexts.shared.saveAllAtExit() }
+    }
+
+    /// Saves every autosaving context on the main queue's behalf.
+    func saveAllAtExit() {
+        let ran = MainQueueAtExit.run { AutosavingContexts.shared.saveAll() }
+        if !ran {
+            FileHandle.standardError.write(
+                Data(
+                    ("DataStoreHistory: the autosave at exit was skipped: the process exited from a thread other "
+                        + "than the main one while the main queue was busy. Save before exiting.\n").utf8))
+        }
+    }
+
+    /// Saves every autosaving context; call on the main queue.
+    func saveAll() {
+        lock.lock()
+        let pending = contexts.compactMap(\.context)
+        lock.unlock()
+        for context in pending { context.autosave() }
+    }
+}

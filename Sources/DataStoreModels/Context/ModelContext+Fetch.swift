@@ -1,0 +1,229 @@
+public import DataStoreCore
+import DataStoreKit
+import Foundation
+
+extension ModelContext {
+    /// Fetches the models that match the descriptor.
+    ///
+    /// With `includePendingChanges` (the default, as in SwiftData) the result includes the context's unsaved
+    /// inserts, reflects its unsaved changes and leaves out its unsaved deletes; without it, only what the
+    /// store holds. Class instances the context already tracks are returned as the same instance, refreshed
+    /// from the store unless they have unsaved changes.
+    public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
+        let resolver = makeResolver(for: Model.self)
+        let models: [Model] = try fetchSnapshots(descriptor).map { try materialize($0, resolver: resolver) }
+        if let resolver { prefetch(descriptor.relationshipKeyPathsForPrefetching, through: resolver) }
+        return models
+    }
+
+    /// The number of models that match the descriptor, after its offset and limit (unsaved changes included
+    /// unless `includePendingChanges` is `false`).
+    public func fetchCount<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> Int {
+        try fetchSnapshots(descriptor).count
+    }
+
+    /// The identifiers of the models that match the descriptor, without materializing saved models (unsaved
+    /// changes included unless `includePendingChanges` is `false`).
+    public func fetchIdentifiers<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws
+        -> [PersistentIdentifier]
+    {
+        try fetchSnapshots(descriptor).map(\.persistentIdentifier)
+    }
+
+    /// The model with the given identifier, as SwiftData's `model(for:)`: what ``existingModel(for:)`` answers
+    /// (the tracked instance, refreshed from its store unless it has unsaved changes), otherwise a placeholder
+    /// of the identifier's
+    /// type whose attributes hold their defaults (a model that was deleted, or never existed), so that the
+    /// seeds' `guard let item = context.model(for: id) as? Item else { continue }` reaches its delete branch.
+    /// An identifier of an entity outside the container gives a ``MissingModel``. Use
+    /// ``existingModel(for:)`` to tell "not there" (`nil`) and store errors apart.
+    public func model(for identifier: PersistentIdentifier) -> any PersistentModel {
+        if let existing = try? existingModel(for: identifier) { return existing }
+        guard let type = container.modelTypes.types[identifier.entityName] else {
+            return MissingModel(persistentModelID: identifier)
+        }
+        return placeholder(type, identifier)
+    }
+
+    /// The model with the given identifier, or `nil` if there is none: the tracked instance when it has unsaved
+    /// changes (or is a pending insert or delete); otherwise the model as its store holds it now (the tracked
+    /// instance, refreshed, when the context has one), so a change or delete by another context or process
+    /// shows.
+    ///
+    /// - Throws: The store's errors while fetching.
+    public func existingModel(for identifier: PersistentIdentifier) throws -> (any PersistentModel)? {
+        if let known = resolve(identifier), let registration = registry[known] {
+            // Unsaved work answers from the context; a saved model without unsaved changes is read again, so
+            // that another context's or process's change (or delete) shows, as a fetch would show it.
+            guard case .saved = registration.baseline, !registration.isDeleted, !isUpdated(registration)
+            else {
+                return registration.model
+            }
+            guard let type = container.modelTypes.types[known.entityName] else { return registration.model }
+            return try fetchModel(type, known, includePendingChanges: false)
+        }
+        guard let type = container.modelTypes.types[identifier.entityName] else { return nil }
+        return try fetchModel(type, identifier)
+    }
+
+    private func placeholder<Model: PersistentModel>(_: Model.Type, _ identifier: PersistentIdentifier)
+        -> Model
+    {
+        var model = Model()
+        model.persistentModelID = identifier
+        return model
+    }
+
+    /// Loads the models of `Model` with these identifiers that the context does not track yet, in one store
+    /// fetch, and tracks them; their relationships load through `resolver`.
+    func loadModels<Model: PersistentModel>(
+        _: Model.Type, _ identifiers: Set<PersistentIdentifier>, resolver: ContextRelationshipResolver
+    ) throws {
+        var descriptor = FetchDescriptor<Model>(
+            predicate: #Predicate { identifiers.contains($0.persistentModelID) })
+        descriptor.includePendingChanges = false
+        for snapshot in try fetchSnapshots(descriptor) {
+            _ = try materialize(snapshot, resolver: resolver, untracked: true) as Model
+        }
+    }
+
+    /// The tracked instance with the given identifier, without fetching.
+    public func registeredModel<Model: PersistentModel>(for identifier: PersistentIdentifier) -> Model? {
+        if let registration = registry[identifier] { return registration.model as? Model }
+        return resolve(identifier).flatMap { registry[$0]?.model as? Model }
+    }
+
+    /// The tracked instances with these identifiers, or `nil` if the context does not track one of them.
+    func trackedModels<Model: PersistentModel>(_ identifiers: [PersistentIdentifier], as _: Model.Type)
+        -> [Model]?
+    {
+        var models: [Model] = []
+        models.reserveCapacity(identifiers.count)
+        for id in identifiers {
+            guard let model = registry[id]?.model as? Model else { return nil }
+            models.append(model)
+        }
+        return models
+    }
+
+    private func fetchModel<Model: PersistentModel>(
+        _: Model.Type, _ identifier: PersistentIdentifier, includePendingChanges: Bool = true
+    ) throws -> Model? {
+        var descriptor = FetchDescriptor<Model>(
+            predicate: #Predicate { $0.persistentModelID == identifier }, fetchLimit: 1)
+        descriptor.includePendingChanges = includePendingChanges
+        return try fetch(descriptor).first
+    }
+
+    func fetchSnapshots<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws
+        -> [DataStoreSnapshot]
+    {
+        let store = try container.connection(forEntity: Model.entityName)
+        let pending = descriptor.includePendingChanges ? pendingRegistrations(of: Model.entityName) : []
+        // A predicate or sort that follows a relationship sees unsaved changes of related models only here.
+        let relatedPending =
+            descriptor.includePendingChanges && hasChanges
+            && Model.relatedModelTypes.contains { !pendingRegistrations(of: $0.entityName).isEmpty }
+        guard !pending.isEmpty || relatedPending else {
+            return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
+        }
+        // The store's matches without offset and limit (pending changes can move both), its stale rows of
+        // pending models replaced by their unsaved state, then the whole descriptor applied again in Swift.
+        // When related models have unsaved changes, the store cannot evaluate the predicate: it returns all.
+        var unlimited = FetchDescriptor<Model>(predicate: relatedPending ? nil : descriptor.predicate)
+        unlimited.includePendingChanges = false
+        let pendingIDs = Set(pending.map(\.0))
+        var candidates = try store.fetch(
+            DataStoreFetchRequest(descriptor: unlimited, editingState: editingState)
+        )
+        .filter { !pendingIDs.contains($0.persistentIdentifier) }
+        for (id, registration) in pending where !registration.isDeleted {
+            candidates.append(DataStoreSnapshot(persistentIdentifier: id, values: registration.currentValues))
+        }
+        return try SnapshotQuery.run(
+            descriptor, over: candidates, storeIdentifier: store.identifier,
+            resolver: makeResolver(for: Model.self))
+    }
+
+    /// The context's models of `entity` with unsaved inserts, changes or deletes.
+    func pendingRegistrations(of entity: String) -> [(PersistentIdentifier, Registration)] {
+        guard hasChanges else { return [] }
+        return (insertOrder + deleteOrder + updatedIdentifiers).compactMap { id in
+            guard id.entityName == entity, let registration = registry[id] else { return nil }
+            return (id, registration)
+        }
+    }
+
+    /// The model for a fetched snapshot, reusing the tracked class instance where there is one; its
+    /// relationships load through `resolver`, which notes their identifiers for one batch load.
+    /// `untracked` says the caller knows the context does not track it (skipping two lookups).
+    func materialize<Model: PersistentModel>(
+        _ snapshot: DataStoreSnapshot, resolver: ContextRelationshipResolver?, untracked: Bool = false
+    ) throws -> Model {
+        resolver?.note(snapshot, of: Model.self)
+        let id = snapshot.persistentIdentifier
+        if !untracked, let known = resolve(id), let registration = registry[known],
+            var model = registration.model as? Model
+        {
+            if case .none = registration.baseline { return model }  // an unsaved insert
+            if isUpdated(registration) || registration.isDeleted { return model }
+            try registry.log.suspended { try model.apply(snapshot.values, resolver: resolver) }
+            var refreshed = Registration(
+                model: model, baseline: .saved(snapshot.values), twins: registration.twins)
+            refreshed.markSaved(snapshot.values, resolver: resolver, log: registry.log)
+            registry[known] = refreshed
+            registry.log.forget([known])
+            return model
+        }
+        let model = try Model(snapshot: snapshot, resolver: resolver)
+        if Model.self is AnyObject.Type {
+            // Class instances are tracked so that `save()` sees changes made to them.
+            registry[id] = Registration(model: model, baseline: .saved(snapshot.values))
+        }
+        return model
+    }
+
+    /// Visits every model the descriptor matches, in batches, as SwiftData's `enumerate` does.
+    ///
+    /// - Parameters:
+    ///   - descriptor: Which models to visit, in what order.
+    ///   - batchSize: How many models to materialize at once; class instances of a batch that stay unchanged
+    ///     are released before the next batch.
+    ///   - allowEscapingMutations: Unless `true`, enumerating a context with unsaved changes throws, and so
+    ///     does a batch whose block left changes behind.
+    ///   - block: Called with each model in turn.
+    /// - Throws: ``DataStoreError/unsavedChangesDuringEnumeration(changeCount:)``.
+    public func enumerate<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
+        block: (Model) throws -> Void
+    ) throws {
+        try checkNoEscapingMutations(allowEscapingMutations)
+        let snapshots = try fetchSnapshots(descriptor)
+        let resolver = makeResolver(for: Model.self)
+        let size = max(1, batchSize)
+        var start = 0
+        while start < snapshots.count {
+            let batch = snapshots[start..<min(start + size, snapshots.count)]
+            let trackedBefore = Set(batch.compactMap { resolve($0.persistentIdentifier) })
+            for snapshot in batch {
+                let model: Model = try materialize(snapshot, resolver: resolver)
+                try block(model)
+            }
+            try checkNoEscapingMutations(allowEscapingMutations)
+            for snapshot in batch {
+                let id = snapshot.persistentIdentifier
+                if !trackedBefore.contains(id), let registration = registry[id], !isUpdated(registration),
+                    !registration.isDeleted
+                {
+                    registry[id] = nil
+                }
+            }
+            start += size
+        }
+    }
+
+    private func checkNoEscapingMutations(_ allowed: Bool) throws(DataStoreError) {
+        guard !allowed, hasChanges else { return }
+        throw .unsavedChangesDuringEnumeration(changeCount: pendingChangeCount)
+    }
+}

@@ -1,0 +1,133 @@
+import DataStoreCore
+
+extension ModelContext {
+    /// A resolver for one fetch of `Model`, or `nil` when it has no relationships.
+    func makeResolver<Model: PersistentModel>(for _: Model.Type) -> ContextRelationshipResolver? {
+        ModelTypeFacts.of(Model.self).hasRelationships
+            ? ContextRelationshipResolver(context: self) : nil
+    }
+
+    /// Loads the relationships named by `keyPaths` for every model the fetch brought in.
+    func prefetch<Model: PersistentModel>(
+        _ keyPaths: [PartialKeyPath<Model>], through resolver: ContextRelationshipResolver
+    ) {
+        for keyPath in keyPaths {
+            guard let destination = Model.schemaAttribute(for: keyPath)?.relationship?.destination else {
+                continue
+            }
+            resolver.prefetch(destination)
+        }
+    }
+
+    /// Inserts the new models `model`'s loaded relationships hold, and theirs in turn, as SwiftData inserts
+    /// a model's related models with it.
+    func insertRelatedModels<Model: PersistentModel>(of model: Model) {
+        for attribute in Model.schemaAttributes {
+            guard let relationship = attribute.relationship else { continue }
+            for related in relationship.loadedModels(model) where resolve(related.persistentModelID) == nil {
+                guard !related.persistentModelID.isResolved else { continue }
+                insert(related)
+            }
+        }
+    }
+
+    /// Before a save: inserts new models that relationships gained since they were inserted, and checks
+    /// that each model a relationship gained can be stored there.
+    ///
+    /// - Throws: ``DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)`` for a deleted
+    ///   model, an instance other than the one this context tracks for its identifier (a model of another
+    ///   context), or a model of another container.
+    func prepareRelationshipsForSave() throws(DataStoreError) {
+        var checked = Set<PersistentIdentifier>()
+        // Models whose relationships gained something are inserted or changed: no other needs a look.
+        var queue = insertOrder + updatedIdentifiers
+        while let id = queue.popLast() {
+            guard checked.insert(id).inserted, let registration = registry[id], !registration.isDeleted else {
+                continue
+            }
+            let before = insertOrder.count
+            try checkRelationships(of: registration.model, baseline: registration.baseline)
+            queue.append(contentsOf: insertOrder[before...])
+        }
+    }
+
+    private func checkRelationships<Model: PersistentModel>(of model: Model, baseline: Registration.Baseline)
+        throws(DataStoreError)
+    {
+        for attribute in Model.schemaAttributes {
+            guard let relationship = attribute.relationship else { continue }
+            let loaded = relationship.loadedModels(model)
+            guard !loaded.isEmpty else { continue }
+            var held = Set<PersistentIdentifier>()
+            if case .saved(let values) = baseline {
+                held = Set(values[attribute.name]?.relatedIdentifiers ?? [])
+            }
+            for related in loaded where !held.contains(related.persistentModelID) {
+                try checkGained(related, by: Model.entityName, relationship: attribute.name)
+            }
+        }
+    }
+
+    private func checkGained(_ related: any PersistentModel, by entity: String, relationship: String)
+        throws(DataStoreError)
+    {
+        let id = related.persistentModelID
+        guard let known = resolve(id), let registration = registry[known] else {
+            if !id.isResolved {
+                insert(related)
+                return
+            }
+            let elsewhere =
+                container.storeIdentifierByEntity[id.entityName] == id.storeIdentifier
+                ? "another context; fetch it in this one (model(for:))" : "another container"
+            throw .invalidRelationship(
+                entity: entity, relationship: relationship, identifier: id,
+                reason: "the related model is not tracked by this context: it belongs to \(elsewhere)")
+        }
+        if registration.isDeleted {
+            throw .invalidRelationship(
+                entity: entity, relationship: relationship, identifier: known,
+                reason: "the related model is deleted")
+        }
+        if (registration.model as AnyObject) !== (related as AnyObject) {
+            throw .invalidRelationship(
+                entity: entity, relationship: relationship, identifier: known,
+                reason:
+                    "the related instance is not the one this context tracks (it came from another context)")
+        }
+    }
+
+    /// Applies what a store's delete rules did to the models this context tracks: cascaded deletes are
+    /// forgotten, and nullified relationships take their saved values.
+    func applyDeleteRuleChanges(_ changes: [PlannedChange]) {
+        for change in changes {
+            guard let id = resolve(change.identifier), var registration = registry[id] else { continue }
+            switch change.kind {
+            case .delete:
+                registry[id] = nil
+                insertOrder.removeAll { $0 == id }
+                deleteOrder.removeAll { $0 == id }
+            default:
+                guard case .saved(var saved) = registration.baseline else { continue }
+                saved.merge(change.values) { _, new in new }
+                var model = registration.model
+                // The store wrote these values from this model type's values, so they convert.
+                registry.log.suspended { try? applyChanged(change.values, to: &model) }
+                registration.model = model
+                registration.baseline = .saved(saved)
+                registry[id] = registration
+            }
+        }
+    }
+
+    private func applyChanged<Model: PersistentModel>(
+        _ values: [String: SnapshotValue], to model: inout Model
+    )
+        throws(DataStoreError)
+    {
+        for attribute in Model.schemaAttributes {
+            guard let value = values[attribute.name] else { continue }
+            try attribute.setValue(value, on: &model, resolver: relationshipResolver)
+        }
+    }
+}

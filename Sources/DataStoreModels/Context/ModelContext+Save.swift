@@ -1,0 +1,121 @@
+import DataStoreCore
+
+extension ModelContext {
+    /// Writes every pending change, one transaction per store touched, in configuration order.
+    ///
+    /// A save sends, for each changed model, only the attributes this context changed since it fetched or last
+    /// saved the model (a change set); the store merges them into the row it holds, so attributes changed by
+    /// other contexts or processes in between are kept. Attributes both changed are settled by
+    /// ``mergePolicy``. After the save, the model's other attributes keep the values this context last read
+    /// until a fetch returns the model again.
+    ///
+    /// If a relationship failed to load since the last rollback (it read as empty, since a property cannot
+    /// throw), `save()` throws that error and saves nothing: an edit made on the empty value (an append, which
+    /// would save as "remove what the store holds") never reaches the store. Call ``rollback()`` and read again.
+    ///
+    /// Atomicity is per store: each store commits its part whole or not at all. If a store throws after an
+    /// earlier store committed, the earlier part stays committed (the context records it as saved) and the
+    /// failing store's part stays pending in the context, so you can fix the cause and save again, or roll
+    /// back. See `Docs/Architecture.md`.
+    public func save() throws {
+        // A relationship read as empty because it failed to load: edits may rest on that wrong value.
+        if let relationshipLoadFailure { throw relationshipLoadFailure }
+        // A custom migration stage's context: its changes are committed by the migration, with the new schema.
+        guard !defersSaves else { return }
+        let parts = try pendingRequests()
+        for store in container.stores {
+            guard let request = parts[store.identifier], !request.isEmpty else { continue }
+            let outcome = try store.save(request)
+            recordSaved(request, remapped: outcome.remappedIdentifiers)
+            applyDeleteRuleChanges(outcome.deleteRuleChanges)
+        }
+    }
+
+    /// The pending changes as one save request per store identifier.
+    func pendingRequests() throws -> [String: DataStoreSaveChangesRequest] {
+        try prepareRelationshipsForSave()
+        var parts: [String: DataStoreSaveChangesRequest] = [:]
+        func add(
+            _ id: PersistentIdentifier,
+            _ path: WritableKeyPath<DataStoreSaveChangesRequest, [DataStoreSnapshot]>
+        )
+            throws
+        {
+            guard let registration = registry[id] else { return }
+            guard let store = container.storeIdentifierByEntity[id.entityName] else {
+                throw DataStoreError.modelTypeNotInContainer(entity: id.entityName)
+            }
+            var values = registration.currentValues
+            var baseline: [String: SnapshotValue]?
+            if path == \.updated, case .saved(let saved) = registration.baseline {
+                // A change set: only what this context changed, and what it changed it from.
+                values = values.filter { name, value in (saved[name] ?? .null) != value }
+                baseline = Dictionary(uniqueKeysWithValues: values.keys.map { ($0, saved[$0] ?? .null) })
+            }
+            let snapshot = DataStoreSnapshot(persistentIdentifier: id, values: values)
+            parts[store, default: newRequest()][keyPath: path].append(snapshot)
+            if let baseline { parts[store]?.baselines[id] = baseline }
+        }
+        for id in insertOrder { try add(id, \.inserted) }
+        for id in updatedIdentifiers.sorted() {
+            try add(id, \.updated)
+        }
+        for id in deleteOrder { try add(id, \.deleted) }
+        return parts
+    }
+
+    private func newRequest() -> DataStoreSaveChangesRequest {
+        DataStoreSaveChangesRequest(editingState: editingState, mergePolicy: mergePolicy)
+    }
+
+    /// Updates the context after one store committed `request`.
+    private func recordSaved(
+        _ request: DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
+    ) {
+        let log = registry.log
+        for snapshot in request.inserted {
+            let proposed = snapshot.persistentIdentifier
+            guard var registration = registry.removeValue(forKey: proposed) else { continue }
+            let used = remapped[proposed] ?? proposed
+            aliases[proposed.primaryKey] = used
+            // A saved struct is a value: nothing to track (see below), so skip re-registering it.
+            guard type(of: registration.model) is AnyObject.Type else { continue }
+            registration.model.persistentModelID = used
+            registration.baseline = .saved(snapshot.values)
+            if used != proposed, case .saved = registry[used]?.baseline {
+                // An upsert landed on a model this context already tracks: both instances now hold the
+                // inserted values, and edits to either are saved from here on.
+                registry[used]?.twins.append(registration.model)
+                registry[used]?.markSaved(snapshot.values, resolver: relationshipResolver, log: log)
+            } else {
+                registry[used] = registration
+            }
+        }
+        let inserted = Set(request.inserted.map(\.persistentIdentifier))
+        insertOrder.removeAll { inserted.contains($0) }
+        for snapshot in request.updated {
+            let id = snapshot.persistentIdentifier
+            guard let registration = registry[id] else { continue }
+            // The change set merged into what the context saw: attributes it did not send keep the values it
+            // last read (a fetch refreshes them from the store).
+            var saved = snapshot.values
+            if case .saved(let previous) = registration.baseline {
+                saved = previous.merging(snapshot.values) { _, new in new }
+            }
+            registry[id]?.markSaved(saved, resolver: relationshipResolver, log: log)
+        }
+        // Struct models are values: once saved there is nothing to track, and keeping them would make every
+        // later save compare them all. Their identifiers still resolve through `aliases`. (Inserted structs
+        // were not re-registered above.)
+        for snapshot in request.updated {
+            let id = snapshot.persistentIdentifier
+            if let registration = registry[id], !(type(of: registration.model) is AnyObject.Type) {
+                registry[id] = nil
+            }
+        }
+        registry.log.forget(request.updated.map(\.persistentIdentifier))
+        let deleted = Set(request.deleted.map(\.persistentIdentifier))
+        for id in deleted { registry[id] = nil }
+        deleteOrder.removeAll { deleted.contains($0) }
+    }
+}

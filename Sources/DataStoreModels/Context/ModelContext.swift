@@ -1,0 +1,264 @@
+public import DataStoreCore
+public import Foundation
+
+/// Where app code works with models: insert, change, delete and save them, fetch them, and read history.
+///
+/// A context tracks the class-model instances it inserted or fetched, so `save()` writes whatever changed,
+/// as in SwiftData. Struct models are values: insert the changed value again to update it.
+///
+/// A context is not `Sendable`: use it from one task or thread at a time, and create one per task. The
+/// container and its stores are shared safely.
+public final class ModelContext {
+    /// What the context knows about one model.
+    struct Registration {
+        enum Baseline {
+            /// Never saved: a pending insert.
+            case none
+            /// Present in the store with values the context has not seen: a pending update.
+            case unknown
+            /// Present in the store with these values, as last fetched or saved.
+            case saved([String: SnapshotValue])
+        }
+
+        var model: any PersistentModel
+        var baseline: Baseline
+        var isDeleted = false
+        /// Other class instances with the same identity: an instance inserted with a taken `.unique` value
+        /// becomes the existing model when saved (an upsert), and its later edits must still be saved.
+        var twins: [any PersistentModel] = []
+
+        /// The values to save: the saved values with each instance's own edits applied, the primary
+        /// instance's first; the primary instance's values when there is no saved baseline.
+        var currentValues: [String: SnapshotValue] {
+            guard case .saved(let saved) = baseline, !twins.isEmpty else { return model.snapshotValues }
+            var values = saved
+            for instance in [model] + twins {
+                for (name, value) in instance.snapshotValues where saved[name] != value {
+                    values[name] = value
+                }
+            }
+            return values
+        }
+
+        /// Records `values` as saved and puts every instance at them (writes the change log does not note).
+        mutating func markSaved(
+            _ values: [String: SnapshotValue], resolver: (any RelatedModelResolving)?, log: ModelChangeLog
+        ) {
+            baseline = .saved(values)
+            guard !twins.isEmpty else { return }
+            log.suspended {
+                // The values came from this model type, so they convert.
+                try? model.apply(values, resolver: resolver)
+                for index in twins.indices { try? twins[index].apply(values, resolver: resolver) }
+            }
+        }
+    }
+
+    /// The container the context saves to and fetches from.
+    public let container: ModelContainer
+    /// The author recorded in the history transactions this context's saves create, such as `"widget"`.
+    public var author: String?
+    /// What a save does about an attribute that another context or process changed since this context read it,
+    /// when this context changed it too: by default this context's value wins for that attribute only
+    /// (``MergePolicy/mergeByPropertyObjectTrump``); ``MergePolicy/error`` refuses the whole save with
+    /// ``DataStoreError/mergeConflict`` instead. Attributes this context did not change are never written.
+    public var mergePolicy: MergePolicy = .mergeByPropertyObjectTrump
+    /// Whether the context saves by itself: about ``autosaveDelay`` after a change, and when the process exits
+    /// normally. `true` for ``ModelContainer/mainContext``, `false` for other contexts, as in SwiftData.
+    public var autosaveEnabled = false {
+        didSet {
+            guard autosaveEnabled else { return }
+            AutosavingContexts.shared.register(self)
+            startAutosaveTimer()
+            if hasChanges { changed() }
+        }
+    }
+    /// Receives the error of a failed autosave (the changes stay pending). By default it writes the error to
+    /// standard error; a failed autosave is never dropped silently.
+    public var autosaveErrorHandler: (any Error) -> Void = { error in
+        FileHandle.standardError.write(Data("DataStoreHistory: autosave failed: \(error)\n".utf8))
+    }
+    var autosaveScheduled = false
+    /// The error of a relationship that failed to load (and so read as empty) since the last rollback: the next
+    /// `save()` throws it instead of saving edits that may rest on the wrong value.
+    var relationshipLoadFailure: (any Error)?
+    /// Set on a custom migration stage's `willMigrate` context: `save()` keeps the changes pending, and the
+    /// migration commits them together with the new schema.
+    var defersSaves = false
+    var autosaveTimer: (any DispatchSourceTimer)?
+    /// Identifies this context in save requests.
+    public let editingIdentifier = UUID()
+    /// The counters of the most recent history fetch, to check that it sought instead of scanning.
+    package internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
+
+    var registry = ModelRegistry()
+    /// How many tracked models `save()`, `hasChanges` and the like compared with their saved values, for tests
+    /// that check they look only at models that may have changed.
+    package internal(set) var modelsExamined = 0
+    var insertOrder: [PersistentIdentifier] = []
+    var deleteOrder: [PersistentIdentifier] = []
+    /// Primary keys of identifiers the context proposed, to the identifier the store used, so that struct
+    /// copies holding an older identifier still resolve.
+    var aliases: [String: PersistentIdentifier] = [:]
+    /// Loads relationships of models the context refreshes outside a fetch (rollback, saves).
+    lazy var relationshipResolver = ContextRelationshipResolver(context: self)
+
+    /// Creates a context for the container.
+    public init(_ container: ModelContainer) {
+        self.container = container
+    }
+
+    deinit {
+        autosaveTimer?.cancel()
+    }
+
+    var editingState: EditingState {
+        EditingState(id: editingIdentifier, author: author)
+    }
+
+    /// The identifier a model's (possibly stale or unresolved) identifier refers to: itself if registered,
+    /// the identifier the store gave it if this context proposed it, or `nil` if the context never saw it.
+    func resolve(_ id: PersistentIdentifier) -> PersistentIdentifier? {
+        if registry[id] != nil { return id }
+        if let alias = aliases[id.primaryKey], !id.isResolved || alias.entityName == id.entityName {
+            return alias
+        }
+        return nil
+    }
+
+    // MARK: - Changing models
+
+    /// Registers a new model for insertion at the next save, assigning its identifier.
+    ///
+    /// For a class model, `model.persistentModelID` changes in place. Inserting a model the context
+    /// already knows records its current values as an update, which is how struct models are changed.
+    public func insert<Model: PersistentModel>(_ model: Model) {
+        var model = model
+        let id = model.persistentModelID
+        if let known = resolve(id) {
+            model.persistentModelID = known
+            if registry[known] == nil {
+                // Saved earlier and no longer tracked (a struct value): its values become an update.
+                registry[known] = Registration(model: model, baseline: .unknown)
+            } else {
+                registry[known]?.model = model
+                registry[known]?.isDeleted = false
+                deleteOrder.removeAll { $0 == known }
+            }
+            return
+        }
+        if id.isResolved {
+            registry[id] = Registration(model: model, baseline: .unknown)
+            changed()
+            return
+        }
+        let store = container.storeIdentifierByEntity[Model.entityName]
+        let assigned = PersistentIdentifier(
+            storeIdentifier: store ?? "", entityName: Model.entityName, primaryKey: id.primaryKey)
+        model.persistentModelID = assigned
+        registry[assigned] = Registration(model: model, baseline: .none)
+        insertOrder.append(assigned)
+        aliases[assigned.primaryKey] = assigned
+        insertRelatedModels(of: model)
+        changed()
+    }
+
+    /// Marks a model for deletion at the next save. Deleting a model that was never saved just forgets it.
+    public func delete<Model: PersistentModel>(_ model: Model) {
+        let given = model.persistentModelID
+        guard let id = resolve(given) ?? (given.isResolved ? given : nil) else { return }
+        guard registry[id] != nil else {
+            // Saved but not tracked here (fetched elsewhere, or a struct value): delete by identifier.
+            registry[id] = Registration(model: model, baseline: .unknown, isDeleted: true)
+            deleteOrder.append(id)
+            changed()
+            return
+        }
+        if case .none? = registry[id]?.baseline {
+            registry[id] = nil
+            insertOrder.removeAll { $0 == id }
+            return
+        }
+        guard registry[id]?.isDeleted == false else { return }
+        registry[id]?.isDeleted = true
+        deleteOrder.append(id)
+        changed()
+    }
+
+    /// Whether the context holds inserts, deletes or changed models that are not saved yet.
+    public var hasChanges: Bool { pendingChangeCount > 0 }
+
+    /// The number of models with unsaved changes.
+    var pendingChangeCount: Int {
+        insertOrder.count + deleteOrder.count + updatedIdentifiers.count
+    }
+
+    /// The saved models with unsaved attribute changes: of the models that may have changed (see
+    /// ``ModelRegistry``), those whose values differ from their baseline. Models found unchanged leave the
+    /// change log.
+    var updatedIdentifiers: [PersistentIdentifier] {
+        var updated: [PersistentIdentifier] = []
+        var unchanged: [PersistentIdentifier] = []
+        for id in registry.mayHaveChanged {
+            guard let registration = registry[id] else { continue }
+            if isUpdated(registration) { updated.append(id) } else { unchanged.append(id) }
+        }
+        if !unchanged.isEmpty { registry.log.forget(unchanged) }
+        return updated
+    }
+
+    func isUpdated(_ registration: Registration) -> Bool {
+        modelsExamined += 1
+        guard !registration.isDeleted else { return false }
+        switch registration.baseline {
+        case .none: return false
+        case .unknown: return true
+        case .saved(let values): return registration.currentValues != values
+        }
+    }
+
+    /// Discards every unsaved change: forgets pending inserts, keeps deleted models, and puts class models'
+    /// attributes back to their saved values. It also forgets a relationship that failed to load, so that
+    /// `save()` works again (read the relationship again: it loads anew).
+    public func rollback() {
+        relationshipLoadFailure = nil
+        for id in insertOrder { registry[id] = nil }
+        // Only models that may have changed need their values back; the others hold them already.
+        for id in Set(registry.mayHaveChanged + deleteOrder) {
+            guard let registration = registry[id] else { continue }
+            switch registration.baseline {
+            case .none, .unknown:
+                registry[id] = nil
+            case .saved(let values):
+                var model = registration.model
+                registry.log.suspended {
+                    // The values came from this model type, so they convert.
+                    try? model.apply(values, resolver: relationshipResolver)
+                }
+                var restored = Registration(model: model, baseline: .saved(values), twins: registration.twins)
+                restored.markSaved(values, resolver: relationshipResolver, log: registry.log)
+                registry[id] = restored
+                registry.log.forget([id])
+            }
+        }
+        insertOrder = []
+        deleteOrder = []
+    }
+}
+
+extension ModelContext {
+    /// The models inserted since the last save, in insertion order.
+    public var insertedModelsArray: [any PersistentModel] {
+        insertOrder.compactMap { registry[$0]?.model }
+    }
+
+    /// The saved models with unsaved attribute changes, in identifier order.
+    public var changedModelsArray: [any PersistentModel] {
+        updatedIdentifiers.sorted().compactMap { registry[$0]?.model }
+    }
+
+    /// The models marked for deletion since the last save, in deletion order.
+    public var deletedModelsArray: [any PersistentModel] {
+        deleteOrder.compactMap { registry[$0]?.model }
+    }
+}

@@ -1,0 +1,99 @@
+import DataStoreCore
+
+/// The models a context tracks, by identifier, and which of them may hold unsaved changes.
+///
+/// A context may track tens of thousands of fetched models and change one. So that `save()` and `hasChanges`
+/// look only at the models that may have changed, the registry keeps:
+/// - the instances of types whose properties report their changes (``Attribute``, ``Relationship``)
+///   connected to the context's ``ModelChangeLog``, which their setters write to;
+/// - the set of registrations it must compare with their baseline whatever the log says: models of types with
+///   plain stored properties, and models whose stored values the context has not seen (struct values given to
+///   `insert` again).
+struct ModelRegistry {
+    private(set) var entries: [PersistentIdentifier: ModelContext.Registration] = [:]
+    private var alwaysCompared: Set<PersistentIdentifier> = []
+    /// Where the tracked instances' setters note their changes.
+    let log = ModelChangeLog()
+
+    subscript(id: PersistentIdentifier) -> ModelContext.Registration? {
+        get { entries[id] }
+        set {
+            let old = entries[id]
+            entries[id] = newValue
+            connect(old: old, new: newValue)
+            if let newValue, newValue.needsComparing {
+                alwaysCompared.insert(id)
+            } else {
+                alwaysCompared.remove(id)
+            }
+            if newValue == nil { log.forget([id]) }
+        }
+    }
+
+    /// Removes and returns the registration of `id`.
+    mutating func removeValue(forKey id: PersistentIdentifier) -> ModelContext.Registration? {
+        let old = entries[id]
+        self[id] = nil
+        return old
+    }
+
+    /// Whether the context tracks no model at all.
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// The registrations that may hold unsaved changes: those always compared and those the log names. Each
+    /// still needs comparing with its baseline (a property set back to its saved value is no change).
+    var mayHaveChanged: [PersistentIdentifier] {
+        var result = Array(alwaysCompared)
+        for id in log.changed where entries[id] != nil && !alwaysCompared.contains(id) { result.append(id) }
+        return result
+    }
+
+    /// Connects the instances `new` holds to the log and disconnects those only `old` held.
+    private func connect(old: ModelContext.Registration?, new: ModelContext.Registration?) {
+        // The common update of a registration (its baseline, its deleted flag) keeps its instances.
+        if let old, let new, old.twins.isEmpty, new.twins.isEmpty, old.holdsTheSameInstance(as: new) {
+            return
+        }
+        let before = old?.instances ?? []
+        let after = new?.instances ?? []
+        for instance in before where !after.contains(where: { $0 === instance }) {
+            ModelChangeTracking.untrack(instance, from: log)
+        }
+        for instance in after where !before.contains(where: { $0 === instance }) {
+            ModelChangeTracking.track(instance, in: log)
+        }
+    }
+}
+
+extension ModelContext.Registration {
+    /// The class instances of this registration whose properties report their changes.
+    var instances: [AnyObject] {
+        ([model] + twins).compactMap { model in
+            Self.reportsChanges(model) ? model as AnyObject : nil
+        }
+    }
+
+    /// Whether a save must compare this registration whatever the change log says: its stored values are
+    /// unknown, or one of its instances cannot report a change. A pending insert or delete is never an update.
+    var needsComparing: Bool {
+        guard !isDeleted else { return false }
+        switch baseline {
+        case .none: return false
+        case .unknown: return true
+        case .saved: return !([model] + twins).allSatisfy(Self.reportsChanges)
+        }
+    }
+
+    /// Whether both registrations hold the same class instance (never true for struct models).
+    func holdsTheSameInstance(as other: Self) -> Bool {
+        guard type(of: model) is AnyObject.Type else { return false }
+        return (model as AnyObject) === (other.model as AnyObject)
+    }
+
+    private static func reportsChanges(_ model: any PersistentModel) -> Bool {
+        func open<Model: PersistentModel>(_: Model) -> Bool {
+            ChangeReportingDiscovery.reportsChanges(Model.self)
+        }
+        return open(model)
+    }
+}
