@@ -3,7 +3,7 @@ import Foundation
 /// One change inside a history transaction: the insert, update or delete of one model instance.
 ///
 /// Each backend defines its own change type. The model layer turns them into SwiftData's enum shape
-/// (``ModelHistoryChange``) with typed views such as ``HistoryUpdate``.
+/// (`ModelHistoryChange`) with typed views such as `HistoryUpdate`.
 ///
 /// # Implementation requirements
 ///

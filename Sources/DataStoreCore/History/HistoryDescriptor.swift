@@ -7,7 +7,7 @@ public import Foundation
 /// ``sortBy`` says otherwise, and ``fetchLimit`` applies after sorting.
 ///
 /// Stores read the predicate's conjunctive bounds on `token`, `timestamp`, `transactionIdentifier` and
-/// `author` (see ``HistoryPredicateBounds``) to seek instead of scanning, so
+/// `author` (see `HistoryPredicateBounds`) to seek instead of scanning, so
 /// `#Predicate { $0.token > token }` costs O(log n) plus the transactions it returns.
 public struct HistoryDescriptor<HistoryType: HistoryTransaction>: Sendable {
     /// The condition a transaction must meet, or `nil` for all.

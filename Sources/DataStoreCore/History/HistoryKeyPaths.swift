@@ -7,7 +7,7 @@ public import Foundation
 ///
 /// `#Predicate` builds key paths on the concrete type (`\InMemoryHistoryTransaction.token`), and a key path
 /// written in generic code (`\Transaction.token`) goes through the protocol requirement and never compares
-/// equal to it. So each transaction type hands its own key paths to ``HistoryPredicateBounds``.
+/// equal to it. So each transaction type hands its own key paths to `HistoryPredicateBounds`.
 public struct HistoryKeyPaths<Transaction: HistoryTransaction>: Sendable {
     /// The key path of `token`.
     public var token: any KeyPath<Transaction, Transaction.Token> & Sendable

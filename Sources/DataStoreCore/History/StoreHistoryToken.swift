@@ -3,7 +3,7 @@ public import Foundation
 /// A token that names a position in one store's history: the store, its epoch and a sequence number.
 ///
 /// Every backend defines its own token type conforming to this protocol, so that a model container can
-/// combine the tokens of several stores into one ``CompositeHistoryToken``.
+/// combine the tokens of several stores into one `CompositeHistoryToken`.
 ///
 /// # Implementation requirements
 ///

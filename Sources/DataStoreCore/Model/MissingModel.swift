@@ -1,4 +1,4 @@
-/// What ``ModelContext/model(for:)`` returns for an identifier whose entity the container does not hold: a
+/// What `ModelContext/model(for:)` returns for an identifier whose entity the container does not hold: a
 /// model with no attributes that carries the identifier.
 public struct MissingModel: PersistentModel, Hashable {
     /// No attributes.

@@ -131,7 +131,7 @@ extension PersistentModel {
 
     /// Creates an instance from a snapshot; throws when a value does not fit its attribute's type.
     ///
-    /// Relationships of a model made this way read as empty: fetch models through a ``ModelContext`` to
+    /// Relationships of a model made this way read as empty: fetch models through a `ModelContext` to
     /// follow them.
     public init(snapshot: DataStoreSnapshot) throws(DataStoreError) {
         try self.init(snapshot: snapshot, resolver: nil)

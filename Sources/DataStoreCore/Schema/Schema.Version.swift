@@ -1,5 +1,5 @@
 extension Schema {
-    /// A schema's version identifier, as SwiftData's `Schema.Version(1, 0, 0)`: what a ``VersionedSchema``
+    /// A schema's version identifier, as SwiftData's `Schema.Version(1, 0, 0)`: what a `VersionedSchema`
     /// declares and what a store records beside its schema, so that a migration plan knows where to start.
     public struct Version: Hashable, Comparable, Codable, Sendable, LosslessStringConvertible {
         /// The major version.

@@ -3,11 +3,11 @@
 /// A store needs the schema for two rules: ``Attribute/Option/unique`` (an insert whose value is already
 /// taken updates the existing row instead) and ``Attribute/Option/preserveValueOnDeletion`` (the value is
 /// kept in the delete change's tombstone). Build one from model types with ``init(_:version:)``, as in SwiftData;
-/// such a schema also opens a container (``ModelContainer/init(for:configurations:)-(Schema,_)``).
+/// such a schema also opens a container (`ModelContainer/init(for:configurations:)-(Schema,_)`).
 public struct Schema: Hashable, Codable, Sendable {
     /// The entities, in declaration order.
     public var entities: [Entity]
-    /// The version identifier, when the schema is one version of a ``VersionedSchema`` plan.
+    /// The version identifier, when the schema is one version of a `VersionedSchema` plan.
     public var version: Version?
     /// The model types the schema was built from; empty when it was built from entities. Not encoded, and
     /// not part of equality: two schemas with the same entities are the same schema.

@@ -13,15 +13,15 @@
 ///   ``DataStoreError/mergeConflict(store:identifier:attributes:conflictCount:)`` and nothing is saved.
 /// - Both sides of a relationship with an inverse stay consistent with the rows the store holds: a model
 ///   linked to a to-one inverse leaves the list of the model that held it, a to-many edit with a baseline is
-///   merged into the stored list, and delete rules follow the related models' side. ``SavePlanner`` does all of
-///   this given a ``SnapshotRowSource``.
+///   merged into the stored list, and delete rules follow the related models' side. `SavePlanner` does all of
+///   this given a `SnapshotRowSource`.
 /// - An update or delete of a model the store does not hold throws
 ///   ``DataStoreError/modelNotFound(store:identifier:)``; an unknown entity throws
 ///   ``DataStoreError/unknownEntity(store:entity:)``.
 /// - An insert whose `.unique` attribute value is already taken updates the model holding it and reports
 ///   the remapping in the result; an update that would duplicate a unique value throws
 ///   ``DataStoreError/uniqueConstraintViolation(store:entity:attribute:value:)``.
-/// - `fetch` applies the descriptor's predicate, sort, offset and limit; ``SnapshotQuery`` does this for
+/// - `fetch` applies the descriptor's predicate, sort, offset and limit; `SnapshotQuery` does this for
 ///   you given the candidate snapshots.
 /// - ``identifier`` equals the configuration's name and never changes while the store exists.
 /// - `erase` removes all data and history and draws a new epoch, so earlier tokens stop matching.

@@ -1,6 +1,6 @@
 /// Describes a store to open: its name and the schema it holds, plus whatever the backend needs.
 ///
-/// A ``ModelContainer`` fills in ``schema`` from the model types routed to the store, then opens the store
+/// A `ModelContainer` fills in ``schema`` from the model types routed to the store, then opens the store
 /// with `Store(configuration)`.
 ///
 /// # Implementation requirements

@@ -8,7 +8,7 @@ public struct DataStoreSaveChangesResult<Token: StoreHistoryToken>: Sendable {
     /// The token of the transaction the save created, or `nil` when the save changed nothing.
     public var token: Token?
     /// The changes the save made beyond the request: delete rules, inverse relationships, merged lists
-    /// (``SavePlan/deleteRuleChanges``). A context applies them to the models it tracks.
+    /// (`SavePlan/deleteRuleChanges`). A context applies them to the models it tracks.
     public var deleteRuleChanges: [PlannedChange]
 
     /// Creates a result.

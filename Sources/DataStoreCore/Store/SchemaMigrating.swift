@@ -1,5 +1,5 @@
 /// A store that records the schema its data was written with and moves it to another schema in one atomic
-/// step: what migration plans (``SchemaMigrationPlan``) and lightweight migrations on opening are built on.
+/// step: what migration plans (`SchemaMigrationPlan`) and lightweight migrations on opening are built on.
 ///
 /// # Implementation requirements
 ///
@@ -7,7 +7,7 @@
 ///   data, and ``recordedSchema()`` returns it; `nil` only for a store that holds no schema record (one written
 ///   by a version of the package that did not record schemas).
 /// - Opening the store under a schema whose ``Schema/storageLayout`` differs from the recorded one computes
-///   ``SchemaUpgrade/between(stored:target:store:rows:)``: it throws, writing nothing, or the store applies
+///   `SchemaUpgrade/between(stored:target:store:rows:)`: it throws, writing nothing, or the store applies
 ///   and records the upgrade before the open returns. A store opened read-only applies nothing and throws
 ///   ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)`` for a difference.
 /// - ``migrate(to:applying:)`` plans `changes` against the current schema, applies them and the upgrade to

@@ -305,7 +305,7 @@ public struct JSONWriter: ~Copyable {
         endObject()
     }
 
-    /// `{"name":` then the value `body` writes, then `}`: how a ``SnapshotValue`` is tagged with its kind.
+    /// `{"name":` then the value `body` writes, then `}`: how a `SnapshotValue` is tagged with its kind.
     private mutating func single(_ name: StaticString, _ body: (inout JSONWriter) -> Void) {
         comma()
         put(UInt8(ascii: "{"))

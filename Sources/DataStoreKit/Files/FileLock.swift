@@ -50,9 +50,15 @@ public final class FileLock: @unchecked Sendable {
     /// keeps a lock open. A read-only caller whose lock file does not exist runs `body` unlocked rather than
     /// create the file (a read-only store never writes, not even an empty lock file).
     ///
-    /// - Parameter countsFailure: Whether releasing an exclusive lock after `body` threw counts a change. An
-    ///   open that is refused changed nothing a reader can see (it may cut back a torn tail, which no reader
-    ///   ever read), so it passes `false` and leaves the lock file as it was.
+    /// - Parameters:
+    ///   - kind: Shared or exclusive.
+    ///   - path: The lock file.
+    ///   - readOnly: Whether the caller only reads (it then never creates the lock file).
+    ///   - timeout: How long to wait for another process's lock.
+    ///   - countsFailure: Whether releasing an exclusive lock after `body` threw counts a change. An open that
+    ///     is refused changed nothing a reader can see (it may cut back a torn tail, which no reader ever
+    ///     read), so it passes `false` and leaves the lock file as it was.
+    ///   - body: What to run holding the lock.
     public static func withLock<T>(
         _ kind: Kind, path: String, readOnly: Bool, timeout: Duration, countsFailure: Bool = true,
         _ body: () throws -> T
@@ -64,9 +70,13 @@ public final class FileLock: @unchecked Sendable {
 
     /// Runs `body` holding the lock, waiting for it at most `timeout`.
     ///
-    /// - Parameter countsFailure: Whether releasing an exclusive lock after `body` threw counts a change (by
-    ///   default it does: a write that failed may have changed what readers see).
-    /// - Throws: ``DataStoreError/storeLocked(path:)`` when another process held the lock for all of
+    /// - Parameters:
+    ///   - kind: Shared or exclusive.
+    ///   - timeout: How long to wait for another process's lock.
+    ///   - countsFailure: Whether releasing an exclusive lock after `body` threw counts a change (by default it
+    ///     does: a write that failed may have changed what readers see).
+    ///   - body: What to run holding the lock.
+    /// - Throws: `DataStoreError/storeLocked(path:)` when another process held the lock for all of
     ///   `timeout` (a zero timeout fails at once if the lock is taken).
     public func withLock<T>(
         _ kind: Kind, timeout: Duration, countsFailure: Bool = true, _ body: () throws -> T

@@ -8,13 +8,13 @@ import Synchronization
 ///   the write is applied in memory. The state itself sits behind a second mutex that is held only for
 ///   short, in-memory steps, never while waiting for the file lock or for an fsync.
 /// - **Across processes**, the `flock` lock file, opened once and kept open, waited for at most the busy
-///   timeout (then ``DataStoreError/storeLocked(path:)``).
+///   timeout (then `DataStoreError/storeLocked(path:)`).
 /// - **Readers that find nothing new** (by the store's `isCurrent`: the lock file's change count, or a `stat`
 ///   or `fstat`) answer from memory without waiting for a writer, this instance's own included (until its
 ///   `perform` returns they see the state before its write). A reader that finds new bytes waits for this
 ///   instance's writer, then takes the shared file lock and reads them: so a change feed woken by a write
 ///   never reads before the write is applied, and never misses it.
-/// - **A failed cut-back** (``DataStoreError/storeUnusableUntilReopened(path:reason:)``) makes every later
+/// - **A failed cut-back** (`DataStoreError/storeUnusableUntilReopened(path:reason:)`) makes every later
 ///   call throw that error, until the store is reopened.
 package final class FileStoreAccess<State: Sendable>: Sendable {
     struct Guarded: Sendable {
@@ -41,7 +41,7 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     private let lockPath: String
     private let lock: Mutex<FileLock?>
     private let readOnly: Bool
-    /// How long to wait for another process's lock before throwing ``DataStoreError/storeLocked(path:)``.
+    /// How long to wait for another process's lock before throwing `DataStoreError/storeLocked(path:)`.
     package let busyTimeout: Duration
 
     /// Wraps `state`; opens (and, unless `readOnly`, creates) the lock file at `lockPath`.

@@ -157,7 +157,7 @@ public final class StoreFile {
     /// a record whose save was rejected, and the error is rethrown: the store stays usable. If the cut-back
     /// fails too, the record's terminating newline is overwritten, which turns it into a torn tail that
     /// readers ignore and the next writer cuts back, and
-    /// ``DataStoreError/storeUnusableUntilReopened(path:reason:)`` is thrown: the caller must refuse every
+    /// `DataStoreError/storeUnusableUntilReopened(path:reason:)` is thrown: the caller must refuse every
     /// later call until it is reopened, since it no longer knows what the file holds.
     public func appendRecord(_ line: Data, at offset: Int64, synchronize durable: Bool) throws(DataStoreError)
     {
@@ -168,11 +168,15 @@ public final class StoreFile {
     /// `synchronize` is set: a group commit. On failure every record is cut back (or, if that fails, every
     /// record's newline is overwritten, so that the whole group reads as one torn tail), as for one record.
     ///
-    /// - Parameter freeSpace: When the records would end past the end of the file, this many zero bytes are
-    ///   written after them in the same write, so that the records that follow are written into the file
-    ///   without changing its size (see ``RecordFraming/Ending/preallocated``). 0 writes only the records. A
-    ///   disk too full for the free space is asked for the records alone: free space must never be why a save
-    ///   fails.
+    /// - Parameters:
+    ///   - lines: The framed records, in order.
+    ///   - offset: Where the first record goes: the end of the last whole record.
+    ///   - durable: Whether to `fdatasync` after the write.
+    ///   - freeSpace: When the records would end past the end of the file, this many zero bytes are written
+    ///     after them in the same write, so that the records that follow are written into the file without
+    ///     changing its size (see ``RecordFraming/Ending/preallocated``). 0 writes only the records. A disk
+    ///     too full for the free space is asked for the records alone: free space must never be why a save
+    ///     fails.
     public func appendRecords(
         _ lines: [Data], at offset: Int64, synchronize durable: Bool, freeSpace: Int = 0
     ) throws(DataStoreError) {

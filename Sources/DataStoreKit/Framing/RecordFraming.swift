@@ -72,7 +72,7 @@ public enum RecordFraming {
         }
     }
 
-    /// What ``parse(_:startingAt:path:ending:)`` found.
+    /// What a parse of a record file found.
     public struct ParseResult: Sendable {
         /// The whole, valid records, in order.
         public var records: [Record]
@@ -90,7 +90,7 @@ public enum RecordFraming {
     ///
     /// Only an *incomplete* last line (no terminating newline: what a crash in the middle of a write leaves)
     /// is a torn tail, to be cut back. A complete line whose framing or checksum is wrong is damage wherever
-    /// it is, the last line included: it throws ``DataStoreError/corruptStoreFile(path:offset:reason:)`` with
+    /// it is, the last line included: it throws `DataStoreError/corruptStoreFile(path:offset:reason:)` with
     /// the line's offset, and the caller leaves the file as it is. With ``Ending/preallocated``, zeros after
     /// the last record are free space, and a line holding zeros with no whole record after it is a torn tail.
     public static func parse(

@@ -35,6 +35,7 @@ public enum StoreRepair {
     /// holding the store's exclusive lock.
     ///
     /// - Parameters:
+    ///   - path: The record file.
     ///   - ending: How the file may end: with ``RecordFraming/Ending/preallocated``, zeros after the last
     ///     record are free space, and the zeros at the end of the removed bytes are left out of the side file.
     ///   - writeStart: Reads where the write that appended a record began, for files whose writers record it

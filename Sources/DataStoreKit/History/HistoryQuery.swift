@@ -1,7 +1,7 @@
 public import DataStoreCore
 public import Foundation
 
-/// Runs a ``HistoryDescriptor`` over a store's history held in commit order, seeking by the predicate's
+/// Runs a `HistoryDescriptor` over a store's history held in commit order, seeking by the predicate's
 /// bounds instead of scanning. Backends share it so that every store validates, seeks and evaluates alike.
 ///
 /// The log must be ordered by token sequence, and timestamps must not decrease along it. Steps:
@@ -18,7 +18,7 @@ where Transaction.Token: StoreHistoryToken {
     public var storeIdentifier: String
     /// The store's current epoch.
     public var epoch: UUID
-    /// The smallest sequence a valid token may have (see ``StoreHistoryToken/validate(storeIdentifier:epoch:oldestValidSequence:latestSequence:)``).
+    /// The smallest sequence a valid token may have (see `StoreHistoryToken/validate(storeIdentifier:epoch:oldestValidSequence:latestSequence:)`).
     public var oldestValidSequence: Int64
     /// The sequence of the newest transaction (0 when there is none).
     public var latestSequence: Int64
@@ -128,7 +128,7 @@ where Transaction.Token: StoreHistoryToken {
     /// stops at `fetchLimit` when there is no `sortBy`. `statistics.examinedTransactions` counts every
     /// transaction the source returned.
     ///
-    /// - Throws: The token errors, ``DataStoreError/predicateEvaluationFailed(store:reason:)``, and whatever
+    /// - Throws: The token errors, `DataStoreError/predicateEvaluationFailed(store:reason:)`, and whatever
     ///   the source throws.
     public func run<Source: HistorySource<Transaction>>(
         _ descriptor: HistoryDescriptor<Transaction>, source: Source, statistics: inout HistoryQueryStatistics

@@ -28,10 +28,11 @@ public struct StoreVerification: Sendable, Hashable, CustomStringConvertible {
     /// Reads the file at `path` and returns how many records it holds, all whole and with sound checksums.
     ///
     /// - Parameters:
+    ///   - path: The record file.
     ///   - ending: How the file may end (``RecordFraming/Ending/preallocated``: zeros after the last record are
     ///     free space, not a torn write).
     ///   - writeStart: Reads where the write that appended a record began (see ``RecordFraming/WriteStart``).
-    /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` for a damaged record, and for an
+    /// - Throws: `DataStoreError/corruptStoreFile(path:offset:reason:)` for a damaged record, and for an
     ///   incomplete last record too: a torn write that the next writer would cut back is still reported.
     public static func countWholeRecords(
         inFileAt path: String, ending: RecordFraming.Ending = .appended,
@@ -51,7 +52,7 @@ public struct StoreVerification: Sendable, Hashable, CustomStringConvertible {
     /// Checks that retained history has no hole past the oldest valid sequence: holes are allowed only where
     /// deleted history expired every token (at or below `oldestValid`).
     ///
-    /// - Throws: ``DataStoreError/corruptStoreFile(path:offset:reason:)`` naming `path` for a hole after it.
+    /// - Throws: `DataStoreError/corruptStoreFile(path:offset:reason:)` naming `path` for a hole after it.
     public static func checkContinuity(_ sequences: [Int64], oldestValid: Int64, path: String)
         throws(DataStoreError)
     {

@@ -6,11 +6,11 @@ final class EntityRules: Sendable {
     let entity: Schema.Entity
     /// The attribute names, to reject a snapshot naming another.
     let attributeNames: Set<String>
-    /// Every uniqueness constraint (see ``Schema/Entity/uniqueConstraints``).
+    /// Every uniqueness constraint (see `Schema/Entity/uniqueConstraints`).
     let uniqueConstraints: [[String]]
     /// The attributes a delete's tombstone keeps.
     let preservedAttributeNames: [String]
-    /// The attributes a store's value index covers (see ``Schema/Entity/indexedAttributeNames``).
+    /// The attributes a store's value index covers (see `Schema/Entity/indexedAttributeNames`).
     let indexedAttributeNames: Set<String>
     /// The attributes a unique constraint or an index covers: an update of none of them moves no unique value
     /// and no index entry.

@@ -14,7 +14,7 @@ public struct SavePlan: Hashable, Sendable {
     /// deletes a `.cascade` rule added, the updates a `.nullify` rule or an inverse relationship made to models
     /// the request did not name, and, for models it did name, the stored values that differ from what it sent
     /// (a list merged with another saver's edits). Report them in
-    /// ``DataStoreSaveChangesResult/deleteRuleChanges``.
+    /// `DataStoreSaveChangesResult/deleteRuleChanges`.
     public var deleteRuleChanges: [PlannedChange]
 
     /// Creates a plan.

@@ -2,7 +2,7 @@ public import DataStoreCore
 
 /// Turns a save request into the changes it makes, reading only the rows the save touches from a
 /// ``SnapshotRowSource``: the models the request names (by identifier) and the holders of its unique values
-/// (by value). It enforces the ``DataStore`` requirements on saves: unknown entities and attributes, missing
+/// (by value). It enforces the `DataStore` requirements on saves: unknown entities and attributes, missing
 /// models, requests naming a model twice, unique upserts and unique violations. Nothing is written: the
 /// store commits the returned plan.
 public enum SavePlanner {

@@ -8,11 +8,11 @@ public import DataStoreCore
 /// Safe without a plan: adding an entity; adding an attribute (existing rows get its default, the value in the
 /// model's `init()`); removing an attribute that no stored row holds a value for, or any attribute when the
 /// target schema declares a version newer than the stored one (a `VersionedSchema`: the app says it means to
-/// drop it; an unversioned schema may be an older build of the app that never knew it); renaming one through ``Schema/Attribute/originalName``; making an
+/// drop it; an unversioned schema may be an older build of the app that never knew it); renaming one through `Schema/Attribute/originalName`; making an
 /// attribute optional; adding or removing options, when an added `.unique` (or unique set) finds no collision
 /// among the stored values; removing an entity that holds no rows. Anything else, and a target whose version is
 /// older than the stored one, throws
-/// ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)``. Applying an upgrade twice does the
+/// `DataStoreError/incompatibleSchema(store:entity:attribute:reason:)`. Applying an upgrade twice does the
 /// same as applying it once, so replaying a record a crash left behind is harmless.
 public struct SchemaUpgrade: Hashable, Codable, Sendable {
     /// What changes for one entity's rows.
@@ -68,7 +68,7 @@ public struct SchemaUpgrade: Hashable, Codable, Sendable {
     ///   - store: The store's identifier, for errors.
     ///   - rows: The stored rows of an entity (by its stored name); called only when a check needs the data
     ///     (an added unique constraint, a removed entity).
-    /// - Throws: ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)`` naming the first unsafe
+    /// - Throws: `DataStoreError/incompatibleSchema(store:entity:attribute:reason:)` naming the first unsafe
     ///   difference.
     public static func between(
         stored: Schema, target: Schema, store: String, rows: (String) throws -> [DataStoreSnapshot]

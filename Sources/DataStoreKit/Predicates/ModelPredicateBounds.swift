@@ -67,7 +67,7 @@ public struct ModelPredicateBounds<Model: PersistentModel>: Sendable {
     }
     /// Whether ``identifier`` and ``attributeConstraints`` (or ``identifiers``, or ``attributeMembership``) are
     /// the whole predicate: a model that satisfies
-    /// them all (compared as ``SnapshotValue/satisfies(_:_:)`` does) matches, so a store that applies them
+    /// them all (compared as `SnapshotValue/satisfies(_:_:)` does) matches, so a store that applies them
     /// natively need not evaluate the predicate in Swift. `true` without a predicate.
     public var isExact: Bool {
         get { values.isExact }

@@ -1,10 +1,10 @@
 public import DataStoreCore
 import Foundation
 
-/// Applies a ``FetchDescriptor`` to candidate snapshots: decode, filter, sort, offset, limit.
+/// Applies a `FetchDescriptor` to candidate snapshots: decode, filter, sort, offset, limit.
 ///
 /// Stores pass the snapshots that can match (all rows of the entity, or fewer after a seek) and get the
-/// answer the ``DataStore`` requirements ask for. Without `sortBy`, results come in identifier order, so
+/// answer the `DataStore` requirements ask for. Without `sortBy`, results come in identifier order, so
 /// they are deterministic whatever order the store keeps.
 public enum SnapshotQuery {
     /// Runs `descriptor` over `candidates`. Pass the store's rows as `relatedRows` so that a predicate or
@@ -13,8 +13,8 @@ public enum SnapshotQuery {
     /// (``ModelPredicateBounds/isExact``) is decided on the snapshots' values; any other is evaluated on a model
     /// made from each candidate.
     ///
-    /// - Throws: ``DataStoreError/predicateEvaluationFailed(store:reason:)`` when the predicate throws, and
-    ///   ``DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)`` when a snapshot does not
+    /// - Throws: `DataStoreError/predicateEvaluationFailed(store:reason:)` when the predicate throws, and
+    ///   `DataStoreError/attributeTypeMismatch(entity:attribute:expected:found:)` when a snapshot does not
     ///   decode.
     ///
     /// Pass `bounds` when the store analysed the predicate already (to pick candidates from an index), so that

@@ -17,7 +17,7 @@ extension SnapshotTable {
     /// `stored` to `target` on the result: the one migration step the in-memory and file stores share.
     ///
     /// - Throws: The save errors of `request`, and
-    ///   ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)`` when the rows after the changes
+    ///   `DataStoreError/incompatibleSchema(store:entity:attribute:reason:)` when the rows after the changes
     ///   cannot take `target`.
     public func migration(
         from stored: Schema, to target: Schema, applying request: DataStoreSaveChangesRequest?

@@ -4,7 +4,7 @@ import Foundation
 /// The current rows of a store, with unique-value indexes, and the rules that turn a save request into
 /// changes: the part of a store that every backend needs and none should write twice.
 ///
-/// It enforces the ``DataStore`` requirements on saves through ``SavePlanner``: unknown entities and
+/// It enforces the `DataStore` requirements on saves through ``SavePlanner``: unknown entities and
 /// attributes, missing models, requests naming a model twice, unique upserts and unique violations.
 /// Planning is O(size of the request); it never copies the table.
 public struct SnapshotTable: SnapshotRowSource, Sendable {
@@ -15,7 +15,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     public let schema: Schema?
     var rowsByEntity: [String: [PersistentIdentifier: DataStoreSnapshot]] = [:]
     private var uniqueOwners: [UniqueKey: PersistentIdentifier] = [:]
-    /// Entity → indexed attribute → value → the models holding it (see ``Schema/Entity/indexedAttributeNames``).
+    /// Entity → indexed attribute → value → the models holding it (see `Schema/Entity/indexedAttributeNames`).
     private var valueIndex: [String: [String: [SnapshotValue: IndexHolders]]] = [:]
     /// Each entity's unique constraints and the attributes ``valueIndex`` covers, from the schema.
     private let rules: [String: EntityRules]

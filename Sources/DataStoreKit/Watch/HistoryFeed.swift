@@ -27,9 +27,12 @@ public enum HistoryFeed {
 
     /// A stream of what `fetchNew` returns, called once at once and again after every change in `directory`.
     ///
-    /// - Parameter fetchNew: Returns the transactions after those it returned before (the backlog on its first
-    ///   call). Throwing ends the stream with that error. What one call returns is held until the consumer
-    ///   takes it; prefer the token-based variants, which fetch a page at a time.
+    /// - Parameters:
+    ///   - directory: The directory whose changes wake the feed.
+    ///   - isCommitFile: Whether a file name in `directory` is one a commit writes.
+    ///   - fetchNew: Returns the transactions after those it returned before (the backlog on its first call).
+    ///     Throwing ends the stream with that error. What one call returns is held until the consumer takes
+    ///     it; prefer the token-based variants, which fetch a page at a time.
     public static func stream<Element: Sendable>(
         watching directory: String, commitFiles isCommitFile: @escaping @Sendable (String) -> Bool,
         fetchNew: @escaping @Sendable () throws -> [Element]
@@ -47,8 +50,8 @@ public enum HistoryFeed {
     /// thread afterwards.
     ///
     /// - Parameters:
-    ///   - label: Names the feed's thread and keys ``liveFeedCount(watching:)``.
-    ///   - waker: Makes the waker on the feed's thread; it is released there when the feed ends. Throwing ends
+    ///   - label: Names the feed's thread and keys the count of live feeds that tests read.
+    ///   - makeWaker: Makes the waker on the feed's thread; it is released there when the feed ends. Throwing ends
     ///     the stream with that error.
     ///   - pageSize: When a fetch returns this many transactions or more, more may be waiting: the feed
     ///     fetches again once the consumer has room, without waiting for a wake. `nil`: every fetch returns all

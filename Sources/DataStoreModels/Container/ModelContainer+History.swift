@@ -19,7 +19,7 @@ extension ModelContainer {
     /// evaluated on each, and without `sortBy` the fetch stops at `fetchLimit`: a limited fetch reads about
     /// `fetchLimit` transactions from each store, however long history is.
     ///
-    /// - Throws: ``DataStoreError/unknownStore(store:)`` for a token naming a store the container lacks, and
+    /// - Throws: `DataStoreError/unknownStore(store:)` for a token naming a store the container lacks, and
     ///   each store's token errors (expired, other epoch) naming that store.
     package func fetchHistory(
         _ descriptor: HistoryDescriptor<ContainerHistoryTransaction>, statistics: inout HistoryQueryStatistics

@@ -32,8 +32,8 @@ public final class ModelContainer: Sendable {
 
     /// Opens the stores and routes each model type to one.
     ///
-    /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` when configurations share a name or an
-    ///   entity, or leave an entity without a store; ``DataStoreError/modelTypeNotInContainer(entity:)``
+    /// - Throws: `DataStoreError/invalidConfiguration(reason:)` when configurations share a name or an
+    ///   entity, or leave an entity without a store; `DataStoreError/modelTypeNotInContainer(entity:)`
     ///   when a configuration names a type missing from `types`; and whatever a store throws on opening.
     public convenience init(for types: [any PersistentModel.Type], configurations: [ModelConfiguration])
         throws
@@ -107,7 +107,7 @@ public final class ModelContainer: Sendable {
     /// SwiftData's `ModelContainer(for: schema, configurations: [...])`: opens the stores for the model types
     /// the schema was built from (`Schema([Trip.self, LivingAccommodation.self])`).
     ///
-    /// - Throws: ``DataStoreError/invalidConfiguration(reason:)`` when the schema was built from entities
+    /// - Throws: `DataStoreError/invalidConfiguration(reason:)` when the schema was built from entities
     ///   rather than model types (the container needs the types to create models), and whatever
     ///   ``init(for:configurations:)-([PersistentModel.],_)`` throws.
     public convenience init(for schema: Schema, configurations: [ModelConfiguration]) throws {
@@ -123,10 +123,10 @@ public final class ModelContainer: Sendable {
     /// SwiftData's `ModelContainer(for:migrationPlan:configurations:)`: migrates each store that records an
     /// earlier version of the plan's models to its last version, stage by stage, then opens the container.
     ///
-    /// - Throws: ``DataStoreError/invalidMigrationPlan(reason:)`` when the plan's versions or stages do not chain
+    /// - Throws: `DataStoreError/invalidMigrationPlan(reason:)` when the plan's versions or stages do not chain
     ///   or a store's version is not in the plan (a newer app wrote it);
-    ///   ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)`` when a stage's data cannot take
-    ///   the next version; ``DataStoreError/migrationFailed(store:reason:underlyingError:)`` when a stage's
+    ///   `DataStoreError/incompatibleSchema(store:entity:attribute:reason:)` when a stage's data cannot take
+    ///   the next version; `DataStoreError/migrationFailed(store:reason:underlyingError:)` when a stage's
     ///   closure throws. The store is then at the last version it completed.
     public convenience init(
         for types: [any PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?,

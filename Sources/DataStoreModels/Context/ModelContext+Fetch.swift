@@ -35,7 +35,7 @@ extension ModelContext {
     /// of the identifier's
     /// type whose attributes hold their defaults (a model that was deleted, or never existed), so that the
     /// seeds' `guard let item = context.model(for: id) as? Item else { continue }` reaches its delete branch.
-    /// An identifier of an entity outside the container gives a ``MissingModel``. Use
+    /// An identifier of an entity outside the container gives a `MissingModel`. Use
     /// ``existingModel(for:)`` to tell "not there" (`nil`) and store errors apart.
     public func model(for identifier: PersistentIdentifier) -> any PersistentModel {
         if let existing = try? existingModel(for: identifier) { return existing }
@@ -192,7 +192,7 @@ extension ModelContext {
     ///   - allowEscapingMutations: Unless `true`, enumerating a context with unsaved changes throws, and so
     ///     does a batch whose block left changes behind.
     ///   - block: Called with each model in turn.
-    /// - Throws: ``DataStoreError/unsavedChangesDuringEnumeration(changeCount:)``.
+    /// - Throws: `DataStoreError/unsavedChangesDuringEnumeration(changeCount:)`.
     public func enumerate<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
         block: (Model) throws -> Void

@@ -34,7 +34,7 @@ extension ModelContext {
     /// Before a save: inserts new models that relationships gained since they were inserted, and checks
     /// that each model a relationship gained can be stored there.
     ///
-    /// - Throws: ``DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)`` for a deleted
+    /// - Throws: `DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)` for a deleted
     ///   model, an instance other than the one this context tracks for its identifier (a model of another
     ///   context), or a model of another container.
     func prepareRelationshipsForSave() throws(DataStoreError) {

@@ -60,8 +60,8 @@ public final class ModelContext {
     public var author: String?
     /// What a save does about an attribute that another context or process changed since this context read it,
     /// when this context changed it too: by default this context's value wins for that attribute only
-    /// (``MergePolicy/mergeByPropertyObjectTrump``); ``MergePolicy/error`` refuses the whole save with
-    /// ``DataStoreError/mergeConflict`` instead. Attributes this context did not change are never written.
+    /// (`MergePolicy/mergeByPropertyObjectTrump`); `MergePolicy/error` refuses the whole save with
+    /// `DataStoreError/mergeConflict` instead. Attributes this context did not change are never written.
     public var mergePolicy: MergePolicy = .mergeByPropertyObjectTrump
     /// Whether the context saves by itself: about ``autosaveDelay`` after a change, and when the process exits
     /// normally. `true` for ``ModelContainer/mainContext``, `false` for other contexts, as in SwiftData.

@@ -4,7 +4,7 @@ import DataStoreCore
 ///
 /// A context may track tens of thousands of fetched models and change one. So that `save()` and `hasChanges`
 /// look only at the models that may have changed, the registry keeps:
-/// - the instances of types whose properties report their changes (``Attribute``, ``Relationship``)
+/// - the instances of types whose properties report their changes (`Attribute`, `Relationship`)
 ///   connected to the context's ``ModelChangeLog``, which their setters write to;
 /// - the set of registrations it must compare with their baseline whatever the log says: models of types with
 ///   plain stored properties, and models whose stored values the context has not seen (struct values given to

@@ -31,7 +31,7 @@ extension CompositeHistoryToken {
     /// Decodes the string form above, or the version-1 object
     /// `{"v":1,"kind":"composite","stores":[{"store":"trips","epoch":"…","seq":3}, …]}`. A wrong version or
     /// kind, a store listed twice, an empty store name or a negative sequence throws
-    /// ``DataStoreError/malformedHistoryToken(reason:)``.
+    /// `DataStoreError/malformedHistoryToken(reason:)`.
     public init(from decoder: any Decoder) throws {
         if let string = try? decoder.singleValueContainer().decode(String.self) {
             let fields = try HistoryTokenCoding.fields(of: string, kind: Self.kind)

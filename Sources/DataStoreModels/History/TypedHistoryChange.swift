@@ -17,6 +17,6 @@ public protocol TypedHistoryChange: Sendable {
     /// For a delete, the preserved values by attribute name; otherwise `nil`.
     var tombstoneValues: [String: SnapshotValue]? { get }
     /// The values an insert or update wrote, when the store records them (see
-    /// ``ValueRecordingHistoryChange``); `nil` otherwise.
+    /// `ValueRecordingHistoryChange`); `nil` otherwise.
     var recordedValues: [String: SnapshotValue]? { get }
 }

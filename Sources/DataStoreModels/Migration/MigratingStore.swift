@@ -1,6 +1,6 @@
 import DataStoreCore
 
-/// A store opened for a migration plan: the store as ``SchemaMigrating``, and a configuration that hands the
+/// A store opened for a migration plan: the store as `SchemaMigrating`, and a configuration that hands the
 /// same instance to the containers the plan's stages work through.
 struct MigratingStore: Sendable {
     let store: any SchemaMigrating

@@ -3,7 +3,7 @@ import DataStoreCore
 /// One step of a ``SchemaMigrationPlan``, between two consecutive versions, as SwiftData's `MigrationStage`.
 ///
 /// - `lightweight`: the store applies the differences itself (added, removed and renamed attributes, options);
-///   an unsafe difference throws ``DataStoreError/incompatibleSchema(store:entity:attribute:reason:)``.
+///   an unsafe difference throws `DataStoreError/incompatibleSchema(store:entity:attribute:reason:)`.
 /// - `custom`: `willMigrate` runs on a context over the *old* version's models, to change the data so that the
 ///   new version fits (for example to remove duplicates before `.unique` is added). Its changes are not written
 ///   when it calls `save()`: they are committed together with the new schema, as one transaction by

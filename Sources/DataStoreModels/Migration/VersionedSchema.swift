@@ -14,7 +14,7 @@ public import DataStoreCore
 /// # Implementation requirements
 ///
 /// - ``versionIdentifier`` is unique within a ``SchemaMigrationPlan`` and grows with each version.
-/// - ``models`` lists every model type of the version; the same entity keeps its ``PersistentModel/entityName``
+/// - ``models`` lists every model type of the version; the same entity keeps its `PersistentModel/entityName`
 ///   across versions (nested types called `Trip` in each version all have the entity name `"Trip"`).
 public protocol VersionedSchema {
     /// The version, recorded by the stores this version wrote.
