@@ -2,7 +2,7 @@ public import DataStoreCore
 import DataStoreKit
 import Synchronization
 
-extension InMemoryDataStore: HistoryProviding {
+extension InMemoryDataStore: HistoryProvidingStore {
     /// The store's transaction type.
     public typealias HistoryType = InMemoryHistoryTransaction
 

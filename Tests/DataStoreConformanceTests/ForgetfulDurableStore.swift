@@ -5,7 +5,7 @@ import JSONFileStorage
 
 /// A JSON file store that erases itself whenever it is opened: it claims `.durable`, and loses everything
 /// on reopening.
-final class ForgetfulDurableStore: DataStore, HistoryProviding, Sendable {
+final class ForgetfulDurableStore: HistoryProvidingStore, Sendable {
     typealias Token = JSONFileHistoryToken
     typealias HistoryType = JSONFileHistoryTransaction
 

@@ -6,7 +6,7 @@ import InMemoryStorage
 
 /// An in-memory store whose history hands out tokens of another type: for the sabotages that live in a
 /// token type's own `Codable` conformance, which the generic token gets right.
-final class RetokenedStore<Token: StoreHistoryToken>: DataStore, HistoryProviding, Sendable {
+final class RetokenedStore<Token: StoreHistoryToken>: HistoryProvidingStore, Sendable {
     typealias HistoryType = RetokenedTransaction<Token>
 
     struct Configuration: DataStoreConfiguration {

@@ -187,7 +187,7 @@ struct BlockingStoreConfiguration: DataStoreConfiguration {
 }
 
 /// A store whose saves block for two seconds: long past the test's time limit, short enough to end.
-final class BlockingStore: DataStore, HistoryProviding, Sendable {
+final class BlockingStore: HistoryProvidingStore, Sendable {
     typealias Token = InMemoryHistoryToken
     typealias HistoryType = InMemoryHistoryTransaction
     let configuration: BlockingStoreConfiguration

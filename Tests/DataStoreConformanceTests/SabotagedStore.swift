@@ -16,7 +16,7 @@ struct SabotagedStoreConfiguration: DataStoreConfiguration {
 struct UntypedError: Error {}
 
 /// A correct in-memory store with one defect planted around it.
-final class SabotagedStore: DataStore, HistoryProviding, HistoryReadCounting, Sendable {
+final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable {
     typealias Token = InMemoryHistoryToken
     typealias HistoryType = InMemoryHistoryTransaction
 

@@ -11,7 +11,7 @@ struct FailingFetchStoreConfiguration: DataStoreConfiguration {
 }
 
 /// An in-memory store whose fetches can be made to fail, as a disk or a server that goes away would make them.
-final class FailingFetchStore: DataStore, HistoryProviding, Sendable {
+final class FailingFetchStore: HistoryProvidingStore, Sendable {
     typealias Token = InMemoryHistoryToken
     typealias HistoryType = InMemoryHistoryTransaction
 

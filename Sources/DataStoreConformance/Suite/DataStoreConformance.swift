@@ -38,21 +38,21 @@ public enum DataStoreConformance {
     ///   - makeStore: Opens the store for a context. Called again with the same context to reopen it.
     /// - Throws: ``ConformanceFailure`` when the store breaks the check's rule or times out; errors the
     ///   store throws where none is expected propagate wrapped in a failure too.
-    public static func run<Store: DataStore & HistoryProviding>(
+    public static func run<Store: HistoryProvidingStore>(
         _ check: ConformanceCase, capabilities: ConformanceCapabilities = [],
         timeLimit: Duration = .seconds(300),
         makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
-    ) async throws where Store.HistoryType.Token == Store.Token {
+    ) async throws {
         try await run(
             check, capabilities: capabilities, timeLimit: timeLimit, cancelsTestOnSkip: true,
             makeStore: makeStore)
     }
 
     /// Runs one check; a skipped check cancels the current Swift Testing test only if `cancelsTestOnSkip`.
-    static func run<Store: DataStore & HistoryProviding>(
+    static func run<Store: HistoryProvidingStore>(
         _ check: ConformanceCase, capabilities: ConformanceCapabilities, timeLimit: Duration,
         cancelsTestOnSkip: Bool, makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
-    ) async throws where Store.HistoryType.Token == Store.Token {
+    ) async throws {
         guard check.applies(to: capabilities) else {
             if cancelsTestOnSkip {
                 try skip(check, reason: "it does not apply to a store with capabilities \(capabilities)")
@@ -76,10 +76,10 @@ public enum DataStoreConformance {
         }
     }
 
-    private static func runChecked<Store: DataStore & HistoryProviding>(
+    private static func runChecked<Store: HistoryProvidingStore>(
         _ check: ConformanceCase, capabilities: ConformanceCapabilities, timeLimit: Duration,
         context: ConformanceContext, makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
-    ) async throws where Store.HistoryType.Token == Store.Token {
+    ) async throws {
         try await withTimeLimit(timeLimit, check: check) {
             let harness = try Harness(
                 check: check, context: context, capabilities: capabilities, makeStore: makeStore)
@@ -112,10 +112,10 @@ public enum DataStoreConformance {
     }
 
     /// Runs every applicable check and returns the failures, for frameworks without parameterised tests.
-    public static func runAll<Store: DataStore & HistoryProviding>(
+    public static func runAll<Store: HistoryProvidingStore>(
         capabilities: ConformanceCapabilities = [], timeLimit: Duration = .seconds(300),
         makeStore: @escaping @Sendable (ConformanceContext) throws -> Store
-    ) async -> [ConformanceFailure] where Store.HistoryType.Token == Store.Token {
+    ) async -> [ConformanceFailure] {
         var failures: [ConformanceFailure] = []
         for check in ConformanceCase.allCases {
             do {

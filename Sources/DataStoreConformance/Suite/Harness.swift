@@ -3,8 +3,7 @@ import Foundation
 
 /// One check's view of the store under test: fixture snapshots, saves and fetches, and the factory to
 /// reopen the store.
-final class Harness<Store: DataStore & HistoryProviding>: @unchecked Sendable
-where Store.HistoryType.Token == Store.Token {
+final class Harness<Store: HistoryProvidingStore>: @unchecked Sendable {
     // `@unchecked`: `store` is only replaced by `reopen()`, which checks call sequentially.
 
     let check: ConformanceCase

@@ -25,10 +25,7 @@ public struct ModelConfiguration: Sendable {
     /// Describes a store opened from `configuration`, holding `types` (or every unclaimed type when `nil`).
     public init<Configuration: DataStoreConfiguration>(
         _ configuration: Configuration, for types: [any PersistentModel.Type]? = nil
-    )
-    where
-        Configuration.Store: HistoryProviding,
-        Configuration.Store.HistoryType.Token == Configuration.Store.Token
+    ) where Configuration.Store: HistoryProvidingStore
     {
         self.init(configuration, forEntityNames: types?.map { $0.entityName })
     }
@@ -37,10 +34,7 @@ public struct ModelConfiguration: Sendable {
     /// when `nil`).
     public init<Configuration: DataStoreConfiguration>(
         _ configuration: Configuration, forEntityNames entityNames: [String]?
-    )
-    where
-        Configuration.Store: HistoryProviding,
-        Configuration.Store.HistoryType.Token == Configuration.Store.Token
+    ) where Configuration.Store: HistoryProvidingStore
     {
         self.name = configuration.name
         self.entityNames = entityNames
@@ -61,10 +55,9 @@ public struct ModelConfiguration: Sendable {
     /// Use it to share one store between containers, for example to add a store to a container while
     /// keeping the stores (and so the tokens) of an earlier one. The store's schema must hold every entity
     /// routed to it; ``ModelContainer/init(for:configurations:)-([PersistentModel.],_)`` checks this.
-    public init<Store: DataStore & HistoryProviding>(
+    public init<Store: HistoryProvidingStore>(
         store: Store, for types: [any PersistentModel.Type]? = nil
-    )
-    where Store.HistoryType.Token == Store.Token {
+    ) {
         self.name = store.identifier
         self.entityNames = types?.map { $0.entityName }
         self.connect = { schema in

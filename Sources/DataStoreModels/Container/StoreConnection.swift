@@ -36,8 +36,7 @@ struct StoreHistoryEntry: Sendable {
 }
 
 /// The connection for a concrete store type.
-struct TypedStoreConnection<Store: DataStore & HistoryProviding>: StoreConnection
-where Store.HistoryType.Token == Store.Token {
+struct TypedStoreConnection<Store: HistoryProvidingStore>: StoreConnection {
     let typedStore: Store
 
     var identifier: String { typedStore.identifier }

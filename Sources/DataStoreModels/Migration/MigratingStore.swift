@@ -7,7 +7,7 @@ struct MigratingStore: Sendable {
     let configuration: @Sendable ([any PersistentModel.Type]) -> ModelConfiguration
 
     /// `nil` for a store that does not record its schema: a plan has nothing to migrate there.
-    init?<Store: DataStore & HistoryProviding>(_ store: Store) where Store.HistoryType.Token == Store.Token {
+    init?<Store: HistoryProvidingStore>(_ store: Store) {
         guard let migrating = store as? any SchemaMigrating else { return nil }
         self.store = migrating
         self.configuration = { types in ModelConfiguration(store: store, for: types) }

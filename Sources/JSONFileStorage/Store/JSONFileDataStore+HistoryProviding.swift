@@ -3,7 +3,7 @@ import DataStoreKit
 import Foundation
 import Synchronization
 
-extension JSONFileDataStore: HistoryProviding {
+extension JSONFileDataStore: HistoryProvidingStore {
     /// The store's transaction type.
     public typealias HistoryType = JSONFileHistoryTransaction
 

@@ -3,7 +3,7 @@
     import DataStoreKit
     import Synchronization
 
-    extension PostgresDataStore: HistoryProviding {
+    extension PostgresDataStore: HistoryProvidingStore {
         /// The store's transaction type.
         public typealias HistoryType = PostgresHistoryTransaction
 

@@ -3,7 +3,7 @@ import DataStoreKit
 import Foundation
 import Synchronization
 
-extension TimeSeriesDataStore: HistoryProviding {
+extension TimeSeriesDataStore: HistoryProvidingStore {
     /// The store's transaction type.
     public typealias HistoryType = TimeSeriesHistoryTransaction
 

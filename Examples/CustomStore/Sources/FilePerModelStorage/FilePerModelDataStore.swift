@@ -19,7 +19,7 @@ import Synchronization
 /// It is a teaching example, not a production store: it is safe for one process at a time, and a crash in the
 /// middle of a save can leave model files and history disagreeing. `JSONFileDataStore` shows how to do both
 /// properly (a single journal record per save, and `flock`).
-public final class FilePerModelDataStore: DataStore, HistoryProviding, Sendable {
+public final class FilePerModelDataStore: HistoryProvidingStore, Sendable {
     /// The store's configuration type.
     public typealias Configuration = FilePerModelStoreConfiguration
     /// The store's token type.
