@@ -25,8 +25,7 @@ public struct ModelConfiguration: Sendable {
     /// Describes a store opened from `configuration`, holding `types` (or every unclaimed type when `nil`).
     public init<Configuration: DataStoreConfiguration>(
         _ configuration: Configuration, for types: [any PersistentModel.Type]? = nil
-    ) where Configuration.Store: HistoryProvidingStore
-    {
+    ) where Configuration.Store: HistoryProvidingStore {
         self.init(configuration, forEntityNames: types?.map { $0.entityName })
     }
 
@@ -34,8 +33,7 @@ public struct ModelConfiguration: Sendable {
     /// when `nil`).
     public init<Configuration: DataStoreConfiguration>(
         _ configuration: Configuration, forEntityNames entityNames: [String]?
-    ) where Configuration.Store: HistoryProvidingStore
-    {
+    ) where Configuration.Store: HistoryProvidingStore {
         self.name = configuration.name
         self.entityNames = entityNames
         self.connect = { schema in
