@@ -9,7 +9,10 @@ import Synchronization
 #endif
 
 /// Makes the file layer's system calls fail on demand, so tests can show what a store does when a disk fills
-/// up, an fsync fails or a cut-back fails. Test support only: `package`, never part of the public API.
+/// up, an fsync fails or a cut-back fails. Test support only: `package`, never part of the public API, and
+/// compiled only into debug builds (the ones `swift test` makes): in a release build ``shouldFail(_:path:)``
+/// is `false` and the file layer pays nothing. In a debug build with no fault installed, it costs one atomic
+/// load.
 ///
 /// A fault names an operation and a path fragment (a test's temporary directory keeps its faults from
 /// touching other tests that run in parallel); the next `count` matching calls fail with `errno`.
@@ -31,6 +34,8 @@ package enum FaultInjection {
     }
 
     static let faults = Mutex<[Fault]>([])
+    /// How many faults are installed: when none is, a file operation does not take the lock.
+    static let installed = Atomic<Int>(0)
 
     /// Makes the next `count` calls of `operation` on a path containing `pathFragment` fail with `errorNumber`,
     /// after `skipping` calls that succeed.
@@ -43,6 +48,7 @@ package enum FaultInjection {
                 Fault(
                     operation: operation, pathFragment: pathFragment, errorNumber: errorNumber,
                     remaining: count, skipping: skipping))
+            installed.store($0.count, ordering: .releasing)
         }
     }
 
@@ -58,16 +64,32 @@ package enum FaultInjection {
                 Fault(
                     operation: operation, pathFragment: pathFragment, errorNumber: 0, remaining: count,
                     action: action))
+            installed.store($0.count, ordering: .releasing)
         }
     }
 
     /// Removes every fault whose fragment is `pathFragment`.
     package static func clear(pathContaining pathFragment: String) {
-        faults.withLock { $0.removeAll { $0.pathFragment == pathFragment } }
+        faults.withLock {
+            $0.removeAll { $0.pathFragment == pathFragment }
+            installed.store($0.count, ordering: .releasing)
+        }
     }
 
-    /// Whether a call of `operation` on `path` must fail; sets `errno` when it must.
+    /// Whether a call of `operation` on `path` must fail; sets `errno` when it must. Always `false` in a
+    /// release build.
+    @inline(__always)
     static func shouldFail(_ operation: Operation, path: String) -> Bool {
+        #if DEBUG
+            guard installed.load(ordering: .acquiring) > 0 else { return false }
+            return matchFault(operation, path: path)
+        #else
+            return false
+        #endif
+    }
+
+    /// Finds, counts and applies the first installed fault that matches.
+    private static func matchFault(_ operation: Operation, path: String) -> Bool {
         let (errorNumber, action) = faults.withLock { faults -> (Int32?, (@Sendable () -> Void)?) in
             guard
                 let position = faults.firstIndex(where: {
