@@ -94,7 +94,9 @@ func runWidgetProcess(_ directory: URL) throws {
 }
 
 func runWidget(_ directory: URL) throws {
-    let result = try TripsScenario.widgetStep(try openContainer(directory))
+    let container = try openContainer(directory)
+    let result = try TripsScenario.widgetStep(container)
+    try container.close()
     switch (result.confirmed, result.deleted) {
     case (nil, nil):
         say("widget", "nothing to do: the stay is already confirmed and the tent already deleted")
@@ -134,6 +136,8 @@ func runApp(_ directory: URL) throws {
         "app",
         again.isEmpty ? "looked again: nothing new" : "looked again: \(again.count) unread (unexpected)")
     guard again.isEmpty else { throw UsageError(message: "a second look found changes it had already seen") }
+    // Everything is saved; closing says so explicitly rather than leaving it to the exit handler.
+    try container.close()
 }
 
 do {

@@ -40,8 +40,11 @@ func configuration(
 
 func run(directory: URL, sensors: Int, hours: Int) throws {
     let store = try TimeSeriesDataStore(configuration(directory))
-    let context = ModelContext(
-        try ModelContainer(for: [Reading.self], configurations: [ModelConfiguration(store: store)]))
+    let container = try ModelContainer(
+        for: [Reading.self], configurations: [ModelConfiguration(store: store)])
+    // Commits whatever is still open and closes the container on every way out of this function.
+    defer { try? container.close() }
+    let context = ModelContext(container)
     context.author = "ingest"
 
     // 1. Ingest: one reading per sensor per minute, committed per simulated ten minutes.

@@ -174,6 +174,8 @@ func currentValues(of id: PersistentIdentifier, in context: ModelContext) throws
 
 func run(local: URL, serverDirectory: URL) throws {
     let container = try openLocal(local)
+    // The time-series store commits its open window, and nothing is used after this function.
+    defer { try? container.close() }
     try recordLocalActivity(container)
     let server = try JSONFileDataStore(
         JSONFileStoreConfiguration(

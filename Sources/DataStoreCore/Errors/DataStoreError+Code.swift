@@ -70,5 +70,7 @@ extension DataStoreError {
         /// Under ``MergePolicy/error``, another context or process changed an attribute this save changes since
         /// the saver read it. Nothing was saved.
         public static let mergeConflict = Code("mergeConflict")
+        /// The model container was closed: its contexts and stores are not used again.
+        public static let containerClosed = Code("containerClosed")
     }
 }

@@ -70,6 +70,15 @@ extension DataStoreError {
         DataStoreError(.corruptStoreFile, path: path, offset: offset, reason: reason)
     }
 
+    /// Matches every ``Code/containerClosed`` error in a `catch` or `case` pattern.
+    public static let containerClosed = DataStoreError(.containerClosed)
+
+    /// The model container over `stores` was closed (`ModelContainer.close()`), so a context of it cannot fetch,
+    /// save or read history any more. Nothing was read or written.
+    public static func containerClosed(stores: [String]) -> DataStoreError {
+        DataStoreError(.containerClosed, reason: stores.joined(separator: ", "))
+    }
+
     /// Matches every ``Code/readOnlyStore`` error in a `catch` or `case` pattern.
     public static let readOnlyStore = DataStoreError(.readOnlyStore)
 

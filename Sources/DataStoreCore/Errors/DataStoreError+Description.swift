@@ -67,6 +67,9 @@ extension DataStoreError {
                 + "\(supportedFormatVersion ?? 0). The file was left unchanged."
         case .storeLocked:
             return "Another process holds the lock on the store at \(path); gave up waiting for it."
+        case .containerClosed:
+            return
+                "The model container over \(reason) was closed; open a new one to go on. Nothing was read or written."
         case .storeUnusableUntilReopened:
             return "The store at \(path) must be reopened before it is used again: \(reason)."
         case .historyDeletionUnsupported:

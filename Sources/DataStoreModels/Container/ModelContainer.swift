@@ -11,6 +11,8 @@ public final class ModelContainer: Sendable {
     /// The configurations, in the order given.
     public let configurations: [ModelConfiguration]
     let stores: [any StoreConnection]
+    /// Open or closed, and the operations under way (see ``close()``).
+    let lifecycle: ContainerLifecycle
     let storeIndexByEntity: [String: Int]
     /// Each entity's store identifier, looked up on every insert and save.
     let storeIdentifierByEntity: [String: String]
@@ -93,11 +95,15 @@ public final class ModelContainer: Sendable {
         self.configurations = configurations
         self.storeIndexByEntity = routes
         self.modelTypes = ModelTypeRegistry(types)
-        self.stores = try configurations.indices.map { index in
+        let connections = try configurations.indices.map { index in
             let entities = schema.entities.filter { routes[$0.name] == index }
             return try configurations[index].connect(Schema(entities: entities, version: version))
         }
-        let identifiers = stores.map(\.identifier)
+        let identifiers = connections.map(\.identifier)
+        let lifecycle = ContainerLifecycle(stores: identifiers)
+        self.lifecycle = lifecycle
+        // Every store call is an operation on the open container: after `close()` it throws instead.
+        self.stores = connections.map { GatedStoreConnection(inner: $0, lifecycle: lifecycle) }
         self.storeIdentifierByEntity = routes.mapValues { identifiers[$0] }
         if let duplicate = Self.firstDuplicate(stores.map(\.identifier)) {
             throw DataStoreError.invalidConfiguration(reason: "two stores have the identifier '\(duplicate)'")

@@ -119,9 +119,24 @@ final class AutosavingContexts: @unchecked Sendable {
 
     /// Saves every autosaving context; call on the main queue.
     func saveAll() {
+        for context in registered() { context.autosave() }
+    }
+
+    /// Saves every autosaving context of `container`; call on the main queue.
+    func saveAll(of container: ModelContainer) {
+        for context in registered() where context.container === container { context.autosave() }
+    }
+
+    /// Whether any autosaving context of `container` is registered (any thread may ask).
+    func hasContexts(of container: ModelContainer) -> Bool {
         lock.lock()
-        let pending = contexts.compactMap(\.context)
-        lock.unlock()
-        for context in pending { context.autosave() }
+        defer { lock.unlock() }
+        return contexts.contains { $0.context?.container === container }
+    }
+
+    private func registered() -> [ModelContext] {
+        lock.lock()
+        defer { lock.unlock() }
+        return contexts.compactMap(\.context)
     }
 }

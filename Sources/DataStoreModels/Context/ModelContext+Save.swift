@@ -23,11 +23,14 @@ extension ModelContext {
         // A custom migration stage's context: its changes are committed by the migration, with the new schema.
         guard !defersSaves else { return }
         let parts = try pendingRequests()
-        for store in container.stores {
-            guard let request = parts[store.identifier], !request.isEmpty else { continue }
-            let outcome = try store.save(request)
-            recordSaved(request, remapped: outcome.remappedIdentifiers)
-            applyDeleteRuleChanges(outcome.deleteRuleChanges)
+        // One operation on the container: a close that begins meanwhile waits for every store's part.
+        try container.lifecycle.use {
+            for store in container.stores {
+                guard let request = parts[store.identifier], !request.isEmpty else { continue }
+                let outcome = try store.save(request)
+                recordSaved(request, remapped: outcome.remappedIdentifiers)
+                applyDeleteRuleChanges(outcome.deleteRuleChanges)
+            }
         }
     }
 

@@ -23,7 +23,7 @@ import Synchronization
 ///   segment being written is cut back; any other damage (a closed segment that lost whole records too) throws ``DataStoreError/corruptStoreFile(path:offset:reason:)``.
 ///
 /// See `Docs/TimeSeries.md`.
-public final class TimeSeriesDataStore: DataStore, Sendable {
+public final class TimeSeriesDataStore: DataStoreFlushing, Sendable {
     /// The store's configuration type.
     public typealias Configuration = TimeSeriesStoreConfiguration
     /// The store's token type.
