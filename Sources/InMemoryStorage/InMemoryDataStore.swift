@@ -38,7 +38,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
     public let identifier: String
     /// The schema the store enforces (empty when opened without one); ``migrate(to:applying:)`` changes it.
     public var schema: Schema { state.withLock { $0.table.schema ?? Schema(entities: []) } }
-    let state: Mutex<State>
+    let state: Lock<State>
 
     /// Opens an empty store with a fresh epoch.
     ///
@@ -55,7 +55,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
         try configuration.schema?.validateRelationships()
         self.configuration = configuration
         self.identifier = configuration.name
-        self.state = Mutex(
+        self.state = Lock(
             State(table: SnapshotTable(storeIdentifier: configuration.name, schema: configuration.schema)))
     }
 

@@ -23,7 +23,7 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
     let configuration: SabotagedStoreConfiguration
     let base: InMemoryDataStore
     /// For `overlappingSavesLost`: whether a save is in progress.
-    private let saving = Mutex(false)
+    private let saving = Lock(false)
     var sabotage: Sabotage { configuration.sabotage }
     var identifier: String { base.identifier }
     var schema: Schema { base.schema }

@@ -16,7 +16,7 @@ import Testing
         .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let access = try FileStoreAccess(0, lockPath: path, readOnly: false, busyTimeout: .seconds(5))
-        let refreshes = Mutex(0)
+        let refreshes = Lock(0)
         // Only the change count says whether the state is current, as for a JSON journal of format 3.
         func read() throws -> Int {
             try access.read(

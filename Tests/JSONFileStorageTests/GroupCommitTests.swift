@@ -13,7 +13,7 @@ import Testing
     /// there are cores), each making `saves` one-memo saves; returns the titles whose save returned, and the
     /// number that threw.
     func saveConcurrently(writers: Int, saves: Int, to store: JSONFileDataStore) -> (Set<String>, Int) {
-        let acknowledged = Mutex<(Set<String>, Int)>(([], 0))
+        let acknowledged = Lock<(Set<String>, Int)>(([], 0))
         let finished = DispatchGroup()
         for writer in 0..<writers {
             finished.enter()

@@ -15,10 +15,10 @@ import Testing
 @Suite struct MaintenanceReadersTests {
     /// What a fetch started in the middle of maintenance returned, if it returned before the maintenance went on.
     final class Observed: Sendable {
-        let titles = Mutex<[String]?>(nil)
-        let historyCount = Mutex<Int?>(nil)
+        let titles = Lock<[String]?>(nil)
+        let historyCount = Lock<Int?>(nil)
         /// Whether both fetches returned while the maintenance waited.
-        let answeredInTime = Mutex(false)
+        let answeredInTime = Lock(false)
     }
 
     /// Fetches memo `title` and all history from `store` on another thread, waiting at most 10 s (a fetch from

@@ -120,7 +120,7 @@ import TimeSeriesStorage
             let deadline = Date().addingTimeInterval(10)
             while !container.isClosed && Date() < deadline { usleep(1_000) }
         }
-        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let outcome = Lock<Result<Void, any Error>?>(nil)
         let saved = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let context = ModelContext(container)

@@ -20,8 +20,8 @@
             _ = try PostgresDataStore(configuration)
 
             // Two readers poll by token on threads of their own.
-            let polled = Mutex<[[Int64]]>([[], []])
-            let writersDone = Mutex(false)
+            let polled = Lock<[[Int64]]>([[], []])
+            let writersDone = Lock(false)
             let readerGroup = DispatchGroup()
             for reader in 0..<2 {
                 readerGroup.enter()
@@ -59,7 +59,7 @@
             }
 
             let writerGroup = DispatchGroup()
-            let acknowledged = Mutex<[Int64]>([])
+            let acknowledged = Lock<[Int64]>([])
             for writer in 0..<writers {
                 writerGroup.enter()
                 Thread.detachNewThread {
@@ -137,7 +137,7 @@
                 release.wait()
             }
             let done = DispatchGroup()
-            let results = Mutex<[String: Int64]>([:])
+            let results = Lock<[String: Int64]>([:])
             func save(_ store: PostgresDataStore, _ writer: String) {
                 done.enter()
                 Thread.detachNewThread {

@@ -11,8 +11,8 @@
     @Suite struct PostgresToolTests {
         /// Runs the tool and returns its exit status, output and errors.
         func run(_ arguments: [String]) async -> (Int32, [String], String) {
-            let output = Mutex<[String]>([])
-            let errors = Mutex("")
+            let output = Lock<[String]>([])
+            let errors = Lock("")
             let status = await DataStoreTool.run(
                 arguments, output: { line in output.withLock { $0.append(line) } },
                 errors: { text in errors.withLock { $0 += text } })

@@ -1,3 +1,4 @@
+import DataStoreCore
 public import Foundation
 import Synchronization
 
@@ -160,7 +161,7 @@ final class OutputCollector: Sendable {
         var lines: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     var lines: [String] { state.withLock { $0.lines } }
 

@@ -24,6 +24,22 @@ import TimeSeriesStorage
         #expect(try entryCount(in: directory.url) == 3)
     }
 
+    /// A flush with no window open does nothing, not even read the files: the exit handler flushes every store
+    /// that ever had a window, and one whose directory a test or an app has since removed printed a spurious
+    /// "the index has disappeared" at exit.
+    @Test func aFlushWithNoOpenWindowTouchesNoFile() throws {
+        let directory = try TemporaryDirectory()
+        let store = try TimeSeriesDataStore(
+            .init(name: "entries", schema: Entry.schema, directory: directory.url, commitWindow: 3_600))
+        _ = try store.save(
+            DataStoreSaveChangesRequest(inserted: Entry.batch(store: "entries", writer: "w", round: 0)))
+        #expect(try store.flush() != nil)
+        directory.remove()
+        var flushed: TimeSeriesHistoryToken?
+        #expect(throws: Never.self) { flushed = try store.flush() }
+        #expect(flushed == nil)
+    }
+
     @Test func exitingNormallyCommitsTheOpenWindow() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

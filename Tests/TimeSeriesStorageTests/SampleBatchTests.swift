@@ -29,12 +29,15 @@ import Testing
 
     /// Random samples over the schema's attributes: each holds a random subset, with awkward strings.
     static func randomSamples(
-        _ count: Int, from first: Int, using generator: inout some RandomNumberGenerator
+        _ count: Int, from first: Int, using generator: inout SystemRandomNumberGenerator
     )
         -> [DataStoreSnapshot]
     {
         let texts = ["", "plain", "quote \" and \\ slash /", "line\nbreak\ttab", "é ü 漢字", "\u{1}"]
-        return (first..<(first + count)).map { index in
+        // A loop over a concrete generator: ThreadSanitizer crashes on an `inout some RandomNumberGenerator`
+        // used in a closure.
+        var samples: [DataStoreSnapshot] = []
+        for index in first..<(first + count) {
             var values: [String: SnapshotValue] = [
                 "timestamp": .date(Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(index) * 0.37))
             ]
@@ -49,8 +52,9 @@ import Testing
                     default: .bool(Bool.random(using: &generator))
                     }
             }
-            return reading("r\(index)", values)
+            samples.append(reading("r\(index)", values))
         }
+        return samples
     }
 
     /// Small saves are encoded in one pass, large ones in chunks on several cores (1,300 samples make two or

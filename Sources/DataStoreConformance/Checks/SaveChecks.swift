@@ -126,7 +126,7 @@ enum SaveChecks {
         let prototypes = (0..<tasks).map { task in (0..<savesPerTask).map { h.item("c\(task)-\($0)") } }
         // Eight real threads, not the cooperative pool or a dispatch queue, which may run the work one item
         // at a time when other work fills them: the saves must overlap.
-        let errors = Mutex<[String]>([])
+        let errors = Lock<[String]>([])
         let finished = DispatchGroup()
         for task in 0..<tasks {
             finished.enter()

@@ -177,7 +177,7 @@ private final class Race: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     var continuation: CheckedContinuation<Void, any Error>? {
         get { state.withLock { $0.continuation } }

@@ -34,7 +34,7 @@ enum RandomUUID {
         }
     }
 
-    private static let generator = Mutex(SeededGenerator())
+    private static let generator = Lock(SeededGenerator())
 
     /// How many times this process was forked into the one running (counted in the child).
     fileprivate static let forks: Atomic<Int> = {

@@ -32,7 +32,7 @@ package final class ExitCoordinator: Sendable {
         var installed = false
     }
 
-    private let tasks = Mutex(Tasks())
+    private let tasks = Lock(Tasks())
 
     /// Runs `task` at exit in `phase`. Register once per kind of work (each call adds a task).
     package func register(_ phase: Phase, _ task: @escaping @Sendable () -> Void) {
@@ -57,7 +57,7 @@ package final class ExitCoordinator: Sendable {
 /// thread: on the main queue, and never on another thread while the main queue may be using the same context.
 package enum MainQueueAtExit {
     private static let key = DispatchSpecificKey<Bool>()
-    private static let marked = Mutex(false)
+    private static let marked = Lock(false)
 
     /// Marks the main queue, so that code can tell it runs there (in a program that calls `dispatchMain()`,
     /// a worker thread, not the main thread, drains it).

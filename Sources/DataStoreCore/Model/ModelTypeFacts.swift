@@ -16,7 +16,7 @@ package struct ModelTypeFacts: @unchecked Sendable {
     /// Whether any attribute is a relationship, so that a query needs related rows to evaluate a predicate.
     package let hasRelationships: Bool
 
-    private static let cache = Mutex<[ObjectIdentifier: ModelTypeFacts]>([:])
+    private static let cache = Lock<[ObjectIdentifier: ModelTypeFacts]>([:])
 
     /// A key path object as used with one model type.
     private struct KeyPathUse: Hashable {
@@ -28,7 +28,7 @@ package struct ModelTypeFacts: @unchecked Sendable {
     /// runtime instantiates a literal key path once), and comparing its identity is much cheaper than hashing
     /// and comparing its components. Each entry holds its key path, so that the object's address cannot be
     /// reused by another key path while the entry exists; bounded, as key paths can be made at run time.
-    private static let names = Mutex<[KeyPathUse: NameEntry]>([:])
+    private static let names = Lock<[KeyPathUse: NameEntry]>([:])
     private static let namesLimit = 4_096
 
     private struct NameEntry: @unchecked Sendable {

@@ -1,3 +1,4 @@
+import DataStoreCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -32,7 +33,7 @@ package final class CommitQueue<Request: Sendable, Outcome: Sendable>: Sendable 
     /// fraction of an `fdatasync`, paid only while several callers are saving at once.
     private static var gatheringLimit: Duration { .microseconds(150) }
 
-    private let queue = Mutex(Queue())
+    private let queue = Lock(Queue())
 
     package init() {}
 

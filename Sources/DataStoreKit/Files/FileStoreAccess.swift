@@ -36,10 +36,10 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
         }
     }
 
-    private let guarded: Mutex<Guarded>
-    private let writers = Mutex(())
+    private let guarded: Lock<Guarded>
+    private let writers = Lock(())
     private let lockPath: String
-    private let lock: Mutex<FileLock?>
+    private let lock: Lock<FileLock?>
     private let readOnly: Bool
     /// How long to wait for another process's lock before throwing `DataStoreError/storeLocked(path:)`.
     package let busyTimeout: Duration
@@ -48,11 +48,11 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     package init(_ state: State, lockPath: String, readOnly: Bool, busyTimeout: Duration)
         throws(DataStoreError)
     {
-        guarded = Mutex(Guarded(state: state))
+        guarded = Lock(Guarded(state: state))
         self.lockPath = lockPath
         self.readOnly = readOnly
         self.busyTimeout = busyTimeout
-        lock = Mutex(try Self.openLock(lockPath, readOnly: readOnly))
+        lock = Lock(try Self.openLock(lockPath, readOnly: readOnly))
     }
 
     /// A read-only store never creates the lock file; without one there is no writer to exclude.

@@ -76,7 +76,7 @@ final class ExpressionReader<Expression>: @unchecked Sendable {
 /// The readers of every expression type seen, each an `ExpressionReader<T>` under `T`'s identifier (a
 /// generic class cannot have a stored static property). Type metadata is never freed, so a type's identifier
 /// stays its own.
-private let expressionReaders = Mutex<[ObjectIdentifier: ReaderEntry]>([:])
+private let expressionReaders = Lock<[ObjectIdentifier: ReaderEntry]>([:])
 
 private struct ReaderEntry: @unchecked Sendable {
     // `@unchecked`: an `ExpressionReader`, immutable.

@@ -1,3 +1,4 @@
+import DataStoreCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ package enum FaultInjection {
         var action: (@Sendable () -> Void)?
     }
 
-    static let faults = Mutex<[Fault]>([])
+    static let faults = Lock<[Fault]>([])
     /// How many faults are installed: when none is, a file operation does not take the lock.
     static let installed = Atomic<Int>(0)
 

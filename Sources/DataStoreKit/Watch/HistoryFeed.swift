@@ -198,8 +198,8 @@ extension HistoryFeed {
 
 /// The token of the last element a feed fetched.
 final class FeedCursor<Token: Sendable>: Sendable {
-    private let value: Mutex<Token?>
-    init(_ token: Token?) { value = Mutex(token) }
+    private let value: Lock<Token?>
+    init(_ token: Token?) { value = Lock(token) }
     var token: Token? {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
@@ -223,8 +223,8 @@ extension HistoryFeed {
 /// The live feeds per directory.
 final class LiveFeeds: Sendable {
     static let shared = LiveFeeds()
-    private let counts = Mutex<[String: Int]>([:])
-    private let refreshCounts = Mutex<[String: Int]>([:])
+    private let counts = Lock<[String: Int]>([:])
+    private let refreshCounts = Lock<[String: Int]>([:])
 
     func countRefresh(_ directory: String) {
         refreshCounts.withLock { $0[directory, default: 0] += 1 }
@@ -245,7 +245,7 @@ final class LiveFeeds: Sendable {
 
 /// A flag one side sets and another polls.
 final class CancellationFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = Lock(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
 }

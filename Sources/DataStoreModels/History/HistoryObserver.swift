@@ -29,8 +29,8 @@ public final class HistoryObserver: Sendable {
     public let authors: Set<String>
     /// How often the stores are asked for new transactions.
     public let pollInterval: Duration
-    private let position: Mutex<CompositeHistoryToken>
-    private let events = Mutex(0)
+    private let position: Lock<CompositeHistoryToken>
+    private let events = Lock(0)
 
     /// Creates an observer.
     ///
@@ -59,7 +59,7 @@ public final class HistoryObserver: Sendable {
         } else {
             start = try Self.newest(in: modelContainer)
         }
-        position = Mutex(start)
+        position = Lock(start)
     }
 
     /// The position after the last transaction examined: save it to resume after a restart.
@@ -114,10 +114,10 @@ public final class HistoryObserver: Sendable {
             var end: CompositeHistoryToken
         }
 
-        private let state: Mutex<State>
+        private let state: Lock<State>
 
         init(start: CompositeHistoryToken) {
-            state = Mutex(State(end: start))
+            state = Lock(State(end: start))
         }
 
         /// The position after the last transaction read.

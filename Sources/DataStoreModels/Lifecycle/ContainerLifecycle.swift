@@ -19,7 +19,7 @@ final class ContainerLifecycle: Sendable {
     /// The containers whose operations the current task or thread is inside.
     @TaskLocal private static var holding: Set<ObjectIdentifier> = []
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Signalled when the last operation under way ends after closing began.
     private let drained = DispatchSemaphore(value: 0)
     /// The stores' identifiers, for the error.

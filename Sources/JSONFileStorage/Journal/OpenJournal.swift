@@ -11,7 +11,7 @@ final class OpenJournal: Sendable {
         var file: StoreFile
     }
 
-    private let handle = Mutex<Handle?>(nil)
+    private let handle = Lock<Handle?>(nil)
 
     init() {}
 

@@ -1,3 +1,5 @@
+import DataStoreCore
+
 #if PostgreSQL
     import Synchronization
 
@@ -8,7 +10,7 @@
     final class ConnectionPool: Sendable {
         let connectionString: String
         private let maximumIdle: Int
-        private let idle = Mutex<[PostgresConnection]>([])
+        private let idle = Lock<[PostgresConnection]>([])
 
         init(connectionString: String, maximumIdle: Int) {
             self.connectionString = connectionString

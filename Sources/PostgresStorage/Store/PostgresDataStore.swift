@@ -42,15 +42,15 @@
         /// The schema the store enforces (empty when opened without one); ``migrate(to:applying:)`` changes it.
         public var schema: Schema { enforced.withLock { $0.schema } ?? Schema(entities: []) }
         /// The schema saves are planned against, and the generation of the store's schema record it belongs to.
-        let enforced: Mutex<Enforced>
+        let enforced: Lock<Enforced>
         let tables: StoreTables
         let pool: ConnectionPool
         /// `postgresql://host:port/database`, without credentials, for messages.
         let endpoint: String
-        let counters = Mutex(Counters())
+        let counters = Lock(Counters())
         /// The newest transactions this instance wrote or read, decoded (see ``PostgresHistorySource``).
-        let recentHistory: Mutex<RecentHistory<PostgresHistoryTransaction>>
-        private let beforeCommitHook = Mutex<(@Sendable () -> Void)?>(nil)
+        let recentHistory: Lock<RecentHistory<PostgresHistoryTransaction>>
+        private let beforeCommitHook = Lock<(@Sendable () -> Void)?>(nil)
 
         /// Runs inside every save's transaction after everything is written and before `COMMIT`: tests hold a
         /// transaction open with it, or cut the connection under it.
@@ -92,8 +92,8 @@
             try configuration.schema?.validateRelationships()
             self.configuration = configuration
             identifier = configuration.name
-            enforced = Mutex(Enforced(schema: configuration.schema))
-            recentHistory = Mutex(RecentHistory(changeLimit: configuration.recentHistoryChanges))
+            enforced = Lock(Enforced(schema: configuration.schema))
+            recentHistory = Lock(RecentHistory(changeLimit: configuration.recentHistoryChanges))
             tables = try StoreTables(namespace: configuration.databaseSchema)
             pool = ConnectionPool(
                 connectionString: configuration.connectionString,

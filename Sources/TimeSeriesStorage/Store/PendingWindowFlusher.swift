@@ -14,7 +14,7 @@ final class PendingWindowFlusher: Sendable {
         weak var store: TimeSeriesDataStore?
     }
 
-    private let stores = Mutex<(entries: [Entry], installed: Bool)>(([], false))
+    private let stores = Lock<(entries: [Entry], installed: Bool)>(([], false))
 
     /// Remembers `store`, which holds an open window, until the process exits.
     func register(_ store: TimeSeriesDataStore) {

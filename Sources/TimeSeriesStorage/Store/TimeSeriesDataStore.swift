@@ -295,6 +295,8 @@ public final class TimeSeriesDataStore: DataStoreFlushing, Sendable {
     @discardableResult
     public func flush() throws -> TimeSeriesHistoryToken? {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        // The window is this instance's, in memory: with none open there is nothing to read or write.
+        guard access.inMemory({ $0.pending != nil }) else { return nil }
         return try write { state in
             guard let pending = state.pending else { return nil }
             state.pending = nil

@@ -8,7 +8,7 @@ package final class ChangeReportingDiscovery: @unchecked Sendable {
     /// How many discoveries are under way in the process: every attribute read checks it, and reading an
     /// atomic costs far less than reading a task-local value.
     private static let underWay = Atomic<Int>(0)
-    private static let known = Mutex<[ObjectIdentifier: Bool]>([:])
+    private static let known = Lock<[ObjectIdentifier: Bool]>([:])
 
     private var reports = 0
 

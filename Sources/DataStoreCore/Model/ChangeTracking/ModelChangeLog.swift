@@ -11,7 +11,7 @@ package final class ModelChangeLog: Sendable {
         var suspended = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// An empty log.
     package init() {}

@@ -18,7 +18,7 @@ package enum ModelChangeTracking {
         var sweepAt = 1_024
     }
 
-    private static let table = Mutex(Table())
+    private static let table = Lock(Table())
     /// How many entries exist: setters of models nobody tracks skip the lock while it is zero.
     private static let count = Atomic<Int>(0)
 
