@@ -56,9 +56,9 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         // `@unchecked`: `found` is written once, under the lock, before `isFound` is published with release
         // ordering; readers that see `isFound` with acquire ordering see it written.
         private let property: ReferenceWritableKeyPath<Owner, Value>
-        private let lock = NSLock()
+        private let lock = Lock(())
         private let isFound = Atomic<Bool>(false)
-        private var found: ReferenceWritableKeyPath<Owner, Relationship<Value>>?
+        private nonisolated(unsafe) var found: ReferenceWritableKeyPath<Owner, Relationship<Value>>?
 
         init(_ property: ReferenceWritableKeyPath<Owner, Value>) {
             self.property = property
@@ -68,13 +68,13 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         /// snapshot and materialization, so after the first call it takes no lock.
         var keyPath: ReferenceWritableKeyPath<Owner, Relationship<Value>>? {
             if isFound.load(ordering: .acquiring) { return found }
-            lock.lock()
-            defer { lock.unlock() }
-            if isFound.load(ordering: .acquiring) { return found }
-            found =
-                RelationshipStorageDiscovery.find(property, in: Owner.self)
-                as? ReferenceWritableKeyPath<Owner, Relationship<Value>>
-            isFound.store(true, ordering: .releasing)
+            lock.withLock { _ in
+                guard !isFound.load(ordering: .acquiring) else { return }
+                found =
+                    RelationshipStorageDiscovery.find(property, in: Owner.self)
+                    as? ReferenceWritableKeyPath<Owner, Relationship<Value>>
+                isFound.store(true, ordering: .releasing)
+            }
             return found
         }
     }

@@ -265,24 +265,23 @@ extension SnapshotTable {
 
 /// The values of indexed attributes in ascending order, computed on demand. Only values that Swift can order in
 /// a predicate are kept (no `nil`, NaN, Booleans, data, identifiers or arrays): those never satisfy a range.
-final class OrderedIndexValues: @unchecked Sendable {
-    // `@unchecked`: the dictionary is guarded by the lock; copies of a table share one instance until it changes.
-    private let lock = NSLock()
-    private var sorted: [String: [String: [SnapshotValue]]] = [:]
+final class OrderedIndexValues: Sendable {
+    // Copies of a table share one instance until it changes.
+    private let sorted = Lock<[String: [String: [SnapshotValue]]]>([:])
 
     /// The orderable keys of `index` (one attribute's value index), sorted.
     func keys(of entity: String, _ attribute: String, in index: [SnapshotValue: IndexHolders])
         -> [SnapshotValue]
     {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = sorted[entity]?[attribute] { return known }
-        let keys = index.compactMap { key, holders in
-            !holders.isEmpty && key.satisfies(.lessThanOrEqual, key) ? key : nil
+        sorted.withLock { sorted in
+            if let known = sorted[entity]?[attribute] { return known }
+            let keys = index.compactMap { key, holders in
+                !holders.isEmpty && key.satisfies(.lessThanOrEqual, key) ? key : nil
+            }
+            .sorted { $0.compare(to: $1) == .orderedAscending }
+            sorted[entity, default: [:]][attribute] = keys
+            return keys
         }
-        .sorted { $0.compare(to: $1) == .orderedAscending }
-        sorted[entity, default: [:]][attribute] = keys
-        return keys
     }
 }
 

@@ -87,21 +87,27 @@ extension ModelContext {
 final class AutosavingContexts: @unchecked Sendable {
     // `@unchecked`: the contexts are main-actor contexts; the lock guards only the list.
     static let shared = AutosavingContexts()
-    private let lock = NSLock()
-    private var contexts: [WeakContext] = []
-    private var installed = false
+    private let state = Lock(Registered())
+
+    private struct Registered: @unchecked Sendable {
+        // `@unchecked`: weak references to main-actor contexts, only compared and handed to the main queue.
+        var contexts: [WeakContext] = []
+        var installed = false
+    }
 
     struct WeakContext {
         weak var context: ModelContext?
     }
 
     func register(_ context: ModelContext) {
-        lock.lock()
-        defer { lock.unlock() }
-        contexts.removeAll { $0.context == nil || $0.context === context }
-        contexts.append(WeakContext(context: context))
-        guard !installed else { return }
-        installed = true
+        nonisolated(unsafe) let context = context
+        let install = state.withLock { state in
+            state.contexts.removeAll { $0.context == nil || $0.context === context }
+            state.contexts.append(WeakContext(context: context))
+            defer { state.installed = true }
+            return !state.installed
+        }
+        guard install else { return }
         MainQueueAtExit.markMainQueue()
         ExitCoordinator.shared.register(.saveContexts) { AutosavingContexts.shared.saveAllAtExit() }
     }
@@ -129,14 +135,11 @@ final class AutosavingContexts: @unchecked Sendable {
 
     /// Whether any autosaving context of `container` is registered (any thread may ask).
     func hasContexts(of container: ModelContainer) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return contexts.contains { $0.context?.container === container }
+        state.withLock { $0.contexts.contains { $0.context?.container === container } }
     }
 
     private func registered() -> [ModelContext] {
-        lock.lock()
-        defer { lock.unlock() }
+        nonisolated(unsafe) let contexts = state.withLock { $0.contexts }
         return contexts.compactMap(\.context)
     }
 }

@@ -60,27 +60,26 @@ extension TimeSeriesDataStore {
     final class SampleRows: SnapshotRowSource, @unchecked Sendable {
         // `@unchecked`: used by one query at a time; the rows are loaded under the lock.
         private let load: () throws -> [PersistentIdentifier: DataStoreSnapshot]
-        private let lock = NSLock()
-        private var rows: [PersistentIdentifier: DataStoreSnapshot]?
+        private let rows = Lock<[PersistentIdentifier: DataStoreSnapshot]?>(nil)
 
         init(load: @escaping () throws -> [PersistentIdentifier: DataStoreSnapshot]) {
             self.load = load
         }
 
         func row(for identifier: PersistentIdentifier) throws(DataStoreError) -> DataStoreSnapshot? {
-            lock.lock()
-            defer { lock.unlock() }
-            if rows == nil {
-                do {
-                    rows = try load()
-                } catch let error as DataStoreError {
-                    throw error
-                } catch {
-                    throw .storageUnavailable(
-                        path: "?", reason: "reading referenced samples failed: \(error)")
+            try rows.withLock { rows throws(DataStoreError) in
+                if rows == nil {
+                    do {
+                        rows = try load()
+                    } catch let error as DataStoreError {
+                        throw error
+                    } catch {
+                        throw .storageUnavailable(
+                            path: "?", reason: "reading referenced samples failed: \(error)")
+                    }
                 }
+                return rows?[identifier]
             }
-            return rows?[identifier]
         }
 
         func uniqueHolder(entity: String, attributes: [String], values: [SnapshotValue])
