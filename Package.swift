@@ -177,6 +177,14 @@ let package = Package(
             dependencies: [
                 "DataStoreCore", "InMemoryStorage", "JSONFileStorage", "StoreTestSupport", "TwoWaySync",
             ]),
+        // The fuzz targets' checks (Fuzz/, a package of its own that builds them with libFuzzer), and the test that
+        // replays their corpus and every saved crasher on each `swift test`.
+        .target(
+            name: "FuzzChecks",
+            dependencies: ["DataStoreCore", "DataStoreKit", "DataStoreModels", "JSONFileStorage"],
+            path: "Fuzz/Sources/FuzzChecks"),
+        .testTarget(
+            name: "FuzzReplayTests", dependencies: ["FuzzChecks"], path: "Fuzz/Tests/FuzzReplayTests"),
         // Containers over several stores, with every backend.
         .testTarget(
             name: "ModelContainerTests",

@@ -280,7 +280,8 @@ public struct JSONParser {
         if isInteger, let integer = Self.integer(bytes[start..<position]) { return .integer(integer) }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let double = Double(text) else { throw failure("a number out of range") }
+        // `Double("1e999")` is infinity: JSON has no infinite numbers, and `JSONDecoder` refuses them too.
+        guard let double = Double(text), double.isFinite else { throw failure("a number out of range") }
         return .double(double)
     }
 }
