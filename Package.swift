@@ -130,7 +130,7 @@ let package = Package(
         // The multi-process tests' helper process and their shared harness.
         .target(
             name: "StoreTestSupport",
-            dependencies: ["DataStoreModels", "DataStoreCore", "TwoWaySync", "SampleTrips"],
+            dependencies: ["DataStoreKit", "DataStoreModels", "DataStoreCore", "TwoWaySync", "SampleTrips"],
             path: "Tests/StoreTestSupport"),
         .executableTarget(
             name: "datastore-test-process",

@@ -29,6 +29,7 @@ public enum AtomicFileWriter {
             unlink(temporary)
             throw failure
         }
+        FaultInjection.note(.rename(from: temporary, to: path), path: path)
         try synchronizeDirectory(containing: path)
     }
 
@@ -42,7 +43,17 @@ public enum AtomicFileWriter {
     /// Removes a file if it exists, durably.
     public static func remove(_ path: String) throws(DataStoreError) {
         guard unlink(path) == 0 || errno == ENOENT else { throw systemError("unlink", path: path) }
+        FaultInjection.note(.unlink(path: path), path: path)
         try synchronizeDirectory(containing: path)
+    }
+
+    /// Unlinks `path`, best effort, without synchronizing its directory (the caller does once for many); `false`
+    /// when it could not.
+    @discardableResult
+    package static func unlinkWithoutSynchronizing(_ path: String) -> Bool {
+        guard unlink(path) == 0 else { return false }
+        FaultInjection.note(.unlink(path: path), path: path)
+        return true
     }
 
     /// Removes the temporary files that `replace(_:with:)` calls of crashed processes left in `directory`
@@ -61,6 +72,7 @@ public enum AtomicFileWriter {
             guard owner != getpid(), kill(owner, 0) != 0, errno == ESRCH else { continue }
             let path = directory + "/" + name
             guard unlink(path) == 0 || errno == ENOENT else { throw systemError("unlink", path: path) }
+            FaultInjection.note(.unlink(path: path), path: path)
             removed = true
         }
         if removed { try synchronizeDirectory(containing: directory + "/.") }

@@ -125,6 +125,7 @@ public final class StoreFile {
             guard count > 0 else { throw systemError("pwrite", path: path) }
             done += count
         }
+        FaultInjection.note(.write(path: path, offset: offset, bytes: data), path: path)
     }
 
     /// Flushes the file's data to the device, with the metadata needed to read it back (its size): what a
@@ -140,6 +141,7 @@ public final class StoreFile {
                 throw systemError("fsync", path: path)
             }
         #endif
+        FaultInjection.note(.synchronize(path: path), path: path)
     }
 
     /// Cuts the file to `length` bytes.
@@ -148,6 +150,7 @@ public final class StoreFile {
         guard retryingOnInterrupt({ ftruncate(descriptor, off_t(length)) }) == 0 else {
             throw systemError("ftruncate", path: path)
         }
+        FaultInjection.note(.truncate(path: path, length: length), path: path)
     }
 
     /// Appends one framed record (a line ending in `\n`) at `offset`, the end of the valid data, and makes it

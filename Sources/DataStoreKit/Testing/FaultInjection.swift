@@ -1,3 +1,4 @@
+package import Foundation
 import DataStoreCore
 import Synchronization
 
@@ -110,5 +111,70 @@ package enum FaultInjection {
         guard let errorNumber else { return false }
         errno = errorNumber
         return true
+    }
+
+    /// The recordings under way, with the path fragment each records.
+    static let recordings = Lock<[(fragment: String, recording: IORecording)]>([])
+    static let recordingCount = Atomic<Int>(0)
+
+    /// Records every file operation on a path containing `pathFragment` into `recording`, until
+    /// ``stopRecording(_:)``: the power-loss harness's view of a workload's I/O.
+    package static func record(pathContaining pathFragment: String, into recording: IORecording) {
+        recordings.withLock {
+            $0.append((pathFragment, recording))
+            recordingCount.store($0.count, ordering: .releasing)
+        }
+    }
+
+    /// Stops `recording`.
+    package static func stopRecording(_ recording: IORecording) {
+        recordings.withLock {
+            $0.removeAll { $0.recording === recording }
+            recordingCount.store($0.count, ordering: .releasing)
+        }
+    }
+
+    /// Notes a file operation that succeeded, for the recordings whose fragment `path` contains. Nothing in a
+    /// release build; one atomic load in a debug build with no recording.
+    @inline(__always)
+    static func note(_ event: @autoclosure () -> IOEvent, path: String) {
+        #if DEBUG
+            guard recordingCount.load(ordering: .acquiring) > 0 else { return }
+            let matching = recordings.withLock { $0.filter { path.contains($0.fragment) }.map(\.recording) }
+            guard !matching.isEmpty else { return }
+            let event = event()
+            for recording in matching { recording.append(event) }
+        #endif
+    }
+}
+
+/// A file operation that reached the kernel, as the power-loss harness sees it.
+package enum IOEvent: Sendable, Equatable {
+    /// `bytes` written at `offset` (not yet durable).
+    case write(path: String, offset: Int64, bytes: Data)
+    /// The file cut or extended to `length` (not yet durable).
+    case truncate(path: String, length: Int64)
+    /// `fdatasync`/`fsync` of a file, or of a directory (which makes its entries' changes durable).
+    case synchronize(path: String)
+    /// A rename (durable once its directory is synchronized).
+    case rename(from: String, to: String)
+    /// An unlink (durable once its directory is synchronized).
+    case unlink(path: String)
+    /// A mark the workload makes (a save acknowledged), between the operations around it.
+    case note(String)
+}
+
+/// The operations of one recording, in the order they happened.
+package final class IORecording: Sendable {
+    private let recorded = Lock<[IOEvent]>([])
+
+    package init() {}
+
+    /// Everything recorded so far.
+    package var events: [IOEvent] { recorded.withLock { $0 } }
+
+    /// Adds an event (the workload's own marks too).
+    package func append(_ event: IOEvent) {
+        recorded.withLock { $0.append(event) }
     }
 }

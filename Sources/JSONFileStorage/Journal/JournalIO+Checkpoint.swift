@@ -89,7 +89,7 @@ extension JournalIO {
     /// left. Best effort: a file that stays is only space, never read (nothing lists it).
     static func removeSegments(except kept: Set<String>, files: StoreDirectory) {
         let doomed = files.segmentNames().filter { !kept.contains($0) }
-        for name in doomed { unlink(files.file(name)) }
+        for name in doomed { AtomicFileWriter.unlinkWithoutSynchronizing(files.file(name)) }
         if !doomed.isEmpty { try? AtomicFileWriter.synchronizeDirectory(containing: files.journal) }
     }
 }
