@@ -1,5 +1,5 @@
-package import Foundation
 import DataStoreCore
+package import Foundation
 import Synchronization
 
 #if canImport(Glibc)
