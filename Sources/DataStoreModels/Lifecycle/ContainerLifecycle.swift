@@ -14,6 +14,7 @@ final class ContainerLifecycle: Sendable {
         var closing = false
         var closed = false
         var active = 0
+        var waitedFor = 0
     }
 
     /// The containers whose operations the current task or thread is inside.
@@ -26,6 +27,9 @@ final class ContainerLifecycle: Sendable {
     private let stores: [String]
 
     init(stores: [String]) { self.stores = stores }
+
+    /// How many operations under way the close waited for: a counter for tests.
+    var operationsCloseWaitedFor: Int { state.withLock { $0.waitedFor } }
 
     /// Whether the container is closed, or closing.
     var isClosed: Bool { state.withLock { $0.closing || $0.closed } }
@@ -59,6 +63,7 @@ final class ContainerLifecycle: Sendable {
         let (first, wait) = state.withLock { state -> (Bool, Bool) in
             guard !state.closing, !state.closed else { return (false, false) }
             state.closing = true
+            state.waitedFor = state.active
             return (true, state.active > 0)
         }
         guard first else { return false }
