@@ -111,8 +111,7 @@ enum FuzzChecks {
             }
             var reframed = Data()
             for record in parsed.records {
-                guard record.offset >= 0, record.offset < parsed.endOfValidData || parsed.records.isEmpty
-                else {
+                guard record.offset >= 0, record.offset < parsed.endOfValidData else {
                     return "a record at \(record.offset) lies past the valid data (\(parsed.endOfValidData))"
                 }
                 reframed.append(RecordFraming.frame(record.payload))
