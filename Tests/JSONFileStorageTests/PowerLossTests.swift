@@ -12,97 +12,56 @@ import Testing
 /// (a torn or unsynchronized tail is cut back, never reported as damage nor silently dropping an acknowledged
 /// save). `DATASTORE_POWER_LOSS=full` checks about ten times as many states (`.ci/run` runs it).
 @Suite struct PowerLossTests {
-    struct Outcome {
-        var crashPoints = 0
-        var statesChecked = 0
-        var acknowledgedSaves = 0
-        var violations: [String] = []
-    }
-
-    static var isFull: Bool { ProcessInfo.processInfo.environment["DATASTORE_POWER_LOSS"] == "full" }
+    static var isFull: Bool { PowerLossHarness.isFull }
 
     /// Runs `saves` saves of three memos each (from `threads` threads at once: group commit) on a store made by
     /// `configure`, then checks the crash states after every recorded operation.
     static func run(
         saves: Int, threads: Int = 1, randomSubsets: Int,
         configure: (inout JSONFileStoreConfiguration) -> Void
-    ) throws -> Outcome {
+    ) throws -> PowerLossHarness.Outcome {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let root = directory.url.appendingPathComponent("store")
         var configuration = JSONFileStoreConfiguration(
             name: "memos", schema: Schema([Memo.self]), directory: root)
         configure(&configuration)
-        let recording = IORecording()
-        var initial: [String: Data] = [:]
-        do {
-            let store = try JSONFileDataStore(configuration)
-            for name in try FileManager.default.contentsOfDirectory(atPath: root.path) {
-                initial[name] = try Data(contentsOf: root.appendingPathComponent(name))
-            }
-            FaultInjection.record(pathContaining: root.path, into: recording)
-            defer { FaultInjection.stopRecording(recording) }
-            let perThread = saves / threads
-            DispatchQueue.concurrentPerform(iterations: threads) { thread in
-                for round in 0..<perThread {
-                    let save = thread * perThread + round
-                    let memos = ["a", "b", "c"].map { letter in
-                        DataStoreSnapshot(
-                            persistentIdentifier: PersistentIdentifier(
-                                storeIdentifier: "memos", entityName: "Memo", primaryKey: "s\(save)-\(letter)"
-                            ),
-                            values: ["title": .string("s\(save)-\(letter)"), "body": .string("v\(save)")])
-                    }
-                    if (try? store.save(DataStoreSaveChangesRequest(inserted: memos))) != nil {
-                        recording.append(.note("ack \(save)"))
+        let outcome = try PowerLossHarness.run(
+            root: root, scratch: directory.url.appendingPathComponent("crash"), randomSubsets: randomSubsets,
+            prepare: { [configuration] in try JSONFileDataStore(configuration) },
+            workload: { store, acknowledge in
+                let perThread = saves / threads
+                DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                    for round in 0..<perThread {
+                        let save = thread * perThread + round
+                        let memos = ["a", "b", "c"].map { letter in
+                            DataStoreSnapshot(
+                                persistentIdentifier: PersistentIdentifier(
+                                    storeIdentifier: "memos", entityName: "Memo",
+                                    primaryKey: "s\(save)-\(letter)"),
+                                values: ["title": .string("s\(save)-\(letter)"), "body": .string("v\(save)")])
+                        }
+                        if (try? store.save(DataStoreSaveChangesRequest(inserted: memos))) != nil {
+                            acknowledge("\(save)")
+                        }
                     }
                 }
-            }
-        }
-        let events = recording.events
-        var outcome = Outcome()
-        var disk = SimulatedDisk(directory: root.path, contents: initial)
-        var acknowledged: Set<Int> = []
-        var generator = SystemRandomNumberGenerator()
-        let scratch = directory.url.appendingPathComponent("crash")
-        for event in events {
-            if case .note(let note) = event, note.hasPrefix("ack "), let save = Int(note.dropFirst(4)) {
-                acknowledged.insert(save)
-                continue
-            }
-            disk.apply(event)
-            outcome.crashPoints += 1
-            for state in disk.crashStates(randomSubsets: randomSubsets, using: &generator) {
-                outcome.statesChecked += 1
-                if let violation = check(
-                    state, at: scratch, configuration: configuration, acknowledged: acknowledged, saves: saves
-                ) {
-                    outcome.violations.append(
-                        "after operation \(outcome.crashPoints) (\(event)): \(violation)")
-                }
-            }
-        }
-        outcome.acknowledgedSaves = acknowledged.count
-        // The figures Docs/Durability.md records (printed, not asserted: they depend on the run).
-        print(
-            "power loss: \(saves) saves on \(threads) thread(s): \(outcome.crashPoints) crash points, "
-                + "\(outcome.statesChecked) states, \(outcome.acknowledgedSaves) acknowledged saves, "
-                + "\(outcome.violations.count) violations")
+            },
+            check: { state, acknowledged in
+                check(
+                    state, configuration: configuration,
+                    acknowledged: Set(acknowledged.compactMap { Int($0) }),
+                    saves: saves)
+            })
+        // The figures Docs/Proof.md records (printed, not asserted: they depend on the run).
+        print("power loss: \(saves) saves on \(threads) thread(s): \(outcome)")
         return outcome
     }
 
     /// Opens `state` read-only, then read-write, and checks what each reads; `nil` when all holds.
     static func check(
-        _ state: [String: Data], at scratch: URL, configuration: JSONFileStoreConfiguration,
-        acknowledged: Set<Int>, saves: Int
+        _ scratch: URL, configuration: JSONFileStoreConfiguration, acknowledged: Set<Int>, saves: Int
     ) -> String? {
-        try? FileManager.default.removeItem(at: scratch)
-        do {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            for (name, data) in state { try data.write(to: scratch.appendingPathComponent(name)) }
-        } catch {
-            return "could not write the state: \(error)"
-        }
         var configuration = configuration
         configuration.directory = scratch
         for readOnly in [true, false] {
@@ -134,8 +93,8 @@ import Testing
 
     @Test func durableSavesSurviveEveryPowerLossState() throws {
         let outcome = try Self.run(saves: Self.isFull ? 40 : 12, randomSubsets: Self.isFull ? 32 : 2) { _ in }
-        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
-        #expect(outcome.acknowledgedSaves == (Self.isFull ? 40 : 12))
+        #expect(outcome.violations.count == 0, "\(outcome.violations.prefix(3))")
+        #expect(outcome.acknowledged.count == (Self.isFull ? 40 : 12))
         #expect(outcome.statesChecked >= (Self.isFull ? 1_000 : 50), "only \(outcome.statesChecked) states")
     }
 
@@ -145,7 +104,7 @@ import Testing
             $0.checkpointJournalBytes = 1_500
             $0.historyRetention = .init(maximumTransactionCount: 4)
         }
-        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
+        #expect(outcome.violations.count == 0, "\(outcome.violations.prefix(3))")
         #expect(outcome.statesChecked >= (Self.isFull ? 1_000 : 50), "only \(outcome.statesChecked) states")
     }
 
@@ -155,9 +114,106 @@ import Testing
         ) {
             _ in
         }
-        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(3))")
-        #expect(outcome.acknowledgedSaves == (Self.isFull ? 48 : 16))
+        #expect(outcome.violations.count == 0, "\(outcome.violations.prefix(3))")
+        #expect(outcome.acknowledged.count == (Self.isFull ? 48 : 16))
         #expect(outcome.statesChecked >= (Self.isFull ? 1_000 : 50), "only \(outcome.statesChecked) states")
+    }
+
+    /// `repair` under power loss: every state either still holds the damaged journal, unchanged, which opening
+    /// reports as damage and a second repair fixes, or holds the journal cut back with the side file holding
+    /// every removed byte. Once `repair` returned, only the second.
+    ///
+    /// The damage is put in each of the saves in turn (line `n` of the journal is the `n`th memo's save), and the
+    /// memos are large enough that the removed bytes span several pages.
+    @Test func anInterruptedRepairLosesNoEvidenceAndCanBeRunAgain() throws {
+        var total = PowerLossHarness.Outcome()
+        for line in 1...8 {
+            let outcome = try Self.repair(damagingLine: line)
+            total.crashPoints += outcome.crashPoints
+            total.statesChecked += outcome.statesChecked
+            total.violations += outcome.violations.map { "damage on line \(line): \($0)" }
+            #expect(outcome.acknowledged == ["repaired"])
+        }
+        print("power loss: repair: \(total)")
+        #expect(total.violations.count == 0, "\(total.violations.prefix(3))")
+        #expect(total.statesChecked >= (Self.isFull ? 1_000 : 100), "only \(total.statesChecked) states")
+    }
+
+    static func repair(damagingLine line: Int) throws -> PowerLossHarness.Outcome {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let root = directory.url.appendingPathComponent("store")
+        var damagedJournal = Data()
+        var cut = 0
+        let expected = (0..<(line - 1)).map { "m\($0)" }
+        return try PowerLossHarness.run(
+            root: root, scratch: directory.url.appendingPathComponent("crash"),
+            randomSubsets: Self.isFull ? 24 : 2,
+            prepare: {
+                do {
+                    let store = try openMemoStore(root)
+                    for index in 0..<8 {
+                        try saveMemo(
+                            "m\(index)", body: String(repeating: "\(index)", count: 1_500), to: store)
+                    }
+                }
+                var bytes = try recordBytes(of: root.appendingPathComponent("journal.jsonl"))
+                let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                cut = lines[0..<line].reduce(0) { $0 + $1.count + 1 }
+                bytes[cut + 30] ^= 0x01
+                try bytes.write(to: root.appendingPathComponent("journal.jsonl"))
+                damagedJournal = bytes
+            },
+            workload: { _, acknowledge in
+                if try JSONFileDataStore.repair(directory: root) != nil { acknowledge("repaired") }
+            },
+            check: { state, acknowledged in
+                let journal = state.appendingPathComponent("journal.jsonl")
+                guard let bytes = try? Data(contentsOf: journal) else { return "the journal is gone" }
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? []
+                if bytes == damagedJournal {
+                    if acknowledged.contains("repaired") {
+                        return "repair returned but the journal is not cut"
+                    }
+                    do {
+                        _ = try openMemoStore(state, readOnly: true)
+                        return "the damaged journal opened"
+                    } catch DataStoreError.corruptStoreFile {
+                    } catch {
+                        return "opening the damaged journal threw \(error), not corruptStoreFile"
+                    }
+                    guard (try? Data(contentsOf: journal)) == damagedJournal else {
+                        return "opening changed the damaged journal"
+                    }
+                    // Run again, the repair finishes.
+                    guard (try? JSONFileDataStore.repair(directory: state)) != nil else {
+                        return "a second repair did not cut the journal back"
+                    }
+                } else if bytes == damagedJournal.prefix(cut) {
+                    let sideFiles = names.filter {
+                        $0.hasPrefix("journal.jsonl.damaged-") && !$0.contains(".tmp-")
+                    }
+                    let kept = sideFiles.compactMap {
+                        try? Data(contentsOf: state.appendingPathComponent($0))
+                    }
+                    guard kept.contains(damagedJournal[cut...]) else {
+                        return
+                            "the journal is cut back but no side file holds the removed bytes (\(sideFiles))"
+                    }
+                } else {
+                    return
+                        "the journal is neither the damaged one nor cut back at \(cut): \(bytes.count) bytes"
+                }
+                do {
+                    let titles = try openMemoStore(state).fetch(
+                        DataStoreFetchRequest(descriptor: FetchDescriptor<Memo>())
+                    )
+                    .snapshots.map(\.persistentIdentifier.primaryKey).sorted()
+                    return titles == expected ? nil : "the repaired store holds \(titles), not \(expected)"
+                } catch {
+                    return "the repaired store does not open: \(error)"
+                }
+            })
     }
 
     /// The harness catches a store that acknowledges before its data is durable: a relaxed store returns before

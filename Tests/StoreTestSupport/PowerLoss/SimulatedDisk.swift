@@ -14,7 +14,12 @@ package import Foundation
 /// - A synchronized file never loses what it held at the synchronization; nothing is ever corrupted on its
 ///   own (bit rot is the damage tests' business, not this harness's).
 ///
-/// Files are tracked by identity (an inode), so a rename moves contents, not names.
+/// - Each directory is synchronized on its own: synchronizing one makes durable only the changes of the entries
+///   it holds, never those of its subdirectories or its parent.
+///
+/// Files are tracked by identity (an inode), so a rename moves contents, not names. Paths are relative to the
+/// store's directory and may lie in its subdirectories; directories are neither created nor removed during a
+/// workload (the stores create theirs when they are first opened).
 package struct SimulatedDisk {
     /// One page-sized piece of a write, or a truncation, not yet synchronized.
     enum PendingWrite {
@@ -30,6 +35,12 @@ package struct SimulatedDisk {
     enum NameChange {
         case link(String, Int)
         case unlink(String)
+
+        var name: String {
+            switch self {
+            case .link(let name, _), .unlink(let name): name
+            }
+        }
     }
 
     static let pageSize = 4_096
@@ -42,12 +53,16 @@ package struct SimulatedDisk {
     /// Name changes since the directory was last synchronized, in order.
     private var pendingNames: [NameChange] = []
     private var nextInode = 0
-    /// The directory every path is in.
+    /// The store's directory: every path is in it or in one of `subdirectories`.
     let directory: String
+    /// The subdirectories, relative to `directory`.
+    package let subdirectories: Set<String>
 
-    /// A disk holding `contents` (relative path → bytes), all of it durable.
-    package init(directory: String, contents: [String: Data]) {
+    /// A disk holding `contents` (relative path → bytes) in `directory` and its `subdirectories` (relative
+    /// paths), all of it durable.
+    package init(directory: String, subdirectories: Set<String> = [], contents: [String: Data]) {
         self.directory = directory
+        self.subdirectories = subdirectories
         for (name, data) in contents {
             let inode = newInode()
             files[inode] = File(durable: data)
@@ -95,8 +110,9 @@ package struct SimulatedDisk {
     /// Applies one recorded operation.
     package mutating func apply(_ event: IOEvent) {
         switch event {
-        case .write(let path, let offset, let bytes):
+        case .write(let path, let offset, let written):
             guard let name = relative(path) else { return }
+            let bytes = Data(written)  // a slice's indices do not start at zero
             let inode = inodeCreating(name)
             var position = 0
             // Split at page boundaries of the file, as the page cache writes it back.
@@ -113,9 +129,20 @@ package struct SimulatedDisk {
             let inode = inodeCreating(name)
             files[inode, default: File(durable: Data())].pending.append(.truncate(Int(length)))
         case .synchronize(let path):
-            if path == directory || path == directory + "/." {
-                durableNames = names
-                pendingNames = []
+            if let synchronized = directoryName(path) {
+                // Only this directory's entries become durable, in the order they changed.
+                var remaining: [NameChange] = []
+                for change in pendingNames {
+                    guard Self.parent(of: change.name) == synchronized else {
+                        remaining.append(change)
+                        continue
+                    }
+                    switch change {
+                    case .link(let name, let inode): durableNames[name] = inode
+                    case .unlink(let name): durableNames[name] = nil
+                    }
+                }
+                pendingNames = remaining
             } else if let name = relative(path), let inode = names[name], var file = files[inode] {
                 file.durable = current(inode)
                 file.pending = []
@@ -136,6 +163,20 @@ package struct SimulatedDisk {
         case .note:
             break
         }
+    }
+
+    /// The relative name of the directory at `path` ("" for the store's own), or `nil` when it is not one.
+    private func directoryName(_ path: String) -> String? {
+        let trimmed = path.hasSuffix("/.") ? String(path.dropLast(2)) : path
+        if trimmed == directory { return "" }
+        guard let name = relative(trimmed), subdirectories.contains(name) else { return nil }
+        return name
+    }
+
+    /// The directory a relative name is in ("" for the store's own).
+    private static func parent(of name: String) -> String {
+        guard let slash = name.lastIndex(of: "/") else { return "" }
+        return String(name[..<slash])
     }
 
     private mutating func inodeCreating(_ name: String) -> Int {
