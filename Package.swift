@@ -130,7 +130,9 @@ let package = Package(
         // The multi-process tests' helper process and their shared harness.
         .target(
             name: "StoreTestSupport",
-            dependencies: ["DataStoreKit", "DataStoreModels", "DataStoreCore", "TwoWaySync", "SampleTrips"],
+            dependencies: [
+                "DataStoreKit", "DataStoreModels", "DataStoreCore", "TwoWaySync", "SampleTrips", "FuzzChecks",
+            ],
             path: "Tests/StoreTestSupport"),
         .executableTarget(
             name: "datastore-test-process",
@@ -181,7 +183,10 @@ let package = Package(
         // replays their corpus and every saved crasher on each `swift test`.
         .target(
             name: "FuzzChecks",
-            dependencies: ["DataStoreCore", "DataStoreKit", "DataStoreModels", "JSONFileStorage"],
+            dependencies: [
+                "DataStoreCore", "DataStoreKit", "DataStoreModels", "InMemoryStorage", "JSONFileStorage",
+                "TimeSeriesStorage",
+            ],
             path: "Fuzz/Sources/FuzzChecks"),
         .testTarget(
             name: "FuzzReplayTests", dependencies: ["FuzzChecks"], path: "Fuzz/Tests/FuzzReplayTests"),

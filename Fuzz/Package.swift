@@ -16,7 +16,9 @@ let package = Package(
                 .product(name: "DataStoreCore", package: "DataStoreHistory"),
                 .product(name: "DataStoreKit", package: "DataStoreHistory"),
                 .product(name: "DataStoreModels", package: "DataStoreHistory"),
+                .product(name: "InMemoryStorage", package: "DataStoreHistory"),
                 .product(name: "JSONFileStorage", package: "DataStoreHistory"),
+                .product(name: "TimeSeriesStorage", package: "DataStoreHistory"),
             ]),
         // A library-mode executable: libFuzzer supplies `main`.
         .executableTarget(

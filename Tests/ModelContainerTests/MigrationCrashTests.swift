@@ -13,18 +13,8 @@ import Testing
     static let soak = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == "1"
     static let trips = soak ? 10_000 : 2_000
 
-    /// The store after a kill: the version it records and its rows, read through that version's model.
     func inspect(_ directory: URL) throws -> (version: Schema.Version?, names: [String]) {
-        let store = try JSONFileDataStore(JSONFileStoreConfiguration(name: "trips", directory: directory))
-        let version = try store.recordedSchema()?.version
-        // Read through the model of the version the store is at (V3 renamed the dates).
-        let snapshots =
-            version == Schema.Version(3, 0, 0)
-            ? try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SampleTripsSchemaV3.Trip>()))
-                .snapshots
-            : try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SampleTripsSchemaV1.Trip>()))
-                .snapshots
-        return (version, snapshots.compactMap { $0.values["name"].flatMap { String(snapshotValue: $0) } })
+        try inspectTrips(directory)
     }
 
     @Test func killedAtRandomMomentsTheStoreIsAtOneVersionOrTheOther() throws {
@@ -107,4 +97,18 @@ import Testing
             #expect(Set(after.names).count == 200)
         }
     }
+}
+
+/// A trips store's recorded version and its trips' names, read through that version's model (V3 renamed the
+/// dates): what a crash or a power loss during the seeds' migration left.
+func inspectTrips(_ directory: URL) throws -> (version: Schema.Version?, names: [String]) {
+    let store = try JSONFileDataStore(JSONFileStoreConfiguration(name: "trips", directory: directory))
+    let version = try store.recordedSchema()?.version
+    let snapshots =
+        version == Schema.Version(3, 0, 0)
+        ? try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SampleTripsSchemaV3.Trip>()))
+            .snapshots
+        : try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SampleTripsSchemaV1.Trip>()))
+            .snapshots
+    return (version, snapshots.compactMap { $0.values["name"].flatMap { String(snapshotValue: $0) } })
 }

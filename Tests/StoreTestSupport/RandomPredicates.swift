@@ -1,5 +1,6 @@
 public import DataStoreCore
 public import Foundation
+public import FuzzChecks
 
 /// A model with every kind of attribute the pushdown compares: the property tests' random data.
 public struct Gadget: PersistentModel, Hashable {
@@ -30,7 +31,8 @@ public struct Gadget: PersistentModel, Hashable {
 /// that runs predicates natively checks its answers against Swift's with them.
 public enum RandomPredicates {
     /// A Boolean predicate expression of any shape.
-    public typealias Expression = any StandardPredicateExpression<Bool>
+    public typealias Expression = PredicateBuilding<Gadget>.Expression
+    typealias Build = PredicateBuilding<Gadget>
 
     /// A seeded generator, so that a failing round can be replayed.
     public typealias Generator = SplitMix64
@@ -53,72 +55,28 @@ public enum RandomPredicates {
         return gadget
     }
 
-    static func compare<Value: Comparable & Codable & Sendable>(
-        _ variable: PredicateExpressions.Variable<Gadget>, _ keyPath: any KeyPath<Gadget, Value> & Sendable,
-        _ constant: Value, _ operation: Int
-    ) -> Expression {
-        let lhs = PredicateExpressions.build_KeyPath(root: variable, keyPath: keyPath)
-        let rhs = PredicateExpressions.build_Arg(constant)
-        switch operation {
-        case 0: return PredicateExpressions.build_Equal(lhs: lhs, rhs: rhs)
-        case 1: return PredicateExpressions.build_NotEqual(lhs: lhs, rhs: rhs)
-        case 2: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .lessThan)
-        case 3: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .lessThanOrEqual)
-        case 4:
-            // The constant on the left: `c > $0.x`.
-            return PredicateExpressions.build_Comparison(lhs: rhs, rhs: lhs, op: .greaterThan)
-        default: return PredicateExpressions.build_Comparison(lhs: lhs, rhs: rhs, op: .greaterThanOrEqual)
-        }
-    }
-
-    static func equality<Value: Equatable & Codable & Sendable>(
-        _ variable: PredicateExpressions.Variable<Gadget>, _ keyPath: any KeyPath<Gadget, Value> & Sendable,
-        _ constant: Value, _ equal: Bool
-    ) -> Expression {
-        let lhs = PredicateExpressions.build_KeyPath(root: variable, keyPath: keyPath)
-        let rhs = PredicateExpressions.build_Arg(constant)
-        return equal
-            ? PredicateExpressions.build_Equal(lhs: lhs, rhs: rhs)
-            : PredicateExpressions.build_NotEqual(lhs: lhs, rhs: rhs)
-    }
-
     /// One pushable comparison on a random attribute.
     static func leaf(_ variable: PredicateExpressions.Variable<Gadget>, _ random: inout Generator)
         -> Expression
     {
         let operation = Int.random(in: 0..<6, using: &random)
         switch Int.random(in: 0..<5, using: &random) {
-        case 0: return compare(variable, \Gadget.count, Int.random(in: -3...3, using: &random), operation)
-        case 1: return compare(variable, \Gadget.weight, weights.randomElement(using: &random)!, operation)
-        case 2: return compare(variable, \Gadget.name, names.randomElement(using: &random)!, operation)
-        case 3: return equality(variable, \Gadget.active, Bool.random(using: &random), operation % 2 == 0)
+        case 0:
+            return Build.compare(variable, \Gadget.count, Int.random(in: -3...3, using: &random), operation)
+        case 1:
+            return Build.compare(variable, \Gadget.weight, weights.randomElement(using: &random)!, operation)
+        case 2: return Build.compare(variable, \Gadget.name, names.randomElement(using: &random)!, operation)
+        case 3:
+            return Build.equality(variable, \Gadget.active, Bool.random(using: &random), operation % 2 == 0)
         default:
             let constant: String? = Bool.random(using: &random) ? nil : names.randomElement(using: &random)
-            return equality(variable, \Gadget.nickname, constant, operation % 2 == 0)
+            return Build.equality(variable, \Gadget.nickname, constant, operation % 2 == 0)
         }
-    }
-
-    static func and<A: StandardPredicateExpression<Bool>, B: StandardPredicateExpression<Bool>>(
-        _ a: A, _ b: B
-    )
-        -> Expression
-    {
-        PredicateExpressions.build_Conjunction(lhs: a, rhs: b)
-    }
-
-    static func or<A: StandardPredicateExpression<Bool>, B: StandardPredicateExpression<Bool>>(_ a: A, _ b: B)
-        -> Expression
-    {
-        PredicateExpressions.build_Disjunction(lhs: a, rhs: b)
-    }
-
-    static func not<A: StandardPredicateExpression<Bool>>(_ a: A) -> Expression {
-        PredicateExpressions.build_Negation(a)
     }
 
     static func conjunction(_ parts: [Expression]) -> Expression {
         var result = parts[0]
-        for part in parts.dropFirst() { result = and(result, part) }
+        for part in parts.dropFirst() { result = Build.and(result, part) }
         return result
     }
 
@@ -132,7 +90,7 @@ public enum RandomPredicates {
             if !pushable {
                 let a = leaf(variable, &copy)
                 let b = leaf(variable, &copy)
-                let opaque: Expression = Bool.random(using: &copy) ? or(a, b) : not(a)
+                let opaque: Expression = Bool.random(using: &copy) ? Build.or(a, b) : Build.not(a)
                 parts.insert(opaque, at: Int.random(in: 0...parts.count, using: &copy))
             }
             return conjunction(parts)

@@ -23,14 +23,27 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A JSON file store whose journal holds any bytes, opened read-only: it opens (and its models and history
     /// read back) or throws a `DataStoreError`, and the bytes are left unchanged.
     case journal
+    /// A JSON file store's whole directory (journal, snapshot, history segments) as a `StoreArchive`, opened
+    /// read-only: it reads back (models, history, verification) or throws a `DataStoreError`; no byte changes.
+    case jsonstore
+    /// A time-series store's directory (`index.json`, segments) as a `StoreArchive`, opened read-only: it reads
+    /// back (samples, history, verification) or throws a `DataStoreError`; no byte changes.
+    case timeseries
+    /// A predicate and rows built from the input (structure-aware): the analysis's bounds are exact when they
+    /// say so and necessary otherwise, and the in-memory store's fetch agrees with `evaluate`.
+    case predicates
 
-    /// Checks one input.
-    public func check(_ bytes: [UInt8]) -> String? {
+    /// Checks one input. With `refusalIsFailure`, the targets that open a store (`journal`, `jsonstore`,
+    /// `timeseries`) also fail when the store refuses the input: for seeds, which must be valid stores.
+    public func check(_ bytes: [UInt8], refusalIsFailure: Bool = false) -> String? {
         switch self {
         case .json: FuzzChecks.json(bytes)
         case .framing: FuzzChecks.framing(bytes)
         case .tokens: FuzzChecks.tokens(bytes)
-        case .journal: FuzzChecks.journal(bytes)
+        case .journal: FuzzChecks.journal(bytes, refusalIsFailure: refusalIsFailure)
+        case .jsonstore: FuzzChecks.jsonStore(bytes, refusalIsFailure: refusalIsFailure)
+        case .timeseries: FuzzChecks.timeSeries(bytes, refusalIsFailure: refusalIsFailure)
+        case .predicates: FuzzChecks.predicates(bytes)
         }
     }
 }
@@ -156,7 +169,7 @@ enum FuzzChecks {
         return nil
     }
 
-    static func journal(_ bytes: [UInt8]) -> String? {
+    static func journal(_ bytes: [UInt8], refusalIsFailure: Bool) -> String? {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "fuzz-journal-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -171,8 +184,8 @@ enum FuzzChecks {
                 JSONFileStoreConfiguration(name: "trips", directory: directory, isReadOnly: true))
             _ = try store.modelCount()
             _ = try store.fetchHistory(HistoryDescriptor())
-        } catch is DataStoreError {
-            // A typed refusal.
+        } catch let error as DataStoreError {
+            if refusalIsFailure { return "the store refused the journal: \(error)" }
         } catch {
             return "opening a damaged journal threw an untyped error: \(error)"
         }

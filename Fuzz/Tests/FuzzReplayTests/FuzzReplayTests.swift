@@ -27,4 +27,21 @@ import Testing
             #expect(target.check(bytes) == nil, "\(input.lastPathComponent)")
         }
     }
+
+    /// The stores' seeds as the stores write them today open through their targets (a refusal fails here, so a
+    /// format change cannot leave the fuzzer starting from inputs every store refuses) and fit the length the
+    /// fuzzer allows. `DATASTORE_FUZZ_WRITE_SEEDS=1` also writes them into `Corpus/<target>/`.
+    @Test func theSeedsTheStoresWriteTodayOpen() throws {
+        let write = ProcessInfo.processInfo.environment["DATASTORE_FUZZ_WRITE_SEEDS"] == "1"
+        for (target, seeds) in try FuzzSeeds.make() {
+            for (name, bytes) in seeds {
+                #expect(bytes.count <= 8_192, "\(target.rawValue)/\(name) is \(bytes.count) bytes")
+                #expect(target.check(bytes, refusalIsFailure: true) == nil, "\(target.rawValue)/\(name)")
+                if write {
+                    try Data(bytes).write(
+                        to: Self.fuzzDirectory.appendingPathComponent("Corpus/\(target.rawValue)/\(name)"))
+                }
+            }
+        }
+    }
 }
