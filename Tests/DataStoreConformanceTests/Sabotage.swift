@@ -33,6 +33,8 @@ enum Sabotage: String, CaseIterable, Sendable {
     // Relationships
     case cascadeIgnored, nullifyIgnored, denyIgnored, danglingReferenceAccepted, toManyValuesDropped
     case inversesNotMaintained, listBaselinesIgnored
+    // Batch deletes
+    case batchDeleteLeavesAMatch, batchDeleteSplitIntoTransactions, batchDeleteSkipsDeleteRules
 
     var caughtBy: ConformanceCase {
         switch self {
@@ -106,6 +108,9 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .toManyValuesDropped: .inverseSidesStayConsistent
         case .updatesSkipTheBacklog: .historyUpdatesDeliverCommitsInOrder
         case .updatesIgnoreExpiry: .historyUpdatesRejectExpiredTokens
+        case .batchDeleteLeavesAMatch: .batchDeleteRemovesExactlyTheMatches
+        case .batchDeleteSplitIntoTransactions: .batchDeleteIsOneTransaction
+        case .batchDeleteSkipsDeleteRules: .batchDeleteAppliesDeleteRules
         }
     }
 
@@ -116,6 +121,8 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .instancesShareNothing: [.multiProcess]
         case .rejectedUpdateKeepsInserts, .rejectedDeleteKeepsInserts: [.insertOnly]
         case .updatesSkipTheBacklog, .updatesIgnoreExpiry: [.historyUpdates]
+        case .batchDeleteLeavesAMatch, .batchDeleteSplitIntoTransactions, .batchDeleteSkipsDeleteRules:
+            [.batchDeletes]
         default: []
         }
     }

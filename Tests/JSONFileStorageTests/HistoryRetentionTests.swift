@@ -111,6 +111,34 @@ import Testing
         #expect(try store.modelCount() == 25)
     }
 
+    /// The same with a save that writes: its trim goes to the journal before its own transaction, so a kill
+    /// right after the transaction is durable leaves at most the limit plus the margin. (Trimming only after
+    /// each save, as maintenance moved aside of readers did for a while, let every killed writer add one more:
+    /// the crash test saw 19 kept for a limit of 16 and a margin of 2 again.)
+    @Test func anOverdueTrimIsWrittenBeforeTheNextSavesTransaction() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "retention-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let untrimmed = try open(directory, .keepEverything)
+        for index in 0..<25 { _ = try save(index, to: untrimmed) }
+        let store = try open(directory, .init(maximumTransactionCount: 16))
+        let recording = IORecording()
+        FaultInjection.record(
+            pathContaining: directory.appendingPathComponent("journal.jsonl").path, into: recording)
+        _ = try save(25, to: store)
+        FaultInjection.stopRecording(recording)
+        let records = recording.events.compactMap { event -> String? in
+            guard case .write(_, _, let bytes) = event else { return nil }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if text.contains("\"type\":\"forget\"") { return "forget" }
+            if text.contains("\"type\":\"transaction\"") { return "transaction" }
+            return nil
+        }
+        #expect(records.first == "forget", "the journal's records in the order written: \(records)")
+        #expect(records.contains("transaction"))
+        #expect(try store.fetchHistory(HistoryDescriptor()).count <= 16 + 2)
+    }
+
     /// An age limit that nothing has reached costs a save no read: the oldest transaction's time is read once
     /// and remembered (counted in bytes read; 823,933 bytes for 49 saves when every save looked).
     @Test func anAgeLimitNothingHasReachedReadsNoFilePerSave() throws {

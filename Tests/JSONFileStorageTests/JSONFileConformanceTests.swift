@@ -7,7 +7,9 @@ import Testing
 /// The whole conformance suite, in one line, against the JSON file store.
 @Test(arguments: ConformanceCase.allCases)
 func jsonFileStoreConforms(_ check: ConformanceCase) async throws {
-    try await DataStoreConformance.run(check, capabilities: [.durable, .multiProcess, .historyUpdates]) {
+    try await DataStoreConformance.run(
+        check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes]
+    ) {
         try JSONFileDataStore(.init(name: $0.storeName, schema: $0.schema, directory: $0.directory))
     }
 }
@@ -16,7 +18,9 @@ func jsonFileStoreConforms(_ check: ConformanceCase) async throws {
 /// from segment files through their sparse indexes, none from the journal or memory.
 @Test(arguments: ConformanceCase.allCases)
 func jsonFileStoreCheckpointingAfterEverySaveConforms(_ check: ConformanceCase) async throws {
-    try await DataStoreConformance.run(check, capabilities: [.durable, .multiProcess, .historyUpdates]) {
+    try await DataStoreConformance.run(
+        check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes]
+    ) {
         var configuration = JSONFileStoreConfiguration(
             name: $0.storeName, schema: $0.schema, directory: $0.directory)
         configuration.checkpointJournalBytes = 1

@@ -8,7 +8,9 @@
     /// (a PostgreSQL schema named after the check's directory).
     @Test(arguments: ConformanceCase.allCases)
     func postgresStoreConforms(_ check: ConformanceCase) async throws {
-        try await DataStoreConformance.run(check, capabilities: [.durable, .multiProcess, .historyUpdates]) {
+        try await DataStoreConformance.run(
+            check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes]
+        ) {
             try PostgresDataStore(
                 .init(
                     name: $0.storeName, schema: $0.schema,

@@ -19,12 +19,14 @@ public struct ConformanceCapabilities: OptionSet, Hashable, Sendable, CustomStri
     public static let multiProcess = ConformanceCapabilities(rawValue: 1 << 2)
     /// The store conforms to `HistoryObserving`: `historyUpdates(after:)` delivers commits as they happen.
     public static let historyUpdates = ConformanceCapabilities(rawValue: 1 << 5)
+    /// The store conforms to `DataStoreBatching`: `delete(_:)` deletes by predicate.
+    public static let batchDeletes = ConformanceCapabilities(rawValue: 1 << 6)
 
     /// `[.durable, .historyUpdates]`, for messages.
     public var description: String {
         let names: [(ConformanceCapabilities, String)] = [
             (.insertOnly, ".insertOnly"), (.durable, ".durable"), (.multiProcess, ".multiProcess"),
-            (.historyUpdates, ".historyUpdates"),
+            (.historyUpdates, ".historyUpdates"), (.batchDeletes, ".batchDeletes"),
         ]
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }

@@ -55,6 +55,10 @@ extension ConformanceCase {
         case .inverseSidesStayConsistent: try RelationshipChecks.inverseSidesStayConsistent(h)
         case .toOneEditMovesTheInverse: try RelationshipChecks.toOneEditMovesTheInverse(h)
         case .listEditsMergeWithTheStoredList: try RelationshipChecks.listEditsMergeWithTheStoredList(h)
+        case .batchDeleteRemovesExactlyTheMatches:
+            try BatchDeleteChecks.batchDeleteRemovesExactlyTheMatches(h)
+        case .batchDeleteIsOneTransaction: try BatchDeleteChecks.batchDeleteIsOneTransaction(h)
+        case .batchDeleteAppliesDeleteRules: try BatchDeleteChecks.batchDeleteAppliesDeleteRules(h)
         case .lightweightMigrationKeepsRows: try SchemaChecks.lightweightMigrationKeepsRows(h)
         case .unsafeSchemaChangeRefused: try SchemaChecks.unsafeSchemaChangeRefused(h)
         case .deleteHistoryIgnoresFetchLimit: try DeletionChecks.deleteHistoryIgnoresFetchLimit(h)

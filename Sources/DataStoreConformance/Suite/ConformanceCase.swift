@@ -178,6 +178,15 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     /// since the baseline are kept.
     case listEditsMergeWithTheStoredList
 
+    // Batch deletes
+    /// A batch delete removes exactly the models its predicate matches (all of them without one); matching
+    /// nothing records nothing.
+    case batchDeleteRemovesExactlyTheMatches
+    /// A batch delete is one transaction: one delete per match, with tombstones and the request's author.
+    case batchDeleteIsOneTransaction
+    /// A batch delete applies delete rules: a cascade deletes the related models in the same transaction.
+    case batchDeleteAppliesDeleteRules
+
     /// The case's name.
     public var description: String { rawValue }
 
@@ -199,6 +208,9 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             return capabilities.contains(.insertOnly)
         case .historyUpdatesDeliverCommitsInOrder, .historyUpdatesRejectExpiredTokens:
             return capabilities.contains(.historyUpdates)
+        case .batchDeleteRemovesExactlyTheMatches, .batchDeleteIsOneTransaction,
+            .batchDeleteAppliesDeleteRules:
+            return capabilities.contains(.batchDeletes) && !capabilities.contains(.insertOnly)
         default:
             return true
         }
@@ -210,7 +222,7 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         switch self {
         case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
             .danglingReferenceRejected, .inverseSidesStayConsistent, .toOneEditMovesTheInverse,
-            .listEditsMergeWithTheStoredList:
+            .listEditsMergeWithTheStoredList, .batchDeleteAppliesDeleteRules:
             true
         default: false
         }
@@ -313,6 +325,12 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "HistoryObserving: the sequence yields the transactions after the token, then each new one, in commit order, each once."
         case .historyUpdatesRejectExpiredTokens:
             "HistoryObserving: a token that fetchHistory would reject ends the sequence with that error."
+        case .batchDeleteRemovesExactlyTheMatches:
+            "DataStoreBatching: `delete(_:)` deletes exactly the models of the type that match the predicate when it commits; matching nothing commits nothing."
+        case .batchDeleteIsOneTransaction:
+            "DataStoreBatching: a batch delete is one transaction recording one delete per model, with its tombstone, under the request's editing state."
+        case .batchDeleteAppliesDeleteRules:
+            "DataStoreBatching: delete rules apply to a batch delete, in its transaction."
         }
     }
 }

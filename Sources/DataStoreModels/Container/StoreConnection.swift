@@ -8,6 +8,10 @@ protocol StoreConnection: Sendable {
     var store: any DataStore { get }
     func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot]
     func save(_ request: DataStoreSaveChangesRequest) throws -> StoreSaveOutcome
+    /// Deletes the models a batch delete request matches, in one transaction: through the store's own
+    /// ``DataStoreBatching`` conformance, or, for a store without one, by fetching the matches and saving their
+    /// deletes (then a save between the fetch and the delete may change what matches; see `Docs/Architecture.md`).
+    func delete<Model: PersistentModel>(_ request: DataStoreBatchDeleteRequest<Model>) throws
     /// The store's transactions after `component` (from the oldest retained one when `nil`) and through
     /// `upper` (to the newest when `nil`), at most `limit` of them, as container transactions whose tokens
     /// the caller fills in.
@@ -54,6 +58,22 @@ struct TypedStoreConnection<Store: HistoryProvidingStore>: StoreConnection {
             remappedIdentifiers: result.remappedIdentifiers,
             position: result.token.map { .init(epoch: $0.epoch, sequence: $0.sequence) },
             deleteRuleChanges: result.deleteRuleChanges)
+    }
+
+    func delete<Model: PersistentModel>(_ request: DataStoreBatchDeleteRequest<Model>) throws {
+        if let batching = typedStore as? any DataStoreBatching {
+            try batching.delete(request)
+            return
+        }
+        let matches = try typedStore.fetch(
+            DataStoreFetchRequest(descriptor: request.fetchDescriptor, editingState: request.editingState))
+        guard !matches.snapshots.isEmpty else { return }
+        _ = try typedStore.save(
+            DataStoreSaveChangesRequest(
+                editingState: request.editingState,
+                deleted: matches.snapshots.map {
+                    DataStoreSnapshot(persistentIdentifier: $0.persistentIdentifier, values: [:])
+                }))
     }
 
     func history(

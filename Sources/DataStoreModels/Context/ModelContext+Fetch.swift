@@ -6,8 +6,8 @@ extension ModelContext {
     /// Fetches the models that match the descriptor.
     ///
     /// With `includePendingChanges` (the default, as in SwiftData) the result includes the context's unsaved
-    /// inserts, reflects its unsaved changes and leaves out its unsaved deletes; without it, only what the
-    /// store holds. Class instances the context already tracks are returned as the same instance, refreshed
+    /// inserts, reflects its unsaved changes and leaves out its unsaved deletes (and the models its pending
+    /// batch deletes match); without it, only what the store holds. Class instances the context already tracks are returned as the same instance, refreshed
     /// from the store unless they have unsaved changes.
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         let resolver = makeResolver(for: Model.self)
@@ -124,7 +124,10 @@ extension ModelContext {
         let relatedPending =
             descriptor.includePendingChanges && hasChanges
             && Model.relatedModelTypes.contains { !pendingRegistrations(of: $0.entityName).isEmpty }
-        guard !pending.isEmpty || relatedPending else {
+        let batchDeletes =
+            descriptor.includePendingChanges
+            ? pendingBatchDeletes.filter { $0.entityName == Model.entityName } : []
+        guard !pending.isEmpty || relatedPending || !batchDeletes.isEmpty else {
             return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
         }
         // The store's matches without offset and limit (pending changes can move both), its stale rows of
@@ -139,6 +142,12 @@ extension ModelContext {
         .filter { !pendingIDs.contains($0.persistentIdentifier) }
         for (id, registration) in pending where !registration.isDeleted {
             candidates.append(DataStoreSnapshot(persistentIdentifier: id, values: registration.currentValues))
+        }
+        // Models a pending batch delete will remove are gone already, as seen from this context.
+        for deletion in batchDeletes {
+            let doomed = Set(
+                try deletion.matches(self, candidates, store.identifier).map(\.persistentIdentifier))
+            candidates.removeAll { doomed.contains($0.persistentIdentifier) }
         }
         return try SnapshotQuery.run(
             descriptor, over: candidates, storeIdentifier: store.identifier,

@@ -1,7 +1,8 @@
 import DataStoreCore
 
 extension ModelContext {
-    /// Writes every pending change, one transaction per store touched, in configuration order.
+    /// Writes every pending change, one transaction per store touched, in configuration order, then runs the
+    /// batch deletes of ``delete(model:where:includeSubclasses:)``, one transaction each.
     ///
     /// A save sends, for each changed model, only the attributes this context changed since it fetched or last
     /// saved the model (a change set); the store merges them into the row it holds, so attributes changed by
@@ -31,6 +32,8 @@ extension ModelContext {
                 recordSaved(request, remapped: outcome.remappedIdentifiers)
                 applyDeleteRuleChanges(outcome.deleteRuleChanges)
             }
+            // Batch deletes after the other changes, so they delete what matches once those are saved.
+            try runPendingBatchDeletes()
         }
     }
 

@@ -97,6 +97,8 @@ public final class ModelContext {
     package internal(set) var modelsExamined = 0
     var insertOrder: [PersistentIdentifier] = []
     var deleteOrder: [PersistentIdentifier] = []
+    /// `delete(model:where:)` calls waiting for the next save, in order.
+    var pendingBatchDeletes: [PendingBatchDelete] = []
     /// Primary keys of identifiers the context proposed, to the identifier the store used, so that struct
     /// copies holding an older identifier still resolve.
     var aliases: [String: PersistentIdentifier] = [:]
@@ -185,12 +187,13 @@ public final class ModelContext {
         changed()
     }
 
-    /// Whether the context holds inserts, deletes or changed models that are not saved yet.
+    /// Whether the context holds inserts, deletes (batch deletes included) or changed models that are not
+    /// saved yet.
     public var hasChanges: Bool { pendingChangeCount > 0 }
 
-    /// The number of models with unsaved changes.
+    /// The number of models with unsaved changes, plus the batch deletes waiting for the next save.
     var pendingChangeCount: Int {
-        insertOrder.count + deleteOrder.count + updatedIdentifiers.count
+        insertOrder.count + deleteOrder.count + pendingBatchDeletes.count + updatedIdentifiers.count
     }
 
     /// The saved models with unsaved attribute changes: of the models that may have changed (see
@@ -217,7 +220,8 @@ public final class ModelContext {
         }
     }
 
-    /// Discards every unsaved change: forgets pending inserts, keeps deleted models, and puts class models'
+    /// Discards every unsaved change: forgets pending inserts and batch deletes, keeps deleted models, and puts
+    /// class models'
     /// attributes back to their saved values. It also forgets a relationship that failed to load, so that
     /// `save()` works again (read the relationship again: it loads anew).
     public func rollback() {
@@ -243,6 +247,7 @@ public final class ModelContext {
         }
         insertOrder = []
         deleteOrder = []
+        pendingBatchDeletes = []
     }
 }
 

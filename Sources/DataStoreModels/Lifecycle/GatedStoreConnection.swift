@@ -19,6 +19,10 @@ struct GatedStoreConnection: StoreConnection {
         try lifecycle.use { try inner.save(request) }
     }
 
+    func delete<Model: PersistentModel>(_ request: DataStoreBatchDeleteRequest<Model>) throws {
+        try lifecycle.use { try inner.delete(request) }
+    }
+
     func history(
         after component: CompositeHistoryToken.Component?, through upper: CompositeHistoryToken.Component?,
         limit: Int?, modelTypes: ModelTypeRegistry

@@ -242,6 +242,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
         JSONFileHistoryToken
     > {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
+        // A trim or checkpoint a writer killed after its save left undone goes first: each killed writer would
+        // otherwise leave one more transaction past the limits.
+        maintainIfDue()
         // Saves that arrive while one is being written are written with the next batch: one append, one fsync.
         let result = try commits.submit(request) { batch in commit(batch) }
         maintainIfDue()
@@ -253,71 +256,81 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// on), then applies them. A save whose plan fails gets its own error; if the write fails, every save
     /// with a record gets that error and nothing is committed.
     func commit(_ batch: [CommitQueue<DataStoreSaveChangesRequest, SaveResult>.Pending]) {
-        typealias Prepared = (
-            plans: [Result<SavePlan, DataStoreError>], bodies: [JournalRecord.TransactionRecord?], at: Int64,
-            journal: StoreFile.Identity, preallocated: Bool, room: Int64?
-        )
         do {
-            let results = try access.write(
-                refresh: { try refresh(&$0, repairTornTail: true) },
-                prepare: { state -> Prepared in
-                    try checkSchema(state)
-                    let plans = state.replayed.table.plan(batch.map(\.request))
-                    var sequence = state.replayed.latestSequence
-                    var firstChange = state.replayed.nextChangeIdentifier
-                    // Never earlier than the previous transaction, whichever process wrote it.
-                    let timestamp = max(Date(), state.replayed.lastTimestamp)
-                    var bodies: [JournalRecord.TransactionRecord?] = []
-                    for (pending, planned) in zip(batch, plans) {
-                        guard case .success(let plan) = planned, !plan.changes.isEmpty else {
-                            bodies.append(nil)
-                            continue
-                        }
-                        sequence += 1
-                        let editing = pending.request.editingState
-                        bodies.append(
-                            JournalRecord.TransactionRecord(
-                                sequence: sequence, timestamp: timestamp, author: editing.author,
-                                bundle: editing.bundleIdentifier, process: editing.processIdentifier,
-                                firstChange: firstChange, changes: plan.changes))
-                        firstChange += Int64(plan.changes.count)
-                    }
-                    // Several records in one append: each says where the append began (see `write`).
-                    if bodies.compactMap({ $0 }).count > 1 {
-                        for index in bodies.indices { bodies[index]?.write = state.journalEnd }
-                    }
-                    let room = configuration.historyRetention.maximumBytes.map {
-                        $0 - state.replayed.history.fileBytes(journalEnd: state.journalEnd)
-                    }
-                    return (
-                        plans, bodies, state.journalEnd, state.journalIdentity, state.journalIsPreallocated,
-                        room
-                    )
-                },
-                perform: { prepared -> [Int64] in
-                    let lines = try prepared.bodies.compactMap { body throws(DataStoreError) in
-                        try body.map { body throws(DataStoreError) in try JournalIO.encode(.transaction(body))
-                        }
-                    }
-                    guard !lines.isEmpty else { return [] }
-                    let journal = try openJournal.file(identity: prepared.journal, path: files.journal)
-                    let durable = configuration.durability == .full
-                    // Free space pays off only where an fdatasync would flush the file's growing size.
-                    let freeSpace =
-                        durable && prepared.preallocated
-                        ? JournalIO.freeSpace(after: lines.reduce(0) { $0 + $1.count }, room: prepared.room)
-                        : 0
-                    try journal.appendRecords(
-                        lines, at: prepared.at, synchronize: durable, freeSpace: freeSpace)
-                    return lines.map { Int64($0.count) }
-                },
-                finish: { state, prepared, lengths -> [Result<SaveResult, any Error>] in
-                    try finishCommit(prepared.plans, prepared.bodies, lengths: lengths, in: &state)
-                })
+            let results = try commit { _ in batch.map(\.request) }
             for (pending, result) in zip(batch, results) { pending.result = result }
         } catch {
             for pending in batch { pending.result = .failure(error) }
         }
+    }
+
+    /// Commits, as consecutive transactions, the requests `resolve` makes from current state (read under the
+    /// file lock, after catching up on other processes' commits), and returns each one's result. A batch delete
+    /// resolves its matches here, so that they are exactly the matches when its transaction commits.
+    func commit(resolving resolve: (State) throws -> [DataStoreSaveChangesRequest]) throws
+        -> [Result<SaveResult, any Error>]
+    {
+        typealias Prepared = (
+            plans: [Result<SavePlan, DataStoreError>], bodies: [JournalRecord.TransactionRecord?], at: Int64,
+            journal: StoreFile.Identity, preallocated: Bool, room: Int64?
+        )
+        return try access.write(
+            refresh: { try refresh(&$0, repairTornTail: true) },
+            prepare: { state -> Prepared in
+                try checkSchema(state)
+                let requests = try resolve(state)
+                let plans = state.replayed.table.plan(requests)
+                var sequence = state.replayed.latestSequence
+                var firstChange = state.replayed.nextChangeIdentifier
+                // Never earlier than the previous transaction, whichever process wrote it.
+                let timestamp = max(Date(), state.replayed.lastTimestamp)
+                var bodies: [JournalRecord.TransactionRecord?] = []
+                for (request, planned) in zip(requests, plans) {
+                    guard case .success(let plan) = planned, !plan.changes.isEmpty else {
+                        bodies.append(nil)
+                        continue
+                    }
+                    sequence += 1
+                    let editing = request.editingState
+                    bodies.append(
+                        JournalRecord.TransactionRecord(
+                            sequence: sequence, timestamp: timestamp, author: editing.author,
+                            bundle: editing.bundleIdentifier, process: editing.processIdentifier,
+                            firstChange: firstChange, changes: plan.changes))
+                    firstChange += Int64(plan.changes.count)
+                }
+                // Several records in one append: each says where the append began (see `write`).
+                if bodies.compactMap({ $0 }).count > 1 {
+                    for index in bodies.indices { bodies[index]?.write = state.journalEnd }
+                }
+                let room = configuration.historyRetention.maximumBytes.map {
+                    $0 - state.replayed.history.fileBytes(journalEnd: state.journalEnd)
+                }
+                return (
+                    plans, bodies, state.journalEnd, state.journalIdentity, state.journalIsPreallocated,
+                    room
+                )
+            },
+            perform: { prepared -> [Int64] in
+                let lines = try prepared.bodies.compactMap { body throws(DataStoreError) in
+                    try body.map { body throws(DataStoreError) in try JournalIO.encode(.transaction(body))
+                    }
+                }
+                guard !lines.isEmpty else { return [] }
+                let journal = try openJournal.file(identity: prepared.journal, path: files.journal)
+                let durable = configuration.durability == .full
+                // Free space pays off only where an fdatasync would flush the file's growing size.
+                let freeSpace =
+                    durable && prepared.preallocated
+                    ? JournalIO.freeSpace(after: lines.reduce(0) { $0 + $1.count }, room: prepared.room)
+                    : 0
+                try journal.appendRecords(
+                    lines, at: prepared.at, synchronize: durable, freeSpace: freeSpace)
+                return lines.map { Int64($0.count) }
+            },
+            finish: { state, prepared, lengths -> [Result<SaveResult, any Error>] in
+                try finishCommit(prepared.plans, prepared.bodies, lengths: lengths, in: &state)
+            })
     }
 
     /// Applies a committed batch, whose records have `lengths` in order from the journal's end, in memory and
@@ -355,13 +368,13 @@ public final class JSONFileDataStore: DataStore, Sendable {
         return results
     }
 
-    /// Trims history and checkpoints as the configuration asks, after a save committed: aside (see
+    /// Trims history and checkpoints as the configuration asks, before and after each save: aside (see
     /// ``writeAside(when:_:)``), so that readers of this instance answer from the state before it while it
     /// writes. Whatever a writer leaves undone (a process killed between its save and its trim) the next
-    /// save in any process does. The saves before it are committed whatever happens here: a failure is
+    /// save in any process does before it writes. The saves before it are committed whatever happens here: a failure is
     /// counted in the statistics, and one that leaves the files in doubt makes later calls throw
     /// ``DataStoreError/storeUnusableUntilReopened(path:reason:)``.
-    private func maintainIfDue() {
+    func maintainIfDue() {
         guard access.inMemory({ maintenanceIsDue($0) }) else { return }
         _ = try? writeAside(when: maintenanceIsDue) { state in try maintain(&state) }
     }

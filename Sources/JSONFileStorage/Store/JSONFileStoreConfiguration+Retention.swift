@@ -5,7 +5,7 @@ extension JSONFileStoreConfiguration {
     /// first, and tokens older than the newest removed transaction then throw `historyTokenExpired`, as after
     /// `deleteHistory`.
     ///
-    /// The store trims after each save (on a copy of its state, so that readers go on) once history exceeds a
+    /// The store trims before and after each save (on a copy of its state, so that readers go on) once history exceeds a
     /// limit by a margin (an eighth of the count limit, so that trimming costs one `forget` record per many
     /// saves, not one per save), and trims it back to exactly the limit: the newest `maximumTransactionCount`
     /// transactions, and none older than `maximumAge`. It compacts (reclaiming the space) once the trimmed

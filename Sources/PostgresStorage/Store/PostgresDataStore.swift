@@ -113,34 +113,37 @@
         public func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws
             -> DataStoreFetchResult
         {
-            let query = SQLFetchQuery(
-                request.descriptor, tables: tables, store: identifier, entity: Model.entityName)
             let snapshots = try withConnection("fetch \(Model.entityName)") { connection in
-                let rows = try connection.execute(query.sql, query.parameters).rows
-                var snapshots: [DataStoreSnapshot] = []
-                snapshots.reserveCapacity(rows.count)
-                for row in rows {
-                    guard let key = row[0], let text = row[1] else { continue }
-                    let id = PersistentIdentifier(
-                        storeIdentifier: identifier, entityName: Model.entityName, primaryKey: key)
-                    snapshots.append(try PostgresRowSource.snapshot(id, text: text, store: identifier))
-                }
-                return snapshots
+                try self.snapshots(matching: request.descriptor, on: connection, operation: "fetch")
+            }
+            return DataStoreFetchResult(snapshots: snapshots)
+        }
+
+        /// The snapshots `descriptor` selects, read on `connection` (inside a caller's transaction, if it
+        /// began one): one query, finished in Swift when the pushdown is not exact (relationships in the
+        /// predicate read related rows on the same connection).
+        func snapshots<Model: PersistentModel>(
+            matching descriptor: FetchDescriptor<Model>, on connection: PostgresConnection, operation: String
+        ) throws -> [DataStoreSnapshot] {
+            let query = SQLFetchQuery(descriptor, tables: tables, store: identifier, entity: Model.entityName)
+            let rows = try connection.execute(query.sql, query.parameters).rows
+            var snapshots: [DataStoreSnapshot] = []
+            snapshots.reserveCapacity(rows.count)
+            for row in rows {
+                guard let key = row[0], let text = row[1] else { continue }
+                let id = PersistentIdentifier(
+                    storeIdentifier: identifier, entityName: Model.entityName, primaryKey: key)
+                snapshots.append(try PostgresRowSource.snapshot(id, text: text, store: identifier))
             }
             counters.withLock {
                 $0.modelsExamined += snapshots.count
                 $0.fetchRequests += 1
             }
-            if query.isExact { return DataStoreFetchResult(snapshots: snapshots) }
-            // Finish in Swift; relationships in the predicate read related rows from the database.
-            return try withConnection("fetch \(Model.entityName)") { connection in
-                let related = PostgresRowSource(
-                    connection: connection, tables: tables, store: identifier, failure: failure("fetch"))
-                return DataStoreFetchResult(
-                    snapshots: try SnapshotQuery.run(
-                        request.descriptor, over: snapshots, storeIdentifier: identifier, relatedRows: related
-                    ))
-            }
+            if query.isExact { return snapshots }
+            let related = PostgresRowSource(
+                connection: connection, tables: tables, store: identifier, failure: failure(operation))
+            return try SnapshotQuery.run(
+                descriptor, over: snapshots, storeIdentifier: identifier, relatedRows: related)
         }
 
         /// Commits the request as one SQL transaction, or throws and changes nothing.
