@@ -72,5 +72,14 @@ extension DataStoreError {
         public static let mergeConflict = Code("mergeConflict")
         /// The model container was closed: its contexts and stores are not used again.
         public static let containerClosed = Code("containerClosed")
+        /// A store declines a fetch's predicate: the model layer fetches without it and filters in Swift.
+        public static let preferInMemoryFilter = Code("preferInMemoryFilter")
+        /// A store declines a fetch's sort: the model layer fetches without it and sorts in Swift.
+        public static let preferInMemorySort = Code("preferInMemorySort")
+        /// A predicate that neither the store nor Swift can evaluate (for example one on a value stored
+        /// opaquely).
+        public static let invalidPredicate = Code("invalidPredicate")
+        /// The store does not offer a feature the request needs, and the model layer has no fallback for it.
+        public static let unsupportedFeature = Code("unsupportedFeature")
     }
 }

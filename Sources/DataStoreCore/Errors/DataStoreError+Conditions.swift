@@ -296,4 +296,29 @@ extension DataStoreError {
             .mergeConflict, store: store, entity: identifier.entityName,
             attribute: attributes.joined(separator: ", "), identifier: identifier, changeCount: conflictCount)
     }
+
+    /// Matches every ``Code/preferInMemoryFilter`` error in a `catch` or `case` pattern; a store throws it from
+    /// `fetch` (or a batch delete) to decline the predicate, as in SwiftData:
+    /// `throw DataStoreError.preferInMemoryFilter`.
+    public static let preferInMemoryFilter = DataStoreError(.preferInMemoryFilter)
+
+    /// Matches every ``Code/preferInMemorySort`` error in a `catch` or `case` pattern; a store throws it from
+    /// `fetch` to decline the sort, as in SwiftData: `throw DataStoreError.preferInMemorySort`.
+    public static let preferInMemorySort = DataStoreError(.preferInMemorySort)
+
+    /// Matches every ``Code/invalidPredicate`` error in a `catch` or `case` pattern.
+    public static let invalidPredicate = DataStoreError(.invalidPredicate)
+
+    /// A predicate that neither the store nor Swift can evaluate; `reason` says which part.
+    public static func invalidPredicate(store: String, entity: String, reason: String) -> DataStoreError {
+        DataStoreError(.invalidPredicate, store: store, entity: entity, reason: reason)
+    }
+
+    /// Matches every ``Code/unsupportedFeature`` error in a `catch` or `case` pattern.
+    public static let unsupportedFeature = DataStoreError(.unsupportedFeature)
+
+    /// The store does not offer what the request needs; `reason` names it.
+    public static func unsupportedFeature(store: String, reason: String) -> DataStoreError {
+        DataStoreError(.unsupportedFeature, store: store, reason: reason)
+    }
 }

@@ -100,6 +100,18 @@ extension DataStoreError {
         case .migrationFailed:
             return
                 "Migrating store '\(store)' failed: \(reason). The store stays at the last version it completed."
+        case .preferInMemoryFilter:
+            return
+                "Store '\(store)' declined the fetch's predicate (preferInMemoryFilter); a model context "
+                + "evaluates it in Swift instead."
+        case .preferInMemorySort:
+            return
+                "Store '\(store)' declined the fetch's sort (preferInMemorySort); a model context sorts in Swift "
+                + "instead."
+        case .invalidPredicate:
+            return "Store '\(store)' cannot evaluate a predicate on \(entity ?? "?"): \(reason)"
+        case .unsupportedFeature:
+            return "Store '\(store)' does not support this: \(reason)"
         default:
             var details = [code.name]
             if let store = self.store { details.append("store '\(store)'") }

@@ -8,9 +8,8 @@ protocol StoreConnection: Sendable {
     var store: any DataStore { get }
     func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot]
     func save(_ request: DataStoreSaveChangesRequest) throws -> StoreSaveOutcome
-    /// Deletes the models a batch delete request matches, in one transaction: through the store's own
-    /// ``DataStoreBatching`` conformance, or, for a store without one, by fetching the matches and saving their
-    /// deletes (then a save between the fetch and the delete may change what matches; see `Docs/Architecture.md`).
+    /// Sends a batch delete to a store that conforms to ``DataStoreBatching``; throws `unsupportedFeature` for
+    /// one that does not (the context then fetches the matches and saves their deletes).
     func delete<Model: PersistentModel>(_ request: DataStoreBatchDeleteRequest<Model>) throws
     /// The store's transactions after `component` (from the oldest retained one when `nil`) and through
     /// `upper` (to the newest when `nil`), at most `limit` of them, as container transactions whose tokens
@@ -61,19 +60,11 @@ struct TypedStoreConnection<Store: HistoryProvidingStore>: StoreConnection {
     }
 
     func delete<Model: PersistentModel>(_ request: DataStoreBatchDeleteRequest<Model>) throws {
-        if let batching = typedStore as? any DataStoreBatching {
-            try batching.delete(request)
-            return
+        guard let batching = typedStore as? any DataStoreBatching else {
+            throw DataStoreError.unsupportedFeature(
+                store: identifier, reason: "it does not conform to DataStoreBatching (delete by predicate)")
         }
-        let matches = try typedStore.fetch(
-            DataStoreFetchRequest(descriptor: request.fetchDescriptor, editingState: request.editingState))
-        guard !matches.snapshots.isEmpty else { return }
-        _ = try typedStore.save(
-            DataStoreSaveChangesRequest(
-                editingState: request.editingState,
-                deleted: matches.snapshots.map {
-                    DataStoreSnapshot(persistentIdentifier: $0.persistentIdentifier, values: [:])
-                }))
+        try batching.delete(request)
     }
 
     func history(

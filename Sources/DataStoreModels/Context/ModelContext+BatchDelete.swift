@@ -36,7 +36,7 @@ extension ModelContext {
         defer { forgetModelsGone(from: touched) }
         while let pending = pendingBatchDeletes.first {
             let store = try container.connection(forEntity: pending.entityName)
-            try pending.run(store, editingState)
+            try pending.run(self, store, editingState)
             touched.insert(store.identifier)
             pendingBatchDeletes.removeFirst()
         }
@@ -68,7 +68,6 @@ extension ModelContext {
     {
         var descriptor = FetchDescriptor<Model>(predicate: #Predicate { ids.contains($0.persistentModelID) })
         descriptor.includePendingChanges = false
-        let store = try container.connection(forEntity: Model.entityName)
-        return Set(try store.fetch(DataStoreFetchRequest(descriptor: descriptor)).map(\.persistentIdentifier))
+        return Set(try fetchSnapshots(descriptor).map(\.persistentIdentifier))
     }
 }

@@ -128,7 +128,7 @@ extension ModelContext {
             descriptor.includePendingChanges
             ? pendingBatchDeletes.filter { $0.entityName == Model.entityName } : []
         guard !pending.isEmpty || relatedPending || !batchDeletes.isEmpty else {
-            return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
+            return try storeFetch(descriptor, from: store)
         }
         // The store's matches without offset and limit (pending changes can move both), its stale rows of
         // pending models replaced by their unsaved state, then the whole descriptor applied again in Swift.
@@ -136,10 +136,8 @@ extension ModelContext {
         var unlimited = FetchDescriptor<Model>(predicate: relatedPending ? nil : descriptor.predicate)
         unlimited.includePendingChanges = false
         let pendingIDs = Set(pending.map(\.0))
-        var candidates = try store.fetch(
-            DataStoreFetchRequest(descriptor: unlimited, editingState: editingState)
-        )
-        .filter { !pendingIDs.contains($0.persistentIdentifier) }
+        var candidates = try storeFetch(unlimited, from: store, finish: false)
+            .filter { !pendingIDs.contains($0.persistentIdentifier) }
         for (id, registration) in pending where !registration.isDeleted {
             candidates.append(DataStoreSnapshot(persistentIdentifier: id, values: registration.currentValues))
         }
@@ -149,6 +147,31 @@ extension ModelContext {
                 try deletion.matches(self, candidates, store.identifier).map(\.persistentIdentifier))
             candidates.removeAll { doomed.contains($0.persistentIdentifier) }
         }
+        return try SnapshotQuery.run(
+            descriptor, over: candidates, storeIdentifier: store.identifier,
+            resolver: makeResolver(for: Model.self))
+    }
+
+    /// The store's answer to `descriptor`, with what the store declines done in Swift, as SwiftData does: a
+    /// store that throws `preferInMemoryFilter` is asked for every model of the type (without predicate, sort,
+    /// offset or limit), one that throws `preferInMemorySort` for the matches unsorted and unlimited, and the
+    /// whole descriptor is then applied here (unless `finish` is `false`: the caller applies it, or a
+    /// superset of the matches is what it needs).
+    func storeFetch<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, from store: any StoreConnection, finish: Bool = true
+    ) throws -> [DataStoreSnapshot] {
+        var fallback = FetchDescriptor<Model>(predicate: descriptor.predicate)
+        fallback.includePendingChanges = false
+        do {
+            return try store.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
+        } catch DataStoreError.preferInMemoryFilter {
+            fallback.predicate = nil
+        } catch DataStoreError.preferInMemorySort {
+            // The predicate stays with the store; only the order (and so the window) moves here.
+        }
+        let candidates = try store.fetch(
+            DataStoreFetchRequest(descriptor: fallback, editingState: editingState))
+        guard finish else { return candidates }
         return try SnapshotQuery.run(
             descriptor, over: candidates, storeIdentifier: store.identifier,
             resolver: makeResolver(for: Model.self))

@@ -6,8 +6,13 @@ import Foundation
 struct PendingBatchDelete {
     /// The entity whose models it deletes.
     let entityName: String
-    /// Sends the request, as `editingState`, to the store that holds the entity.
-    let run: (_ store: any StoreConnection, _ editingState: EditingState) throws -> Void
+    /// Deletes the matches, as `editingState`, in the store that holds the entity: through its
+    /// ``DataStoreBatching`` conformance, or, when it has none or declines the predicate
+    /// (`preferInMemoryFilter`), by fetching the matches through the context (which evaluates a declined
+    /// predicate in Swift) and saving their deletes. A save by another writer between that fetch and the
+    /// delete can change what matches; see `Docs/Architecture.md`.
+    let run:
+        (_ context: ModelContext, _ store: any StoreConnection, _ editingState: EditingState) throws -> Void
     /// The snapshots among `snapshots` that the predicate matches (evaluated as a context's fetch evaluates it).
     let matches:
         (_ context: ModelContext, _ snapshots: [DataStoreSnapshot], _ storeIdentifier: String) throws
@@ -15,10 +20,22 @@ struct PendingBatchDelete {
 
     init<T: PersistentModel>(_: T.Type, predicate: Predicate<T>?, includeSubclasses: Bool) {
         entityName = T.entityName
-        run = { store, editingState in
-            try store.delete(
-                DataStoreBatchDeleteRequest<T>(
-                    predicate: predicate, includeSubclasses: includeSubclasses, editingState: editingState))
+        run = { context, store, editingState in
+            let request = DataStoreBatchDeleteRequest<T>(
+                predicate: predicate, includeSubclasses: includeSubclasses, editingState: editingState)
+            do {
+                return try store.delete(request)
+            } catch DataStoreError.unsupportedFeature, DataStoreError.preferInMemoryFilter {
+                // The fallback below.
+            }
+            let matches = try context.fetchSnapshots(request.fetchDescriptor)
+            guard !matches.isEmpty else { return }
+            _ = try store.save(
+                DataStoreSaveChangesRequest(
+                    editingState: editingState,
+                    deleted: matches.map {
+                        DataStoreSnapshot(persistentIdentifier: $0.persistentIdentifier, values: [:])
+                    }))
         }
         matches = { context, snapshots, storeIdentifier in
             guard let predicate else { return snapshots }
