@@ -159,12 +159,41 @@ private typealias Trip = SampleTripsSchemaV3.Trip
                 for: SampleTripsSchemaV2.models, migrationPlan: OldPlan.self,
                 configurations: [configuration()])
         } throws: { error in
-            guard let error = error as? DataStoreError, error.code == .invalidMigrationPlan else {
+            guard let error = error as? DataStoreError, error.code == .unknownDataStoreSchema else {
                 return false
             }
             return error.reason?.contains("newer") == true
         }
         #expect(try recordBytes(of: journal) == atV3)
+    }
+
+    /// A store at a version the plan does not list (a build of the app between two released versions) is a
+    /// schema the app does not know: `unknownDataStoreSchema` naming the versions the plan knows, and nothing
+    /// written.
+    @Test func aVersionThePlanDoesNotListIsAnUnknownSchema() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let between = try ModelContainer(
+                for: Schema(SampleTripsSchemaV1.models, version: Schema.Version(1, 5, 0)),
+                configurations: [configuration()])
+            let context = ModelContext(between)
+            context.insert(
+                SampleTripsSchemaV1.Trip(
+                    name: "Paris", destination: "FR", start_date: day(0), end_date: day(1)))
+            try context.save()
+        }
+        let before = try recordBytes(of: directory.appendingPathComponent("journal.jsonl"))
+        #expect {
+            try ModelContainer(
+                for: [SampleTripsSchemaV3.Trip.self], migrationPlan: SampleTripsMigrationPlan.self,
+                configurations: [configuration()])
+        } throws: { error in
+            guard let error = error as? DataStoreError, error.code == .unknownDataStoreSchema else {
+                return false
+            }
+            return error.reason?.contains("1.5.0") == true && error.reason?.contains("3.0.0") == true
+        }
+        #expect(try recordBytes(of: directory.appendingPathComponent("journal.jsonl")) == before)
     }
 }
 
@@ -207,7 +236,7 @@ private typealias Trip = SampleTripsSchemaV3.Trip
         #expect {
             try ModelContainer(for: SampleTripsSchemaV2.schema, configurations: [configuration()])
         } throws: { error in
-            guard let error = error as? DataStoreError, error.code == .incompatibleSchema else {
+            guard let error = error as? DataStoreError, error.code == .unknownDataStoreSchema else {
                 return false
             }
             return error.reason?.contains("newer") == true

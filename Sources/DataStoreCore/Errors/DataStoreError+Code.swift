@@ -81,5 +81,8 @@ extension DataStoreError {
         public static let invalidPredicate = Code("invalidPredicate")
         /// The store does not offer a feature the request needs, and the model layer has no fallback for it.
         public static let unsupportedFeature = Code("unsupportedFeature")
+        /// The store records a schema the app does not know: a version newer than the app's, or one its migration
+        /// plan does not list (SwiftData's `unknownDataStoreSchema`). Nothing was written.
+        public static let unknownDataStoreSchema = Code("unknownDataStoreSchema")
     }
 }

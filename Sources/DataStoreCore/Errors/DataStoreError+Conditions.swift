@@ -321,4 +321,13 @@ extension DataStoreError {
     public static func unsupportedFeature(store: String, reason: String) -> DataStoreError {
         DataStoreError(.unsupportedFeature, store: store, reason: reason)
     }
+
+    /// Matches every ``Code/unknownDataStoreSchema`` error in a `catch` or `case` pattern.
+    public static let unknownDataStoreSchema = DataStoreError(.unknownDataStoreSchema)
+
+    /// Store `store` records a schema the app does not know; `reason` names its version and the versions the app
+    /// knows. Nothing was written.
+    public static func unknownDataStoreSchema(store: String, reason: String) -> DataStoreError {
+        DataStoreError(.unknownDataStoreSchema, store: store, reason: reason)
+    }
 }

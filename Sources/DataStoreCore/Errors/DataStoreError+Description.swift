@@ -112,6 +112,10 @@ extension DataStoreError {
             return "Store '\(store)' cannot evaluate a predicate on \(entity ?? "?"): \(reason)"
         case .unsupportedFeature:
             return "Store '\(store)' does not support this: \(reason)"
+        case .unknownDataStoreSchema:
+            return
+                "Store '\(store)' records a schema this app does not know: \(reason). Nothing was written; add the "
+                + "version to the migration plan, or open the store with the app that wrote it."
         default:
             var details = [code.name]
             if let store = self.store { details.append("store '\(store)'") }

@@ -76,11 +76,11 @@ public struct SchemaUpgrade: Hashable, Codable, Sendable {
         if let storedVersion = stored.version, let targetVersion = target.version,
             targetVersion < storedVersion
         {
-            throw DataStoreError.incompatibleSchema(
-                store: store, entity: stored.entities.first?.name ?? "?", attribute: nil,
+            throw DataStoreError.unknownDataStoreSchema(
+                store: store,
                 reason:
-                    "the store is at schema version \(storedVersion), newer than \(targetVersion): a newer version of "
-                    + "the app wrote it, and opening it with older models would drop what they do not know")
+                    "it is at schema version \(storedVersion), newer than \(targetVersion): a newer version of the "
+                    + "app wrote it, and opening it with older models would drop what they do not know")
         }
         // Dropping stored values needs the app's word: a target version newer than the stored one.
         let declaresNewVersion =

@@ -100,23 +100,30 @@ struct SchemaMigrator {
     }
 
     /// Where in the plan a store's recorded schema is: by its version, or by its layout when it has none.
+    /// A schema the plan does not know is ``DataStoreError/unknownDataStoreSchema(store:reason:)``.
     private static func startIndex(of recorded: Schema, in schemas: [Schema], store: String) throws -> Int {
+        let known = schemas.compactMap(\.version).map { "\($0)" }.joined(separator: ", ")
         if let version = recorded.version {
             if let index = schemas.firstIndex(where: { $0.version == version }) { return index }
             if let latest = schemas.last?.version, version > latest {
-                throw DataStoreError.invalidMigrationPlan(
+                throw DataStoreError.unknownDataStoreSchema(
+                    store: store,
                     reason:
-                        "store '\(store)' is at version \(version), newer than every version in the plan (the "
-                        + "latest is \(latest)); it was written by a newer version of the app")
+                        "it is at version \(version), newer than every version in the migration plan (\(known)); a "
+                        + "newer version of the app wrote it")
             }
-            throw DataStoreError.invalidMigrationPlan(
-                reason: "store '\(store)' is at version \(version), which is not in the plan")
+            throw DataStoreError.unknownDataStoreSchema(
+                store: store,
+                reason: "it is at version \(version), which the migration plan (\(known)) does not list")
         }
         if let index = schemas.lastIndex(where: { $0.storageLayout == recorded.storageLayout }) {
             return index
         }
-        throw DataStoreError.invalidMigrationPlan(
-            reason: "store '\(store)' records a schema without a version that matches no version of the plan")
+        throw DataStoreError.unknownDataStoreSchema(
+            store: store,
+            reason:
+                "it records a schema without a version that matches no version of the migration plan (\(known))"
+        )
     }
 
     /// The stage for each step `i` (version `i` to `i + 1`), checking that versions increase and that every
