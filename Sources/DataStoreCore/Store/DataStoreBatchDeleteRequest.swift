@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A request to delete every model of one type that matches a predicate, in one transaction, as in SwiftData.
-/// ``ModelContext``'s `delete(model:where:includeSubclasses:)` sends one to a store that conforms to
+/// `ModelContext`'s `delete(model:where:includeSubclasses:)` sends one to a store that conforms to
 /// ``DataStoreBatching``.
 public struct DataStoreBatchDeleteRequest<T: PersistentModel>: Sendable {
     /// Which models to delete: every model of `T` when `nil`.

@@ -8,7 +8,7 @@ protocol StoreConnection: Sendable {
     var store: any DataStore { get }
     func fetch<Model: PersistentModel>(_ request: DataStoreFetchRequest<Model>) throws -> [DataStoreSnapshot]
     func save(_ request: DataStoreSaveChangesRequest) throws -> StoreSaveOutcome
-    /// Sends a batch delete to a store that conforms to ``DataStoreBatching``; throws `unsupportedFeature` for
+    /// Sends a batch delete to a store that conforms to `DataStoreBatching`; throws `unsupportedFeature` for
     /// one that does not (the context then fetches the matches and saves their deletes).
     func delete<Model: PersistentModel>(_ request: DataStoreBatchDeleteRequest<Model>) throws
     /// The store's transactions after `component` (from the oldest retained one when `nil`) and through

@@ -6,7 +6,7 @@ extension ModelContext {
     /// during the next save, as SwiftData's `delete(model:where:includeSubclasses:)`.
     ///
     /// At the next ``save()``, after the context's other changes are saved, the store deletes the models that
-    /// match then, as one transaction: through the store's ``DataStoreBatching`` conformance (all of this
+    /// match then, as one transaction: through the store's `DataStoreBatching` conformance (all of this
     /// package's stores but the insert-only time-series store), or, for a store without one, by fetching the
     /// matches and saving their deletes. History records each delete with its tombstone, delete rules apply
     /// and the models' unique values are free again. Until then this context's fetches leave the matching
@@ -16,7 +16,7 @@ extension ModelContext {
     ///   - model: The type of the models to delete.
     ///   - predicate: Which models to delete; `nil` deletes every model of the type.
     ///   - includeSubclasses: Kept for SwiftData's signature: this package's models have no subclasses.
-    /// - Throws: ``DataStoreError/modelTypeNotInContainer(entity:)`` for a type outside the container.
+    /// - Throws: `DataStoreError.modelTypeNotInContainer` for a type outside the container.
     public func delete<T: PersistentModel>(
         model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
     ) throws {

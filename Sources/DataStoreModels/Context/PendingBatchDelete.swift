@@ -7,7 +7,7 @@ struct PendingBatchDelete {
     /// The entity whose models it deletes.
     let entityName: String
     /// Deletes the matches, as `editingState`, in the store that holds the entity: through its
-    /// ``DataStoreBatching`` conformance, or, when it has none or declines the predicate
+    /// `DataStoreBatching` conformance, or, when it has none or declines the predicate
     /// (`preferInMemoryFilter`), by fetching the matches through the context (which evaluates a declined
     /// predicate in Swift) and saving their deletes. A save by another writer between that fetch and the
     /// delete can change what matches; see `Docs/Architecture.md`.
