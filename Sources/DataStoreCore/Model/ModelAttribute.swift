@@ -1,3 +1,5 @@
+import Foundation
+
 /// One persisted attribute of a model: its name, key path and options, and how its value converts.
 ///
 /// Declare them with ``attribute(_:_:options:originalName:)`` in ``PersistentModel/schemaAttributes``.
@@ -34,6 +36,33 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
             write: { model, value in
                 guard let converted = Value(snapshotValue: value) else { return false }
                 model[keyPath: keyPath] = converted
+                return true
+            })
+    }
+
+    /// Declares an attribute whose value is any `Codable` type, stored as one opaque value (SwiftData's
+    /// `@Attribute(.codable)`): `.attribute("route", \.route, options: .codable)`. The `.codable` option is added
+    /// when not given. Types a store can compare (strings, numbers, dates, their arrays and optionals) use the
+    /// other overload, which this one never shadows.
+    @_disfavoredOverload
+    public static func attribute<Value: Codable>(
+        _ name: String, _ keyPath: WritableKeyPath<Model, Value>, options: Schema.Attribute.Option = .codable,
+        originalName: String? = nil
+    ) -> ModelAttribute {
+        ModelAttribute(
+            name: name, keyPath: keyPath, options: options.union(.codable),
+            valueTypeName: String(describing: Value.self), valueKind: "codable", originalName: originalName,
+            read: { model in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                // A value that does not encode (a non-finite double inside it) is stored as null.
+                return (try? encoder.encode(model[keyPath: keyPath])).map(SnapshotValue.data) ?? .null
+            },
+            write: { model, value in
+                guard case .data(let data) = value,
+                    let decoded = try? JSONDecoder().decode(Value.self, from: data)
+                else { return false }
+                model[keyPath: keyPath] = decoded
                 return true
             })
     }

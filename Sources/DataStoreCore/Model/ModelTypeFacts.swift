@@ -15,6 +15,8 @@ package struct ModelTypeFacts: @unchecked Sendable {
     package let valueAttributeNames: Set<String>
     /// Whether any attribute is a relationship, so that a query needs related rows to evaluate a predicate.
     package let hasRelationships: Bool
+    /// The attributes stored opaquely (`.codable`), by key path: predicates and sorts may not read them.
+    package let codableAttributes: [AnyKeyPath: String]
 
     private static let cache = Lock<[ObjectIdentifier: ModelTypeFacts]>([:])
 
@@ -62,7 +64,12 @@ package struct ModelTypeFacts: @unchecked Sendable {
         let facts = ModelTypeFacts(
             positions: positions,
             valueAttributeNames: Set(Model.schemaAttributes.filter { $0.relationship == nil }.map(\.name)),
-            hasRelationships: Model.schemaAttributes.contains { $0.relationship != nil })
+            hasRelationships: Model.schemaAttributes.contains { $0.relationship != nil },
+            codableAttributes: Dictionary(
+                Model.schemaAttributes.filter { $0.options.contains(.codable) }.map {
+                    ($0.keyPath as AnyKeyPath, $0.name)
+                },
+                uniquingKeysWith: { first, _ in first }))
         cache.withLock { $0[key] = facts }
         return facts
     }

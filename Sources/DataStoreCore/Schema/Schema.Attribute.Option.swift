@@ -15,5 +15,11 @@ extension Schema.Attribute {
 
         /// When a model is deleted, its value is kept in the delete change's tombstone.
         public static let preserveValueOnDeletion = Option(rawValue: 1 << 1)
+
+        /// The value is any `Codable` type, stored as one opaque value (its JSON encoding, as ``SnapshotValue/data(_:)``).
+        /// Stores cannot look inside it: a predicate or sort that reads it is refused
+        /// (``DataStoreError/Code/invalidPredicate``, ``DataStoreError/Code/unsupportedFeature``), and a change of
+        /// its shape is not migrated (old values that no longer decode throw `attributeTypeMismatch` when read).
+        public static let codable = Option(rawValue: 1 << 2)
     }
 }

@@ -37,6 +37,7 @@ public enum SnapshotQuery {
         storeIdentifier: String, resolver: (any RelatedModelResolving)?,
         bounds: ModelPredicateBounds<Model>? = nil
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
+        try OpaqueAttributeUse.check(descriptor, store: storeIdentifier)
         // Arrays, not `AnySequence` over lazy filters: a fetch answered from an index has a candidate or two,
         // and the type-erased wrappers cost more than the filtering.
         var candidates = Array(candidates)

@@ -119,6 +119,7 @@ extension ModelContext {
         -> [DataStoreSnapshot]
     {
         let store = try container.connection(forEntity: Model.entityName)
+        try OpaqueAttributeUse.check(descriptor, store: store.identifier)
         let pending = descriptor.includePendingChanges ? pendingRegistrations(of: Model.entityName) : []
         // A predicate or sort that follows a relationship sees unsaved changes of related models only here.
         let relatedPending =

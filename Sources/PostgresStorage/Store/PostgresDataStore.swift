@@ -125,6 +125,7 @@
         func snapshots<Model: PersistentModel>(
             matching descriptor: FetchDescriptor<Model>, on connection: PostgresConnection, operation: String
         ) throws -> [DataStoreSnapshot] {
+            try OpaqueAttributeUse.check(descriptor, store: identifier)
             let query = SQLFetchQuery(descriptor, tables: tables, store: identifier, entity: Model.entityName)
             let rows = try connection.execute(query.sql, query.parameters).rows
             var snapshots: [DataStoreSnapshot] = []
