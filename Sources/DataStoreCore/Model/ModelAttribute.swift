@@ -2,7 +2,8 @@ import Foundation
 
 /// One persisted attribute of a model: its name, key path and options, and how its value converts.
 ///
-/// Declare them with ``attribute(_:_:options:originalName:)`` in ``PersistentModel/schemaAttributes``.
+/// Declare them with `attribute(_:_:options:originalName:)` (for a `Codable` value stored opaquely, the same with
+/// `options: .codable`) in ``PersistentModel/schemaAttributes``.
 public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     // `@unchecked`: the key path and the two closures capture only the key path, which is immutable.
 
