@@ -39,6 +39,11 @@ extension InMemoryDataStore: HistoryObserving {
         return stream
     }
 
+    /// Yields after each commit by this instance (the store lives in this process only), and after `erase()`.
+    public func commitSignals() -> AsyncStream<Void> {
+        commits.subscribe()
+    }
+
     /// The number of live `historyUpdates` sequences, to check that cancelling releases them.
     package var observerCount: Int { state.withLock { $0.observers.count } }
 }

@@ -39,6 +39,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
     /// The schema the store enforces (empty when opened without one); ``migrate(to:applying:)`` changes it.
     public var schema: Schema { state.withLock { $0.table.schema ?? Schema(entities: []) } }
     let state: Lock<State>
+    /// Wakes `commitSignals()` subscribers after each commit and erase.
+    let commits = SignalBroadcaster()
 
     /// Opens an empty store with a fresh epoch.
     ///
@@ -121,6 +123,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
         for observer in state.observers.values {
             observer.yield(transaction)
         }
+        commits.signal()
         state.latestSequence = sequence
         state.lastTimestamp = timestamp
         if let limit = configuration.maximumHistoryCount, state.history.count > limit {
@@ -144,6 +147,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
         for observer in observers.values {
             observer.finish()
         }
+        commits.signal()
     }
 
     /// The token of the newest transaction, or a token at sequence 0 when there is none.

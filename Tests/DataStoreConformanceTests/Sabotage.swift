@@ -27,7 +27,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     case duplicatesDropped, overlappingSavesLost, updatesReplaceWholeRows, mergePolicyIgnored
     // Capabilities
     case reopenForgetsEverything, instancesShareNothing, rejectedUpdateKeepsInserts
-    case rejectedDeleteKeepsInserts, updatesSkipTheBacklog, updatesIgnoreExpiry
+    case rejectedDeleteKeepsInserts, updatesSkipTheBacklog, updatesIgnoreExpiry, signalsMissCommits
     // Schemas
     case schemaNotRecorded, renamedValuesDropped, unsafeSchemaAccepted
     // Relationships
@@ -108,6 +108,7 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .toManyValuesDropped: .inverseSidesStayConsistent
         case .updatesSkipTheBacklog: .historyUpdatesDeliverCommitsInOrder
         case .updatesIgnoreExpiry: .historyUpdatesRejectExpiredTokens
+        case .signalsMissCommits: .commitSignalsFollowEveryCommit
         case .batchDeleteLeavesAMatch: .batchDeleteRemovesExactlyTheMatches
         case .batchDeleteSplitIntoTransactions: .batchDeleteIsOneTransaction
         case .batchDeleteSkipsDeleteRules: .batchDeleteAppliesDeleteRules
@@ -120,7 +121,7 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .reopenForgetsEverything: [.durable]
         case .instancesShareNothing: [.multiProcess]
         case .rejectedUpdateKeepsInserts, .rejectedDeleteKeepsInserts: [.insertOnly]
-        case .updatesSkipTheBacklog, .updatesIgnoreExpiry: [.historyUpdates]
+        case .updatesSkipTheBacklog, .updatesIgnoreExpiry, .signalsMissCommits: [.historyUpdates]
         case .batchDeleteLeavesAMatch, .batchDeleteSplitIntoTransactions, .batchDeleteSkipsDeleteRules:
             [.batchDeletes]
         default: []

@@ -402,4 +402,10 @@ extension SabotagedStore: HistoryObserving {
             return base.historyUpdates(after: token)
         }
     }
+
+    func commitSignals() -> AsyncStream<Void> {
+        guard sabotage == .signalsMissCommits else { return base.commitSignals() }
+        // Subscribed, but never woken: an observer waiting on it would sleep through every commit.
+        return AsyncStream { _ in }
+    }
 }

@@ -118,3 +118,66 @@ import Testing
         #expect(try fresh.fetchCount(FetchDescriptor<Note>()) == 1)
     }
 }
+
+/// Issue 33: observation is pushed. An observer sleeps until a store signals a commit (in-process for the
+/// in-memory store and for saves of the container's contexts, inotify for the JSON file store), instead of
+/// reading the container ten times a second.
+@Suite struct PushedObservationTests {
+    @Test(arguments: ["memory", "json"]) func anIdleObserverSleepsUntilACommit(store: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration =
+            store == "memory"
+            ? ModelConfiguration(isStoredInMemoryOnly: true)
+            : ModelConfiguration(JSONFileStoreConfiguration(name: "notes", directory: directory))
+        let container = try ModelContainer(for: [Note.self], configurations: [configuration])
+        let observer = try HistoryObserver(modelContainer: container)
+        let received = Task {
+            var titles: [String] = []
+            for try await transaction in observer.transactions() {
+                titles.append(
+                    contentsOf: transaction.changes.map { "\($0.changedPersistentIdentifier.entityName)" })
+                if titles.count == 2 { break }
+            }
+            return titles
+        }
+        for _ in 0..<500 where observer.looks == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        // Idle: a polling observer (every 100 ms by default) would read the container about ten times here.
+        try await Task.sleep(for: .seconds(1))
+        #expect(observer.looks == 1, "an idle observer reads nothing")
+        let context = ModelContext(container)
+        context.insert(Note(title: "one"))
+        try context.save()
+        context.insert(Note(title: "two"))
+        try context.save()
+        let titles = try await value(of: received, within: .seconds(20))
+        #expect(titles == ["Note", "Note"])
+        // Each commit cost at most a look or two (signals merge), not a timer's worth.
+        #expect(observer.looks <= 9)
+    }
+
+    /// A second container on the same JSON directory stands for another process (its commits reach the
+    /// observer only through the store's own signal: inotify).
+    @Test func anotherInstancesCommitWakesTheObserver() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushed-other-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = JSONFileStoreConfiguration(name: "notes", directory: directory)
+        let container = try ModelContainer(
+            for: [Note.self], configurations: [ModelConfiguration(configuration)])
+        let other = try ModelContainer(for: [Note.self], configurations: [ModelConfiguration(configuration)])
+        let observer = try HistoryObserver(modelContainer: container)
+        let received = Task {
+            for try await transaction in observer.transactions() { return transaction.author }
+            return nil
+        }
+        for _ in 0..<500 where observer.looks == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let widget = ModelContext(other)
+        widget.author = "widget"
+        widget.insert(Note(title: "from the widget"))
+        try widget.save()
+        let author = try await value(of: received, within: .seconds(20))
+        #expect(author == "widget")
+    }
+}

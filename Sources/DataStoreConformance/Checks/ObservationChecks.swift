@@ -43,6 +43,28 @@ enum ObservationChecks {
             received, expected, "the transactions delivered after the first token: two retained, two new")
     }
 
+    static func commitSignalsFollowEveryCommit<S>(_ h: Harness<S>) async throws {
+        let observer = try observing(h)
+        let signals = observer.commitSignals()
+        let received = SignalCount()
+        let relay = Task {
+            for await _ in signals { received.add() }
+        }
+        defer { relay.cancel() }
+        for round in 1...3 {
+            let before = received.value
+            _ = try h.saveItems(["signalled-\(round)"])
+            // Liveness, not speed: a store that signals at all does so in milliseconds.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while received.value == before, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            try h.expect.that(
+                received.value > before, "a signal within 10 s of commit \(round) of 3",
+                observed: "none (signals before the commit: \(before))")
+        }
+    }
+
     static func historyUpdatesRejectExpiredTokens<S>(_ h: Harness<S>) async throws {
         let observer = try observing(h)
         let tokens = try h.saveItems(["a", "b", "c"])
@@ -60,4 +82,11 @@ enum ObservationChecks {
             throw h.expect.failure(expected: "historyTokenExpired", observed: "threw \(error)")
         }
     }
+}
+
+/// How many signals a relay received.
+private final class SignalCount: Sendable {
+    private let count = Lock(0)
+    var value: Int { count.withLock { $0 } }
+    func add() { count.withLock { $0 += 1 } }
 }

@@ -82,6 +82,8 @@ extension ConformanceCase {
             try await ObservationChecks.historyUpdatesDeliverCommitsInOrder(h)
         case .historyUpdatesRejectExpiredTokens:
             try await ObservationChecks.historyUpdatesRejectExpiredTokens(h)
+        case .commitSignalsFollowEveryCommit:
+            try await ObservationChecks.commitSignalsFollowEveryCommit(h)
         }
     }
 }

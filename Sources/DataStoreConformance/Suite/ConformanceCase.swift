@@ -146,6 +146,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case historyUpdatesDeliverCommitsInOrder
     /// `historyUpdates(after:)` with an expired token ends with `historyTokenExpired`.
     case historyUpdatesRejectExpiredTokens
+    /// `commitSignals()` yields after every commit made after it was called.
+    case commitSignalsFollowEveryCommit
 
     // Schemas
     /// The store records the schema it was opened with, and a new version of it (across reopening, if durable).
@@ -206,7 +208,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             return capabilities.contains(.multiProcess)
         case .insertOnlyRejectsUpdatesAtomically, .insertOnlyRejectsDeletesAtomically:
             return capabilities.contains(.insertOnly)
-        case .historyUpdatesDeliverCommitsInOrder, .historyUpdatesRejectExpiredTokens:
+        case .historyUpdatesDeliverCommitsInOrder, .historyUpdatesRejectExpiredTokens,
+            .commitSignalsFollowEveryCommit:
             return capabilities.contains(.historyUpdates)
         case .batchDeleteRemovesExactlyTheMatches, .batchDeleteIsOneTransaction,
             .batchDeleteAppliesDeleteRules:
@@ -325,6 +328,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "HistoryObserving: the sequence yields the transactions after the token, then each new one, in commit order, each once."
         case .historyUpdatesRejectExpiredTokens:
             "HistoryObserving: a token that fetchHistory would reject ends the sequence with that error."
+        case .commitSignalsFollowEveryCommit:
+            "HistoryObserving: `commitSignals()` yields after each commit made after the call (three in turn), within 10 s."
         case .batchDeleteRemovesExactlyTheMatches:
             "DataStoreBatching: `delete(_:)` deletes exactly the models of the type that match the predicate when it commits; matching nothing commits nothing."
         case .batchDeleteIsOneTransaction:

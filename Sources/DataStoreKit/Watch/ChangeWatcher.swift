@@ -10,13 +10,13 @@ import Foundation
 
 /// Waits for a commit to a store's files: inotify on Linux, plain polling elsewhere.
 ///
-/// `wait(upTo:)` returns as soon as a file whose name `isCommitFile` accepts is written to or renamed into
-/// place, or when the interval passes. Nothing else wakes it: not a reader opening and closing files, not a
-/// lock file, not a temporary file being written. With inotify, a commit by any process is noticed within
+/// `wait(upTo:orUntil:)` returns as soon as a file whose name `isCommitFile` accepts is written to or renamed
+/// into place, or when its feed is cancelled; with inotify it needs no timer, so an idle watch does no work.
+/// Nothing else wakes it: not a reader opening and closing files, not a lock file, not a temporary file being
+/// written. With inotify, a commit by any process is noticed within
 /// milliseconds; without it (other platforms, or when inotify is exhausted), within one interval.
 public final class ChangeWatcher {
-    /// The longest `wait(upTo:)` waits without a change: the polling fallback's latency, and how quickly a
-    /// cancelled feed releases its descriptor.
+    /// How long the polling fallback waits between looks: its latency.
     public static let defaultInterval: Duration = .milliseconds(250)
 
     private var descriptor: Int32 = -1
@@ -50,22 +50,35 @@ public final class ChangeWatcher {
     /// `true` when polling, since a change cannot be ruled out).
     @discardableResult
     public func wait(upTo interval: Duration = ChangeWatcher.defaultInterval) -> Bool {
-        let milliseconds = Int32(
-            interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        wait(upTo: interval, orUntil: Self.neverCancelled)
+    }
+
+    /// A cancellation nobody sets, for waits that only a change or their interval ends.
+    private static let neverCancelled = FeedCancellation()
+
+    /// Waits until a commit file changes, `cancellation` is set, or `limit` passes (`nil`: no limit while
+    /// inotify works; one ``defaultInterval`` when polling). Returns whether a change may have happened: with
+    /// inotify, only when one did; when polling, after every interval that was not cut short by cancellation.
+    public func wait(upTo limit: Duration?, orUntil cancellation: FeedCancellation) -> Bool {
         guard descriptor >= 0 else {
-            usleep(useconds_t(milliseconds) * 1000)
-            return true
+            // Polling: one interval, cut short by cancellation.
+            var cancelled = pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&cancelled, 1, cancellation.pollTimeout(upTo: limit ?? Self.defaultInterval))
+            return !cancellation.isCancelled
         }
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: interval)
-        while true {
-            let left = clock.now.duration(to: deadline)
-            let leftMilliseconds = Int32(
-                max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&pollDescriptor, 1, leftMilliseconds) > 0 else { return false }
-            if drainEvents() { return true }
+        let deadline = limit.map { clock.now.advanced(by: $0) }
+        while !cancellation.isCancelled {
+            let left = deadline.map { max(.zero, clock.now.duration(to: $0)) }
+            var descriptors = [
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, 2, cancellation.pollTimeout(upTo: left))
+            if ready > 0, descriptors[0].revents != 0, drainEvents() { return true }
+            if let deadline, clock.now >= deadline { return false }
         }
+        return false
     }
 
     /// Reads the queued events; whether one of them names a commit file.

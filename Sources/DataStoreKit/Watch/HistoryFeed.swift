@@ -2,14 +2,22 @@ public import DataStoreCore
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Turns "fetch what is new" into an `AsyncThrowingStream` that follows commits from any process: the shared
 /// engine behind the stores' `historyUpdates(after:)`.
 ///
 /// A background thread watches the store's directory with ``ChangeWatcher`` (or another waker). The watch
 /// starts before the first fetch, so a commit is either in that fetch's backlog or wakes the thread afterwards:
 /// no gap. Each wake calls `fetchNew`, which returns what came after the last transaction it returned: no
-/// duplicates. Cancelling the consuming task ends the thread within one watcher interval and closes its
-/// descriptor.
+/// duplicates. Between commits the thread sleeps in its waker with no timer; cancelling the consuming task
+/// wakes it through a ``FeedCancellation``, ends it and closes its descriptors at once.
 ///
 /// Memory is bounded: the stream buffers at most ``bufferCapacity`` transactions. When the consumer is slower
 /// than the commits, the feed keeps what did not fit and fetches nothing more until there is room (the
@@ -64,8 +72,8 @@ public enum HistoryFeed {
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(bufferCapacity))
-        let cancelled = CancellationFlag()
-        continuation.onTermination = { _ in cancelled.set() }
+        let cancellation = FeedCancellation()
+        continuation.onTermination = { _ in cancellation.cancel() }
         let thread = Thread {
             LiveFeeds.shared.change(label, by: 1)
             defer { LiveFeeds.shared.change(label, by: -1) }
@@ -76,7 +84,7 @@ public enum HistoryFeed {
                 var pending: [Element] = []  // fetched, not yet taken by the stream
                 var next = 0
                 var pause = backoff.first
-                while !cancelled.isSet {
+                while !cancellation.isCancelled {
                     if next == pending.count, changed {
                         LiveFeeds.shared.countRefresh(label)
                         pending = try fetchNew()
@@ -100,8 +108,8 @@ public enum HistoryFeed {
                         // Commits meanwhile are noticed by the waker later (inotify queues them; a database
                         // feed refetches after its interval), and the fetch after this page finds them.
                     } else if !changed {
-                        // Wakes for a commit, or after one interval to notice cancellation.
-                        changed = try waker.waitForChange()
+                        // Sleeps until a commit or cancellation.
+                        changed = try waker.waitForChange(orUntil: cancellation)
                     }
                 }
                 continuation.finish()
@@ -119,19 +127,91 @@ public enum HistoryFeed {
 ///
 /// # Implementation requirements
 ///
-/// - ``waitForChange()`` returns `true` as soon as a commit may have happened since the waker was made or
-///   last returned, and `false` after a short interval (a quarter of a second, say) without one, so that the
-///   feed notices cancellation. Returning `true` without a commit only costs a fetch; missing a commit delays
-///   it until the next `true`.
+/// - ``waitForChange(orUntil:)`` returns `true` as soon as a commit may have happened since the waker was made
+///   or last returned. Returning `true` without a commit only costs a fetch; missing a commit delays it until
+///   the next `true`.
+/// - It returns promptly once `cancellation` is set: wait in `poll` on your own descriptor and
+///   ``FeedCancellation/descriptor`` together, with ``FeedCancellation/pollTimeout(upTo:)`` as the timeout.
+///   An event-driven waker needs no timer of its own, so an idle feed does no work; a polling waker returns
+///   `true` after each of its intervals.
 /// - Throwing ends the feed with the error.
 public protocol HistoryFeedWaker: AnyObject {
-    /// Waits for a possible commit, or one interval.
-    func waitForChange() throws -> Bool
+    /// Waits for a possible commit, or for `cancellation`.
+    func waitForChange(orUntil cancellation: FeedCancellation) throws -> Bool
 }
 
 extension ChangeWatcher: HistoryFeedWaker {
-    /// ``wait(upTo:)`` with the default interval.
-    public func waitForChange() -> Bool { wait() }
+    /// ``wait(upTo:orUntil:)`` with no limit of its own.
+    public func waitForChange(orUntil cancellation: FeedCancellation) -> Bool {
+        wait(upTo: nil, orUntil: cancellation)
+    }
+}
+
+extension HistoryFeed {
+    /// A stream that yields each time the waker reports a possible commit: what observers that fetch by
+    /// themselves wait on (a store's `commitSignals()`), without the feed fetching anything.
+    ///
+    /// The waker is made before this returns, so every commit after the call wakes the stream. Signals that
+    /// arrive while the consumer is busy merge into one. If the waker throws, the stream yields once (so the
+    /// consumer looks and meets the store's own error) and goes on at the polling interval: it never goes
+    /// quiet while commits may be happening.
+    ///
+    /// - Parameters:
+    ///   - label: Names the thread and keys the counts of live feeds and wakes that tests read.
+    ///   - makeWaker: Makes the waker; it is released on the feed's thread when the consumer goes away.
+    ///   - settle: Runs on the feed's thread after each wake, before the signal: for a store whose wake can
+    ///     come before the commit is visible to a plain read (a write seen at its first byte), it waits for
+    ///     the writer, so that the consumer's look finds the commit. Its errors are ignored (the look meets
+    ///     them).
+    public static func signals(
+        label: String, waker makeWaker: @escaping @Sendable () throws -> any HistoryFeedWaker,
+        settle: (@Sendable () throws -> Void)? = nil
+    ) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let cancellation = FeedCancellation()
+        continuation.onTermination = { _ in cancellation.cancel() }
+        // Made here, not on the thread: a commit between this call and the thread's start must wake it.
+        let waker = SendableWaker(try? makeWaker())
+        LiveFeeds.shared.change(label, by: 1)
+        let thread = Thread {
+            defer { LiveFeeds.shared.change(label, by: -1) }
+            var current = waker.take()
+            while !cancellation.isCancelled {
+                let changed: Bool
+                if let active = current {
+                    do {
+                        changed = try active.waitForChange(orUntil: cancellation)
+                    } catch {
+                        current = nil
+                        changed = true
+                    }
+                } else {
+                    var cancelled = pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&cancelled, 1, cancellation.pollTimeout(upTo: ChangeWatcher.defaultInterval))
+                    changed = !cancellation.isCancelled
+                }
+                guard changed else { continue }
+                try? settle?()
+                LiveFeeds.shared.countRefresh(label)
+                if case .terminated = continuation.yield() { break }
+            }
+            current = nil
+        }
+        thread.name = "HistoryFeed signals \(label)"
+        thread.start()
+        return stream
+    }
+}
+
+/// Hands a waker made on one thread to the feed thread that alone uses it.
+private final class SendableWaker: @unchecked Sendable {
+    // `@unchecked`: written once before the thread starts, taken once on it.
+    private var waker: (any HistoryFeedWaker)?
+    init(_ waker: (any HistoryFeedWaker)?) { self.waker = waker }
+    func take() -> (any HistoryFeedWaker)? {
+        defer { waker = nil }
+        return waker
+    }
 }
 
 extension HistoryFeed {
@@ -241,11 +321,4 @@ final class LiveFeeds: Sendable {
     func count(_ directory: String) -> Int {
         counts.withLock { $0[directory] ?? 0 }
     }
-}
-
-/// A flag one side sets and another polls.
-final class CancellationFlag: Sendable {
-    private let value = Lock(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
 }

@@ -17,6 +17,9 @@ public final class ModelContainer: Sendable {
     /// Each entity's store identifier, looked up on every insert and save.
     let storeIdentifierByEntity: [String: String]
     let modelTypes: ModelTypeRegistry
+    /// Signalled after every save of one of the container's contexts in this process: observers of the
+    /// container wake at once, before (and whether or not) the store's own signal arrives.
+    let localSaves = SignalBroadcaster()
     /// The main context, made on first use.
     @MainActor private var mainContextStorage: ModelContext?
 

@@ -23,6 +23,9 @@ protocol StoreConnection: Sendable {
     func newestPosition() throws -> CompositeHistoryToken.Component?
     /// Whether the store's transaction identifiers are its sequence numbers.
     var transactionIdentifierIsSequence: Bool { get }
+    /// The store's `commitSignals()`, or `nil` when it does not conform to `HistoryObserving` (its
+    /// observers then poll).
+    func commitSignals() -> AsyncStream<Void>?
 }
 
 /// What a save did in one store.
@@ -107,6 +110,10 @@ struct TypedStoreConnection<Store: HistoryProvidingStore>: StoreConnection {
         return try typedStore.fetchHistory(descriptor).first.map {
             .init(epoch: $0.token.epoch, sequence: $0.token.sequence)
         }
+    }
+
+    func commitSignals() -> AsyncStream<Void>? {
+        (typedStore as? any HistoryObserving)?.commitSignals()
     }
 
     func deleteHistory(transactionIdentifiers: [Int64]) throws {

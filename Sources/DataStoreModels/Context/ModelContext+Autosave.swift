@@ -49,10 +49,12 @@ extension ModelContext {
         autosaveTimer = timer
     }
 
-    /// Called after an insert or delete: an autosaving context saves about ``autosaveDelay`` later, on the
-    /// main queue (autosave is for ``ModelContainer/mainContext``, which lives on the main actor), and again
-    /// when the process exits normally.
+    /// Called after an insert or delete: observers of the context's results look again, and an autosaving
+    /// context saves about ``autosaveDelay`` later, on the main queue (autosave is for
+    /// ``ModelContainer/mainContext``, which lives on the main actor), and again when the process exits
+    /// normally.
     package func changed() {
+        unsavedChanges.signal()
         guard autosaveEnabled, !autosaveScheduled else { return }
         autosaveScheduled = true
         // The main context is used on the main actor only, and the main queue is the main actor's executor.

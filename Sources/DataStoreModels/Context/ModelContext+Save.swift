@@ -24,6 +24,14 @@ extension ModelContext {
         // A custom migration stage's context: its changes are committed by the migration, with the new schema.
         guard !defersSaves else { return }
         let parts = try pendingRequests()
+        let mayCommit = !parts.isEmpty || !pendingBatchDeletes.isEmpty
+        defer {
+            // Observers look again, even after a failure: an earlier store's part may have committed.
+            if mayCommit {
+                unsavedChanges.signal()
+                container.localSaves.signal()
+            }
+        }
         // One operation on the container: a close that begins meanwhile waits for every store's part.
         try container.lifecycle.use {
             for store in container.stores {

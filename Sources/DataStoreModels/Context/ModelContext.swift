@@ -92,6 +92,9 @@ public final class ModelContext {
     package internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
 
     var registry = ModelRegistry()
+    /// Signalled when the context's unsaved changes change (an insert, a delete, a batch delete queued, a
+    /// rollback, a save), for observers of this context's results.
+    let unsavedChanges = SignalBroadcaster()
     /// How many tracked models `save()`, `hasChanges` and the like compared with their saved values, for tests
     /// that check they look only at models that may have changed.
     package internal(set) var modelsExamined = 0
@@ -248,6 +251,7 @@ public final class ModelContext {
         insertOrder = []
         deleteOrder = []
         pendingBatchDeletes = []
+        unsavedChanges.signal()
     }
 }
 

@@ -39,4 +39,9 @@ struct GatedStoreConnection: StoreConnection {
     func newestPosition() throws -> CompositeHistoryToken.Component? {
         try lifecycle.use { try inner.newestPosition() }
     }
+
+    /// Not gated: a signal only makes an observer look, and the look meets the closed container's error.
+    func commitSignals() -> AsyncStream<Void>? {
+        inner.commitSignals()
+    }
 }

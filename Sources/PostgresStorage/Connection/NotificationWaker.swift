@@ -13,19 +13,19 @@
     /// Wakes a history feed when a `NOTIFY` arrives on a channel: a connection of its own that `LISTEN`s, and
     /// `poll` on its socket.
     ///
-    /// Notifications are only hints. After ``refreshInterval`` without one it reports a change anyway, so a
-    /// notification lost with a connection costs at most that long; a lost connection is replaced on the next
-    /// wait, and the reconnect itself counts as a change (commits may have been missed meanwhile).
+    /// PostgreSQL delivers every notification of a committed transaction to every session listening at the
+    /// time, so while the connection lives a notification is never lost and the waker sleeps in `poll` until
+    /// one arrives (or the feed is cancelled). A connection that breaks makes its socket readable: the waker
+    /// then reports a change (commits may have been missed), and the next wait reconnects. As a last guard
+    /// against a connection that died without a sign (a peer that vanished from the network), it reports a
+    /// change after ``refreshInterval`` without any notification: an idle feed fetches once a minute.
     final class NotificationWaker: HistoryFeedWaker {
         /// How long a feed goes without fetching when no notification arrives.
-        static let refreshInterval: Duration = .seconds(5)
-        /// How long one wait lasts before the feed checks for cancellation.
-        static let waitInterval: Duration = .milliseconds(250)
+        static let refreshInterval: Duration = .seconds(60)
 
         private let connectionString: String
         private let channel: String
         private var connection: PostgresConnection?
-        private var sinceFetch: Duration = .zero
 
         init(connectionString: String, channel: String) {
             self.connectionString = connectionString
@@ -40,29 +40,32 @@
             return connection
         }
 
-        func waitForChange() throws -> Bool {
+        func waitForChange(orUntil cancellation: FeedCancellation) throws -> Bool {
             guard let connection, !connection.isBroken else {
                 // Reconnect, and fetch: commits during the outage sent notifications nobody heard.
-                Thread.sleep(forTimeInterval: 0.25)
+                var cancelled = pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&cancelled, 1, cancellation.pollTimeout(upTo: .milliseconds(250)))
+                guard !cancellation.isCancelled else { return false }
                 connection = try? listen()
                 return connection != nil
             }
-            var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-            let milliseconds =
-                Int32(Self.waitInterval.components.seconds * 1_000)
-                + Int32(Self.waitInterval.components.attoseconds / 1_000_000_000_000_000)
-            _ = poll(&descriptor, 1, milliseconds)
-            let arrived: [String]
-            do {
-                arrived = try connection.notifications()
-            } catch {
-                self.connection = nil
-                return true
-            }
-            sinceFetch += Self.waitInterval
-            if !arrived.isEmpty || sinceFetch >= Self.refreshInterval {
-                sinceFetch = .zero
-                return true
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: Self.refreshInterval)
+            while !cancellation.isCancelled {
+                var descriptors = [
+                    pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0),
+                ]
+                let left = max(.zero, clock.now.duration(to: deadline))
+                _ = poll(&descriptors, 2, cancellation.pollTimeout(upTo: left))
+                let arrived: [String]
+                do {
+                    arrived = try connection.notifications()
+                } catch {
+                    self.connection = nil
+                    return true
+                }
+                if !arrived.isEmpty || clock.now >= deadline { return true }
             }
             return false
         }

@@ -173,6 +173,15 @@ extension TimeSeriesDataStore: HistoryObserving {
         HistoryFeed.stream(
             of: self, watching: files.segments, commitFiles: { $0.hasSuffix(".jsonl") }, after: token)
     }
+
+    /// Yields when a process may have committed: the same watch of the segments as
+    /// ``historyUpdates(after:)``, without reading any history.
+    public func commitSignals() -> AsyncStream<Void> {
+        let directory = files.segments
+        return HistoryFeed.signals(
+            label: directory,
+            waker: { ChangeWatcher(directory: directory, isCommitFile: { $0.hasSuffix(".jsonl") }) })
+    }
 }
 
 extension TimeSeriesDataStore: HistoryReadCounting {

@@ -12,15 +12,19 @@ package final class ModelChangeLog: Sendable {
     }
 
     private let state = Lock(State())
+    /// Signalled when a model changes for the first time since it was last forgotten: what observers of the
+    /// context's unsaved changes (a results observer) wake on.
+    package let firstChanges = SignalBroadcaster()
 
     /// An empty log.
     package init() {}
 
     /// Records that the model with `identifier` changed, unless the log is suspended.
     func note(_ identifier: PersistentIdentifier) {
-        state.withLock { state in
-            if state.suspended == 0 { state.changed.insert(identifier) }
+        let first = state.withLock { state in
+            state.suspended == 0 && state.changed.insert(identifier).inserted
         }
+        if first { firstChanges.signal() }
     }
 
     /// The identifiers noted since they were last forgotten.

@@ -14,9 +14,13 @@ import Synchronization
 /// }
 /// ```
 ///
-/// It polls the container every ``pollInterval`` while it has nothing to hand out (each store answers
-/// "anything after my position?" from one `stat` or a seek), so a commit by any process arrives within about
-/// one interval; it reads a page at a time, when the consumer asks, so memory stays bounded. Transactions that do not
+/// While it has nothing to hand out it sleeps until a store signals a commit (see `HistoryObserving`'s
+/// `commitSignals()`): inotify on the file stores' commit files on Linux, `LISTEN`/`NOTIFY` on PostgreSQL, an
+/// in-process call for the in-memory store and for every save of this container's contexts. A commit by any
+/// process arrives within milliseconds, and an idle observer does no work. Only where a store has no signal
+/// (the file stores on platforms without inotify poll their directory every 250 ms; a store that does not
+/// conform to `HistoryObserving` is asked every ``pollInterval``) does it look on a timer. It reads a page
+/// at a time, when the consumer asks, so memory stays bounded. Transactions that do not
 /// match the filters still move ``historyTokens`` forward. A store that is erased or loses the history after
 /// the observer's position ends the sequence with `historyTokenExpired` (its `reason` says which);
 /// nothing stored is touched.
@@ -27,10 +31,12 @@ public final class HistoryObserver: Sendable {
     public let observedEntityNames: Set<String>
     /// The authors whose transactions are reported; empty reports every author.
     public let authors: Set<String>
-    /// How often the stores are asked for new transactions.
+    /// How often a store that cannot signal its commits (one that does not conform to `HistoryObserving`) is
+    /// asked for new transactions. Stores that signal are not polled.
     public let pollInterval: Duration
     private let position: Lock<CompositeHistoryToken>
     private let events = Lock(0)
+    private let lookCount = Lock(0)
 
     /// Creates an observer.
     ///
@@ -40,7 +46,7 @@ public final class HistoryObserver: Sendable {
     ///   - observedModels: Report only transactions that change one of these types; empty for all.
     ///   - authors: Report only transactions by these authors; empty for all.
     ///   - modelContainer: The container to observe.
-    ///   - pollInterval: How often to look for new transactions.
+    ///   - pollInterval: How often to ask a store that cannot signal its commits.
     /// - Throws: The container's token errors when `historyTokens` is given and invalid (unknown store,
     ///   expired, another epoch), or a store's error while finding the newest position.
     public init(
@@ -68,6 +74,9 @@ public final class HistoryObserver: Sendable {
     /// How many matching transactions the observer has reported.
     public var eventCounter: Int { events.withLock { $0 } }
 
+    /// How many times ``transactions()`` sequences read the container, to check that an idle observer sleeps.
+    package var looks: Int { lookCount.withLock { $0 } }
+
     /// How many transactions the observer reads from the container at a time.
     public static let pageSize = 256
 
@@ -81,6 +90,8 @@ public final class HistoryObserver: Sendable {
     /// transaction resumes right after that transaction.
     public func transactions() -> AsyncThrowingStream<ContainerHistoryTransaction, any Error> {
         let reader = PageReader(start: historyTokens)
+        // Subscribed before the first look, so no commit after it goes unsignalled.
+        let gate = ChangeSignalGate(observing: modelContainer)
         return AsyncThrowingStream { [self] in
             while true {
                 if let next = reader.take() {
@@ -92,13 +103,11 @@ public final class HistoryObserver: Sendable {
                 // Everything read so far was handed out: the position covers the non-matching rest too.
                 let end = reader.pageEnd
                 position.withLock { $0 = $0.merging(end) }
+                lookCount.withLock { $0 += 1 }
                 let page = try modelContainer.fetchHistory(Self.after(end, limit: Self.pageSize))
                 guard let last = page.last else {
-                    do {
-                        try await Task.sleep(for: pollInterval)
-                    } catch {
-                        return nil  // cancelled: the sequence ends
-                    }
+                    await gate.wait(upTo: gate.needsPolling ? pollInterval : nil)
+                    if Task.isCancelled { return nil }  // the sequence ends
                     continue
                 }
                 reader.load(page.filter(matches), end: last.token)
