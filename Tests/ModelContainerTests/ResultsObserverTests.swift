@@ -53,6 +53,25 @@ import Testing
         #expect(try await updates.next()?.results.map(\.title) == ["b"])
     }
 
+    /// Models whose properties report their changes wake the observer on every unsaved edit, not only the first.
+    @Test func unsavedEditsOfReportingModelsArriveEachTime() async throws {
+        let container = try ModelContainer(
+            for: [ReportingNote.self], configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        let context = ModelContext(container)
+        let note = ReportingNote()
+        note.title = "a"
+        context.insert(note)
+        try context.save()
+        let observer = try ResultsObserver(
+            fetchDescriptor: FetchDescriptor<ReportingNote>(), modelContext: context)
+        var updates = observer.updates().makeAsyncIterator()
+        #expect(try await updates.next()?.results.map(\.title) == ["a"])
+        note.title = "b"
+        #expect(try await updates.next()?.results.map(\.title) == ["b"])
+        note.title = "c"
+        #expect(try await updates.next()?.results.map(\.title) == ["c"])
+    }
+
     @Test func anotherContextsSaveArrivesWithTheNewValues() async throws {
         let container = try memoryContainer()
         let writer = ModelContext(container)
@@ -81,14 +100,18 @@ import Testing
             ])
         let observer = try ResultsObserver(
             filterBy: #Predicate<Entry> { $0.round < 10 }, modelContainer: container)
+        let started = ChangeFlag()
         let seen = Task {
             var counts: [Int] = []
             for try await snapshot in observer.updates() {
                 counts.append(snapshot.results.count)
+                started.set()
                 if snapshot.results.count == 6 { break }
             }
             return counts
         }
+        // The widget starts once the observer holds its first results, so that they are the empty ones.
+        for _ in 0..<1000 where !started.isSet { try await Task.sleep(for: .milliseconds(10)) }
         let widget = try ChildProcess(["write-loop", "jsonfile", directory.path, "widget", "2"])
         #expect(await widget.exitStatus(within: .seconds(60)) == 0)
         let counts = try #require(

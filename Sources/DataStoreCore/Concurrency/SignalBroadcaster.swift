@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Hands a signal to every subscriber at once: the in-process half of pushed observation (a store's commits
 /// in this process, a container's saves, a context's unsaved changes).
 ///
@@ -7,6 +9,9 @@
 package final class SignalBroadcaster: Sendable {
     private let subscribers = Lock<[Int: AsyncStream<Void>.Continuation]>([:])
     private let nextIdentifier = Lock(0)
+    /// The number of subscribers, read without the lock: a signal nobody listens to costs one atomic load
+    /// (model property setters signal on every write).
+    private let listening = Atomic<Int>(0)
 
     /// A broadcaster with no subscribers.
     package init() {}
@@ -19,14 +24,19 @@ package final class SignalBroadcaster: Sendable {
             return next
         }
         subscribers.withLock { $0[identifier] = continuation }
+        listening.add(1, ordering: .relaxed)
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: identifier) }
+            guard let self else { return }
+            if subscribers.withLock({ $0.removeValue(forKey: identifier) }) != nil {
+                listening.subtract(1, ordering: .relaxed)
+            }
         }
         return stream
     }
 
     /// Wakes every subscriber.
     package func signal() {
+        guard listening.load(ordering: .relaxed) > 0 else { return }
         let continuations = subscribers.withLock { Array($0.values) }
         for continuation in continuations { continuation.yield() }
     }

@@ -32,7 +32,7 @@ final class ChangeSignalGate: Sendable {
         }
         if let context {
             sources.append(context.unsavedChanges.subscribe())
-            sources.append(context.registry.log.firstChanges.subscribe())
+            sources.append(context.registry.log.edits.subscribe())
         }
         self.needsPolling = needsPolling
         let relays = sources.map { source in

@@ -12,19 +12,21 @@ package final class ModelChangeLog: Sendable {
     }
 
     private let state = Lock(State())
-    /// Signalled when a model changes for the first time since it was last forgotten: what observers of the
-    /// context's unsaved changes (a results observer) wake on.
-    package let firstChanges = SignalBroadcaster()
+    /// Signalled on every change noted: what observers of the context's unsaved changes (a results observer)
+    /// wake on.
+    package let edits = SignalBroadcaster()
 
     /// An empty log.
     package init() {}
 
     /// Records that the model with `identifier` changed, unless the log is suspended.
     func note(_ identifier: PersistentIdentifier) {
-        let first = state.withLock { state in
-            state.suspended == 0 && state.changed.insert(identifier).inserted
+        let noted = state.withLock { state in
+            guard state.suspended == 0 else { return false }
+            state.changed.insert(identifier)
+            return true
         }
-        if first { firstChanges.signal() }
+        if noted { edits.signal() }
     }
 
     /// The identifiers noted since they were last forgotten.
