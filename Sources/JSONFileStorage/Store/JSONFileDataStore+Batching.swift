@@ -12,7 +12,11 @@ extension JSONFileDataStore: DataStoreBatching {
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
         maintainIfDue()
-        let results = try commit { state in [try state.replayed.table.saveRequest(deleting: request)] }
+        var examined = 0
+        let results = try commit { state in
+            [try state.replayed.table.saveRequest(deleting: request, modelsExamined: &examined)]
+        }
+        access.inMemory { $0.statistics.modelsExamined += examined }
         if case .failure(let error)? = results.first { throw error }
         maintainIfDue()
     }
