@@ -13,6 +13,11 @@ if arguments.first == "--child-saves", arguments.count == 4, let count = Int(arg
     exit(0)
 }
 
+if arguments.first == "--child-commits", arguments.count == 4, let count = Int(arguments[3]) {
+    try ObservationScenario.childCommits(backend: arguments[1], target: arguments[2], count: count)
+    exit(0)
+}
+
 var quick = false
 var filter: String?
 var rest = arguments[...]
@@ -22,7 +27,7 @@ while let argument = rest.popFirst() {
     case "--filter": filter = rest.popFirst()
     case "-h", "--help":
         out(
-            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, changesets, checkpoint, postgres"
+            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, changesets, checkpoint, postgres, observation"
         )
         exit(0)
     default:
@@ -40,7 +45,7 @@ let scenarios: [(String, (Report, Sizes) throws -> Void)] = [
     ("retained", RetainedHistoryScenario.run), ("memory", MemoryScenario.run),
     ("index", IndexScenario.run), ("relationships", RelationshipScenario.run),
     ("changesets", ChangeSetScenario.run), ("checkpoint", CheckpointStallScenario.run),
-    ("postgres", PostgresScenario.run),
+    ("postgres", PostgresScenario.run), ("observation", ObservationScenario.run),
 ]
 out(
     "datastore-benchmarks \(quick ? "--quick" : "(full run)") on \(ProcessInfo.processInfo.activeProcessorCount) cores"
