@@ -39,6 +39,25 @@ final class ExcursionWithPlainRoute: PersistentModel {
     init() {}
 }
 
+/// `Itinerary` after its shape changed in an app update: `stops` became `legs`.
+struct RenamedItinerary: Codable, Hashable, Sendable {
+    var legs: [String]
+}
+
+/// The same entity, reading `route` as the new shape.
+final class ExcursionWithNewRouteShape: PersistentModel {
+    static let entityName = "Excursion"
+    static let schemaAttributes: [ModelAttribute<ExcursionWithNewRouteShape>] = [
+        .attribute("name", \.name), .attribute("route", \.route, options: .codable),
+        .attribute("alternative", \.alternative),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    var name = ""
+    var route = RenamedItinerary(legs: [])
+    var alternative: Itinerary?
+    init() {}
+}
+
 /// `.codable` attributes: the value round-trips through every store (and a reopened file), the schema records
 /// the option, and a predicate or sort that reads the value is refused with a typed error.
 @Suite struct CodableAttributeTests {
@@ -85,6 +104,51 @@ final class ExcursionWithPlainRoute: PersistentModel {
             $0.name == "route"
         }
         #expect(attribute?.options.contains(.codable) == true)
+    }
+
+    /// JSON has no NaN or infinity: they are stored as strings inside the opaque value, never as a null that
+    /// would lose the whole value.
+    @Test func nonFiniteNumbersInsideACodableValueRoundTrip() throws {
+        let container = try ModelContainer(
+            for: [Excursion.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "journeys"))])
+        let context = ModelContext(container)
+        context.insert(Excursion(name: "unknown", route: Itinerary(stops: ["?"], kilometres: .nan)))
+        context.insert(Excursion(name: "endless", route: Itinerary(stops: ["?"], kilometres: -.infinity)))
+        try context.save()
+        let fetched = try ModelContext(container).fetch(
+            FetchDescriptor<Excursion>(sortBy: [SortDescriptor(\.name)]))
+        #expect(fetched.map(\.route.stops) == [["?"], ["?"]])
+        #expect(fetched.first?.route.kilometres == -.infinity)
+        #expect(fetched.last?.route.kilometres.isNaN == true)
+    }
+
+    /// A stored value that no longer decodes as the attribute's type (the type's shape changed) is a typed
+    /// error naming the entity and attribute; the stored value is untouched, and the old shape still reads it.
+    @Test func aCodableValueThatNoLongerDecodesIsATypedErrorAndStaysStored() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "codable-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = ModelConfiguration(JSONFileStoreConfiguration(name: "journeys", directory: directory))
+        do {
+            let container = try ModelContainer(for: [Excursion.self], configurations: [configuration])
+            let context = ModelContext(container)
+            context.insert(Excursion(name: "day trip", route: Self.lisbon))
+            try context.save()
+        }
+        do {
+            let container = try ModelContainer(
+                for: [ExcursionWithNewRouteShape.self], configurations: [configuration])
+            #expect {
+                try ModelContext(container).fetch(FetchDescriptor<ExcursionWithNewRouteShape>())
+            } throws: {
+                guard let error = $0 as? DataStoreError else { return false }
+                return error.code == .attributeTypeMismatch && error.entity == "Excursion"
+                    && error.attribute == "route"
+            }
+        }
+        let container = try ModelContainer(for: [Excursion.self], configurations: [configuration])
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Excursion>()).first?.route == Self.lisbon)
     }
 
     @Test func aPredicateOrSortThatReadsACodableValueIsRefused() throws {

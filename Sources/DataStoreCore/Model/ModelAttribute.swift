@@ -56,12 +56,23 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
             read: { model in
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
-                // A value that does not encode (a non-finite double inside it) is stored as null.
+                // JSON has no NaN or infinity: inside the opaque value they are strings, so that no value is
+                // stored as anything less than itself.
+                encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                    positiveInfinity: CodableFloats.positiveInfinity,
+                    negativeInfinity: CodableFloats.negativeInfinity,
+                    nan: CodableFloats.nan)
+                // Only a type whose own `encode(to:)` throws fails here; it is stored as null, which reads back
+                // as a typed `attributeTypeMismatch`, never as a silently different value.
                 return (try? encoder.encode(model[keyPath: keyPath])).map(SnapshotValue.data) ?? .null
             },
             write: { model, value in
-                guard case .data(let data) = value,
-                    let decoded = try? JSONDecoder().decode(Value.self, from: data)
+                let decoder = JSONDecoder()
+                decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+                    positiveInfinity: CodableFloats.positiveInfinity,
+                    negativeInfinity: CodableFloats.negativeInfinity,
+                    nan: CodableFloats.nan)
+                guard case .data(let data) = value, let decoded = try? decoder.decode(Value.self, from: data)
                 else { return false }
                 model[keyPath: keyPath] = decoded
                 return true
@@ -122,4 +133,11 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     public func snapshotValue(ofConstant constant: Any) -> SnapshotValue? {
         SnapshotValue.ofConstant(constant)
     }
+}
+
+/// How a `.codable` attribute's value spells the numbers JSON has no literal for.
+private enum CodableFloats {
+    static let positiveInfinity = "+Infinity"
+    static let negativeInfinity = "-Infinity"
+    static let nan = "NaN"
 }
