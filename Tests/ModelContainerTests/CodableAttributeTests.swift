@@ -129,7 +129,8 @@ final class ExcursionWithNewRouteShape: PersistentModel {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "codable-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = ModelConfiguration(JSONFileStoreConfiguration(name: "journeys", directory: directory))
+        let configuration = ModelConfiguration(
+            JSONFileStoreConfiguration(name: "journeys", directory: directory))
         do {
             let container = try ModelContainer(for: [Excursion.self], configurations: [configuration])
             let context = ModelContext(container)
