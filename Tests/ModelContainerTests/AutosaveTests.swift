@@ -32,6 +32,36 @@ import Testing
         #expect(try ModelContext(container).fetch(FetchDescriptor<Note>()).map(\.title) == ["autosaved"])
     }
 
+    /// Issue 33: an edit of a model whose properties report their changes schedules the autosave itself; no
+    /// periodic check runs for such models. A model with plain stored properties starts the check, which
+    /// finds its edit.
+    @MainActor @Test func editsAutosaveWithATimerOnlyForModelsThatCannotReportThem() async throws {
+        let container = try ModelContainer(
+            for: [ReportingNote.self, PlainNote.self],
+            configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+        let context = container.mainContext
+        let reporting = ReportingNote()
+        reporting.title = "draft"
+        context.insert(reporting)
+        try context.save()
+        #expect(!context.hasAutosaveTimer, "only reporting models are tracked")
+        reporting.title = "edited"
+        for _ in 0..<1_500 where context.hasChanges { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!context.hasChanges)
+        #expect(
+            try ModelContext(container).fetch(FetchDescriptor<ReportingNote>()).map(\.title) == ["edited"])
+        #expect(!context.hasAutosaveTimer)
+
+        let plain = PlainNote()
+        plain.title = "draft"
+        context.insert(plain)
+        try context.save()
+        #expect(context.hasAutosaveTimer, "a model with plain properties is tracked: the check runs")
+        plain.title = "edited"
+        for _ in 0..<1_500 where context.hasChanges { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try ModelContext(container).fetch(FetchDescriptor<PlainNote>()).map(\.title) == ["edited"])
+    }
+
     @MainActor @Test func aFailingAutosaveIsReportedAndTheChangesStayPending() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "autosave-ro-\(UUID().uuidString)")

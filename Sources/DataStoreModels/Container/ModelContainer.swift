@@ -24,9 +24,10 @@ public final class ModelContainer: Sendable {
     @MainActor private var mainContextStorage: ModelContext?
 
     /// The context for the main actor, with ``ModelContext/autosaveEnabled`` on, as SwiftData's
-    /// `mainContext`: changes made on it are saved about ``ModelContext/autosaveDelay`` after an insert or
-    /// delete, at the latest ``ModelContext/autosaveCheckInterval`` after an edit, and when the process exits
-    /// normally. Failures go to its ``ModelContext/autosaveErrorHandler``.
+    /// `mainContext`: changes made on it are saved about ``ModelContext/autosaveDelay`` after an insert, a
+    /// delete or an edit of a model whose properties report their changes, at the latest
+    /// ``ModelContext/autosaveCheckInterval`` after an edit of a model with plain stored properties, and when
+    /// the process exits normally. Failures go to its ``ModelContext/autosaveErrorHandler``.
     @MainActor public var mainContext: ModelContext {
         if let context = mainContextStorage { return context }
         let context = ModelContext(self)

@@ -26,11 +26,31 @@ extension ModelContext {
         }
     }
 
-    /// How often an autosaving context checks for edits it cannot see happen: attribute changes on tracked
-    /// class instances (there is no observation without macros). Inserts and deletes schedule a save at once.
+    /// How often an autosaving context checks for edits it cannot see happen: changes to tracked models whose
+    /// properties are plain stored properties (there is no observation without macros). The check runs only
+    /// while the context tracks such a model. Inserts, deletes and edits of models whose properties report
+    /// their changes (`@Attribute`, `@Relationship`) schedule a save at once.
     public static let autosaveCheckInterval: Duration = .seconds(1)
 
-    /// Starts the periodic check for unsaved edits, on the main queue, for as long as the context lives.
+    /// Whether the periodic check for unsaved edits is running, for tests.
+    package var hasAutosaveTimer: Bool { autosaveTimer != nil }
+
+    /// Schedules an autosave, on the main queue, after each edit that a model reports, for as long as the
+    /// context lives: no timer needed for them.
+    func startAutosaveOnEdits() {
+        guard autosaveEditRelay == nil else { return }
+        let edits = registry.log.edits.subscribe()
+        // The main context is used on the main actor only, and the main queue is the main actor's executor.
+        nonisolated(unsafe) weak let context = self
+        autosaveEditRelay = Task {
+            for await _ in edits {
+                DispatchQueue.main.async { context?.changed() }
+            }
+        }
+    }
+
+    /// Starts the periodic check for unsaved edits of models that cannot report them, on the main queue, while
+    /// the context tracks such a model; it stops itself when the context no longer does.
     func startAutosaveTimer() {
         guard autosaveTimer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: .main)
@@ -40,9 +60,14 @@ extension ModelContext {
         // The main context is used on the main actor only, and the main queue is the main actor's executor.
         nonisolated(unsafe) weak let context = self
         timer.setEventHandler {
-            guard let context, context.autosaveEnabled, !context.autosaveScheduled, context.hasChanges else {
+            guard let context else { return }
+            guard context.registry.hasModelsToCompare else {
+                // Nothing left that only comparing finds: stop until such a model is tracked again.
+                context.autosaveTimer?.cancel()
+                context.autosaveTimer = nil
                 return
             }
+            guard context.autosaveEnabled, !context.autosaveScheduled, context.hasChanges else { return }
             context.autosave()
         }
         timer.resume()

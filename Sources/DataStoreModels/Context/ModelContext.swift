@@ -69,7 +69,8 @@ public final class ModelContext {
         didSet {
             guard autosaveEnabled else { return }
             AutosavingContexts.shared.register(self)
-            startAutosaveTimer()
+            startAutosaveOnEdits()
+            if registry.hasModelsToCompare { startAutosaveTimer() }
             if hasChanges { changed() }
         }
     }
@@ -86,12 +87,19 @@ public final class ModelContext {
     /// migration commits them together with the new schema.
     var defersSaves = false
     var autosaveTimer: (any DispatchSourceTimer)?
+    /// Schedules an autosave after each edit of a model that reports its changes.
+    var autosaveEditRelay: Task<Void, Never>?
     /// Identifies this context in save requests.
     public let editingIdentifier = UUID()
     /// The counters of the most recent history fetch, to check that it sought instead of scanning.
     package internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
 
-    var registry = ModelRegistry()
+    var registry = ModelRegistry() {
+        // Cheap enough for every registration: two flags and a set's emptiness.
+        didSet {
+            if autosaveEnabled, autosaveTimer == nil, registry.hasModelsToCompare { startAutosaveTimer() }
+        }
+    }
     /// Signalled when the context's unsaved changes change (an insert, a delete, a batch delete queued, a
     /// rollback, a save), for observers of this context's results.
     let unsavedChanges = SignalBroadcaster()
@@ -115,6 +123,7 @@ public final class ModelContext {
 
     deinit {
         autosaveTimer?.cancel()
+        autosaveEditRelay?.cancel()
     }
 
     var editingState: EditingState {

@@ -40,6 +40,10 @@ struct ModelRegistry {
     /// Whether the context tracks no model at all.
     var isEmpty: Bool { entries.isEmpty }
 
+    /// Whether some tracked model cannot report its changes (plain stored properties), so that only comparing
+    /// finds its edits.
+    var hasModelsToCompare: Bool { !alwaysCompared.isEmpty }
+
     /// The registrations that may hold unsaved changes: those always compared and those the log names. Each
     /// still needs comparing with its baseline (a property set back to its saved value is no change).
     var mayHaveChanged: [PersistentIdentifier] {
