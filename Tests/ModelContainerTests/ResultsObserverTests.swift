@@ -132,6 +132,31 @@ import Testing
         #expect(counts == [0, 3, 4])
     }
 
+    /// Another instance migrates the store to a newer schema while the observer runs: the observer's next
+    /// fetch meets `schemaChanged`, and its sequence ends with that error instead of waiting forever.
+    @Test func aStoreMigratedUnderneathEndsTheSequenceWithATypedError() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "results-migrated-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = JSONFileStoreConfiguration(name: "notes", directory: directory)
+        let container = try ModelContainer(
+            for: [Note.self], configurations: [ModelConfiguration(configuration)])
+        let observer = try ResultsObserver(
+            fetchDescriptor: FetchDescriptor<Note>(), modelContainer: container)
+        var updates = observer.updates().makeAsyncIterator()
+        #expect(try await updates.next()?.results.isEmpty == true)
+        let newer = try ModelContainer(
+            for: [NoteWithPriority.self], configurations: [ModelConfiguration(configuration)])
+        let context = ModelContext(newer)
+        context.insert(NoteWithPriority())
+        try context.save()
+        await #expect {
+            while try await updates.next() != nil {}
+        } throws: {
+            ($0 as? DataStoreError)?.code == .schemaChanged
+        }
+    }
+
     @Test func sectionsGroupByTheKeyPathInItsOrder() async throws {
         let context = ModelContext(try memoryContainer())
         for (title, body) in [("b", "2"), ("a", "3"), ("b", "1"), ("a", "4")] {
@@ -212,4 +237,18 @@ private final class LatestCount: Sendable {
     private let count = Mutex(-1)
     var value: Int { count.withLock { $0 } }
     func set(_ value: Int) { count.withLock { $0 = value } }
+}
+
+/// `Note` after an app update added an attribute (a lightweight migration).
+private final class NoteWithPriority: PersistentModel {
+    static let entityName = "Note"
+    static let schemaAttributes: [ModelAttribute<NoteWithPriority>] = [
+        .attribute("title", \.title, options: .preserveValueOnDeletion), .attribute("body", \.body),
+        .attribute("priority", \.priority),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    var title = ""
+    var body = ""
+    var priority = 0
+    init() {}
 }
