@@ -142,7 +142,7 @@ import Testing
             }
             return titles
         }
-        for _ in 0..<500 where observer.looks == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where observer.looks == 0 { try await Task.sleep(for: .milliseconds(10)) }
         // Idle: a polling observer (every 100 ms by default) would read the container about ten times here.
         try await Task.sleep(for: .seconds(1))
         #expect(observer.looks == 1, "an idle observer reads nothing")
@@ -172,7 +172,7 @@ import Testing
             for try await transaction in observer.transactions() { return transaction.author }
             return nil
         }
-        for _ in 0..<500 where observer.looks == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where observer.looks == 0 { try await Task.sleep(for: .milliseconds(10)) }
         let widget = ModelContext(other)
         widget.author = "widget"
         widget.insert(Note(title: "from the widget"))

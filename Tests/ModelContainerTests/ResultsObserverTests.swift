@@ -114,7 +114,7 @@ import Testing
             return counts
         }
         // The widget starts once the observer holds its first results, so that they are the empty ones.
-        for _ in 0..<1000 where !started.isSet { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where !started.isSet { try await Task.sleep(for: .milliseconds(10)) }
         let widget = try ChildProcess(["write-loop", "jsonfile", directory.path, "widget", "2"])
         #expect(await widget.exitStatus(within: .seconds(60)) == 0)
         for _ in 0..<2000 where latest.value != 3 { try await Task.sleep(for: .milliseconds(10)) }
