@@ -21,10 +21,12 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // glibc's allocation counters (malloc.h), for the memory scenario.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // Counts heap allocations (glibc): the allocation gates of the `allocations` scenario.
+        .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .executableTarget(
             name: "datastore-benchmarks",
             dependencies: [
-                "CSQLite", "CMalloc", "CPQ",
+                "CSQLite", "CMalloc", "CPQ", "CAllocationCounter",
                 .product(name: "DataStoreCore", package: "DataStoreHistory"),
                 .product(name: "DataStoreModels", package: "DataStoreHistory"),
                 .product(name: "DataStoreKit", package: "DataStoreHistory"),

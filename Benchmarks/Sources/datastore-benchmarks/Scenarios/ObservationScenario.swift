@@ -79,7 +79,8 @@ enum ObservationScenario {
         default:
             let parts = target.split(separator: " ").map(String.init)
             let store = try PostgresDataStore(
-                .init(name: "bench", schema: Note.schema, connectionString: parts[0], databaseSchema: parts[1]))
+                .init(
+                    name: "bench", schema: Note.schema, connectionString: parts[0], databaseSchema: parts[1]))
             save = { _ = try store.save($0) }
         }
         for index in 0..<count {
@@ -125,7 +126,8 @@ enum ObservationScenario {
                     try context.save()
                 })
             try verify(
-                try ModelContext(container).fetchCount(FetchDescriptor<GroupedNote>()) == models - group3.count,
+                try ModelContext(container).fetchCount(FetchDescriptor<GroupedNote>()) == models
+                    - group3.count,
                 "batch_delete", "the batch delete left the wrong number of models")
             try insert(group3)
             eachOne.append(
@@ -137,7 +139,8 @@ enum ObservationScenario {
                     try context.save()
                 })
             try verify(
-                try ModelContext(container).fetchCount(FetchDescriptor<GroupedNote>()) == models - group3.count,
+                try ModelContext(container).fetchCount(FetchDescriptor<GroupedNote>()) == models
+                    - group3.count,
                 "batch_delete", "fetch-and-delete left the wrong number of models")
             try insert(group3)
         }
