@@ -2,9 +2,9 @@ public import DataStoreCore
 public import Foundation
 
 extension ResultsObserver where SectionTitle == Never {
-    /// An unsectioned observer of `fetchDescriptor`'s results in `modelContext`.
+    /// An unsectioned observer of `fetchDescriptor`'s results in `modelContext`, used where it is made (the
+    /// caller's isolation, as its context's).
     ///
-    /// - Parameter isolation: Where the observer is used: the caller's, as its context's.
     /// - Throws: The first fetch's error.
     public convenience init(
         fetchDescriptor: FetchDescriptor<Element> = FetchDescriptor<Element>(), modelContext: ModelContext,
