@@ -62,9 +62,7 @@ public final class ChangeWatcher {
     public func wait(upTo limit: Duration?, orUntil cancellation: FeedCancellation) -> Bool {
         guard descriptor >= 0 else {
             // Polling: one interval, cut short by cancellation.
-            var cancelled = pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&cancelled, 1, cancellation.pollTimeout(upTo: limit ?? Self.defaultInterval))
-            return !cancellation.isCancelled
+            return cancellation.sleep(for: limit ?? Self.defaultInterval)
         }
         let clock = ContinuousClock()
         let deadline = limit.map { clock.now.advanced(by: $0) }

@@ -57,6 +57,15 @@ public final class FeedCancellation: Sendable {
         _ = write(writeEnd, &byte, 1)
     }
 
+    /// Sleeps for `interval`, or less if the feed is cancelled meanwhile; returns whether it is still live (not
+    /// cancelled): the polling fallbacks' wait.
+    @discardableResult
+    public func sleep(for interval: Duration) -> Bool {
+        var cancelled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&cancelled, 1, pollTimeout(upTo: interval))
+        return !isCancelled
+    }
+
     /// `poll`'s timeout in milliseconds for a wait of at most `limit` (`nil`: no limit of the waker's own):
     /// the shorter of `limit` and ``interval``, or `-1` (forever).
     public func pollTimeout(upTo limit: Duration?) -> Int32 {

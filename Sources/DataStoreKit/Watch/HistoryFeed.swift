@@ -2,14 +2,6 @@ public import DataStoreCore
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    @preconcurrency import Glibc
-#elseif canImport(Musl)
-    @preconcurrency import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Turns "fetch what is new" into an `AsyncThrowingStream` that follows commits from any process: the shared
 /// engine behind the stores' `historyUpdates(after:)`.
 ///
@@ -186,9 +178,7 @@ extension HistoryFeed {
                         changed = true
                     }
                 } else {
-                    var cancelled = pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&cancelled, 1, cancellation.pollTimeout(upTo: ChangeWatcher.defaultInterval))
-                    changed = !cancellation.isCancelled
+                    changed = cancellation.sleep(for: ChangeWatcher.defaultInterval)
                 }
                 guard changed else { continue }
                 try? settle?()

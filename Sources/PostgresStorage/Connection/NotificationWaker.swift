@@ -43,9 +43,7 @@
         func waitForChange(orUntil cancellation: FeedCancellation) throws -> Bool {
             guard let connection, !connection.isBroken else {
                 // Reconnect, and fetch: commits during the outage sent notifications nobody heard.
-                var cancelled = pollfd(fd: cancellation.descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&cancelled, 1, cancellation.pollTimeout(upTo: .milliseconds(250)))
-                guard !cancellation.isCancelled else { return false }
+                guard cancellation.sleep(for: .milliseconds(250)) else { return false }
                 connection = try? listen()
                 return connection != nil
             }
