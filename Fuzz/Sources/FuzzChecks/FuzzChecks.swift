@@ -189,7 +189,7 @@ enum FuzzChecks {
         } catch {
             return "opening a damaged journal threw an untyped error: \(error)"
         }
-        let after = (try? Data(contentsOf: directory.appendingPathComponent("journal.jsonl"))) ?? Data()
+        let after = StoreArchive.contents(of: directory.appendingPathComponent("journal.jsonl")) ?? Data()
         guard after == Data(bytes) else { return "a read-only open changed the journal's bytes" }
         return nil
     }
