@@ -13,6 +13,9 @@ enum Sabotage: String, CaseIterable, Sendable {
     case deletesRecordedAsUpdates, extraUpdatedAttribute, droppedTombstones, tombstoneHoldsInsertedValues
     case insertsListUpdatedAttributes, authorNotRecorded, bundleNotRecorded, transactionNamesAnotherStore
     case timestampsGoBackwards, updatesRecordUnchangedValues, changeIdentifiersRepeat
+    // Previous values
+    case previousValuesHoldTheNewValues, previousValuesForEveryAttribute, reopenForgetsPreviousValues
+    case relationshipPreviousValuesDropped
     // Tokens
     case reusedTokens, tokenCodingLosesTheEpoch, saveReturnsThePreviousToken, afterIsInclusive
     case afterNewestRepeatsTheNewest, limitOffByOne, historySortIgnored, authorPredicateIgnored
@@ -63,6 +66,10 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .timestampsGoBackwards: .timestampsNondecreasing
         case .updatesRecordUnchangedValues: .recordedValuesExact
         case .changeIdentifiersRepeat: .identifiersUniqueAndIncreasing
+        case .previousValuesHoldTheNewValues: .previousValuesAreTheReplacedValues
+        case .previousValuesForEveryAttribute: .previousValuesOnlyWhereAsked
+        case .reopenForgetsPreviousValues: .previousValuesSurviveReopening
+        case .relationshipPreviousValuesDropped: .previousValuesOfOneSaveAreItsStartingValues
         case .reusedTokens: .tokensStrictlyIncrease
         case .tokenCodingLosesTheEpoch: .tokensRoundTripThroughCodable
         case .saveReturnsThePreviousToken: .saveReturnsTheTransactionToken
@@ -119,6 +126,10 @@ enum Sabotage: String, CaseIterable, Sendable {
     var capabilities: ConformanceCapabilities {
         switch self {
         case .reopenForgetsEverything: [.durable]
+        case .reopenForgetsPreviousValues: [.durable, .previousValues]
+        case .previousValuesHoldTheNewValues, .previousValuesForEveryAttribute,
+            .relationshipPreviousValuesDropped:
+            [.previousValues]
         case .instancesShareNothing: [.multiProcess]
         case .rejectedUpdateKeepsInserts, .rejectedDeleteKeepsInserts: [.insertOnly]
         case .updatesSkipTheBacklog, .updatesIgnoreExpiry, .signalsMissCommits: [.historyUpdates]
@@ -133,7 +144,7 @@ enum Sabotage: String, CaseIterable, Sendable {
 
     var correctStore: CorrectStore {
         switch self {
-        case .reopenForgetsEverything, .instancesShareNothing: .jsonFile
+        case .reopenForgetsEverything, .instancesShareNothing, .reopenForgetsPreviousValues: .jsonFile
         case .rejectedUpdateKeepsInserts, .rejectedDeleteKeepsInserts: .timeSeries
         default: .inMemory
         }

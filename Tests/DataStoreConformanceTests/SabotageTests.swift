@@ -60,6 +60,13 @@ import TimeSeriesStorage
                 try ForgetfulDurableStore(
                     .init(name: $0.storeName, schema: $0.schema, directory: $0.directory))
             }
+        case .reopenForgetsPreviousValues:
+            try await DataStoreConformance.run(check, capabilities: capabilities) {
+                try ForgetfulDurableStore(
+                    .init(
+                        name: $0.storeName, schema: $0.schema, directory: $0.directory,
+                        forgetsOnlyPreviousValues: true))
+            }
         default:
             try await DataStoreConformance.run(check, capabilities: capabilities) {
                 try SabotagedStore(

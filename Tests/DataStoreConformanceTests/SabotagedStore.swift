@@ -332,6 +332,25 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
                 copy.changes[index].tombstone = [:]
             }
         case .changesReordered: copy.changes.reverse()
+        case .previousValuesHoldTheNewValues:
+            for index in copy.changes.indices where copy.changes[index].kind == .update {
+                let change = copy.changes[index]
+                copy.changes[index].previousValues = change.previousValues.map { previous in
+                    change.values.filter { previous[$0.key] != nil }
+                }
+            }
+        case .previousValuesForEveryAttribute:
+            for index in copy.changes.indices where copy.changes[index].kind == .update {
+                let change = copy.changes[index]
+                copy.changes[index].previousValues = change.values.merging(change.previousValues ?? [:]) {
+                    $1
+                }
+            }
+        case .relationshipPreviousValuesDropped:
+            for index in copy.changes.indices {
+                copy.changes[index].previousValues?.removeValue(forKey: "entries")
+                copy.changes[index].previousValues?.removeValue(forKey: "folder")
+            }
         case .extraUpdatedAttribute:
             for index in copy.changes.indices where copy.changes[index].kind == .update {
                 copy.changes[index].updatedAttributes = (copy.changes[index].updatedAttributes + ["tag"])

@@ -8,7 +8,7 @@ import Testing
 @Test(arguments: ConformanceCase.allCases)
 func jsonFileStoreConforms(_ check: ConformanceCase) async throws {
     try await DataStoreConformance.run(
-        check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes]
+        check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes, .previousValues]
     ) {
         try JSONFileDataStore(.init(name: $0.storeName, schema: $0.schema, directory: $0.directory))
     }
@@ -19,7 +19,7 @@ func jsonFileStoreConforms(_ check: ConformanceCase) async throws {
 @Test(arguments: ConformanceCase.allCases)
 func jsonFileStoreCheckpointingAfterEverySaveConforms(_ check: ConformanceCase) async throws {
     try await DataStoreConformance.run(
-        check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes]
+        check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes, .previousValues]
     ) {
         var configuration = JSONFileStoreConfiguration(
             name: $0.storeName, schema: $0.schema, directory: $0.directory)

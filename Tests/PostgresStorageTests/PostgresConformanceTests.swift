@@ -9,7 +9,7 @@
     @Test(arguments: ConformanceCase.allCases)
     func postgresStoreConforms(_ check: ConformanceCase) async throws {
         try await DataStoreConformance.run(
-            check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes]
+            check, capabilities: [.durable, .multiProcess, .historyUpdates, .batchDeletes, .previousValues]
         ) {
             try PostgresDataStore(
                 .init(

@@ -1,14 +1,17 @@
 public import DataStoreCore
 
 /// The relationship checks' owner: a folder holds entries (to-many, `.cascade`, inverse
-/// ``ConformanceEntry/folder``) and pins one entry (to-one, `.deny`, no inverse).
+/// ``ConformanceEntry/folder``) and pins one entry (to-one, `.deny`, no inverse). History keeps the previous
+/// values of `entries` and of the entry's `name` and `folder`.
 public final class ConformanceFolder: PersistentModel {
     /// The entity name in the fixture schema.
     public static let entityName = "ConformanceFolder"
     /// The attributes and relationships.
     public static let schemaAttributes: [ModelAttribute<ConformanceFolder>] = [
         .attribute("name", \.name, options: .preserveValueOnDeletion),
-        .relationship("entries", \.entries, deleteRule: .cascade, inverse: \ConformanceEntry.folder),
+        .relationship(
+            "entries", \.entries, deleteRule: .cascade, inverse: \ConformanceEntry.folder,
+            options: .preservePreviousValue),
         .relationship("pinned", \.pinned, deleteRule: .deny),
     ]
     /// The schema the relationship checks open stores with: ``ConformanceItem``, the folder and the entry.
@@ -34,8 +37,8 @@ public final class ConformanceEntry: PersistentModel {
     public static let entityName = "ConformanceEntry"
     /// The attributes and relationships.
     public static let schemaAttributes: [ModelAttribute<ConformanceEntry>] = [
-        .attribute("name", \.name, options: .preserveValueOnDeletion),
-        .relationship("folder", \.folder),
+        .attribute("name", \.name, options: [.preserveValueOnDeletion, .preservePreviousValue]),
+        .relationship("folder", \.folder, options: .preservePreviousValue),
     ]
 
     /// The entry's identifier.

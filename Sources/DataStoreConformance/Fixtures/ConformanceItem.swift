@@ -4,16 +4,17 @@ public import Foundation
 /// The suite's model: every check stores these.
 ///
 /// `name` is unique and preserved on deletion, `tag` is preserved, `value` and `note` are not, and
-/// `timestamp` is the sample time for time-series stores.
+/// `timestamp` is the sample time for time-series stores. History keeps the previous values of `value` and
+/// `tag`, not of the others.
 public struct ConformanceItem: PersistentModel, Hashable {
     /// The entity name in the fixture schema.
     public static let entityName = "ConformanceItem"
     /// The attributes.
     public static let schemaAttributes: [ModelAttribute<ConformanceItem>] = [
         .attribute("name", \.name, options: [.unique, .preserveValueOnDeletion]),
-        .attribute("value", \.value),
+        .attribute("value", \.value, options: .preservePreviousValue),
         .attribute("note", \.note),
-        .attribute("tag", \.tag, options: .preserveValueOnDeletion),
+        .attribute("tag", \.tag, options: [.preserveValueOnDeletion, .preservePreviousValue]),
         .attribute("timestamp", \.timestamp),
     ]
     /// The fixture schema.

@@ -22,11 +22,16 @@ public struct ConformanceCapabilities: OptionSet, Hashable, Sendable, CustomStri
     /// The store conforms to `DataStoreBatching`: `delete(_:)` deletes by predicate.
     public static let batchDeletes = ConformanceCapabilities(rawValue: 1 << 6)
 
+    /// The store records previous values (`HistoryChange/previousValues`) for attributes marked
+    /// `.preservePreviousValue`. Stores built on `DataStoreKit`'s `SavePlanner` get them for free.
+    public static let previousValues = ConformanceCapabilities(rawValue: 1 << 7)
+
     /// `[.durable, .historyUpdates]`, for messages.
     public var description: String {
         let names: [(ConformanceCapabilities, String)] = [
             (.insertOnly, ".insertOnly"), (.durable, ".durable"), (.multiProcess, ".multiProcess"),
             (.historyUpdates, ".historyUpdates"), (.batchDeletes, ".batchDeletes"),
+            (.previousValues, ".previousValues"),
         ]
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }

@@ -14,6 +14,12 @@ extension ConformanceCase {
         case .fetchOffsetAndLimitMatchOracle: try FetchChecks.fetchOffsetAndLimitMatchOracle(h)
         case .fetchByIdentifier: try FetchChecks.fetchByIdentifier(h)
         case .fetchPredicateErrorIsTyped: try FetchChecks.fetchPredicateErrorIsTyped(h)
+        case .previousValuesAreTheReplacedValues:
+            try PreviousValueChecks.previousValuesAreTheReplacedValues(h)
+        case .previousValuesOnlyWhereAsked: try PreviousValueChecks.previousValuesOnlyWhereAsked(h)
+        case .previousValuesSurviveReopening: try PreviousValueChecks.previousValuesSurviveReopening(h)
+        case .previousValuesOfOneSaveAreItsStartingValues:
+            try PreviousValueChecks.previousValuesOfOneSaveAreItsStartingValues(h)
         case .oneTransactionPerSave: try HistoryChecks.oneTransactionPerSave(h)
         case .historyInCommitOrder: try HistoryChecks.historyInCommitOrder(h)
         case .changesInRequestOrder: try HistoryChecks.changesInRequestOrder(h)

@@ -65,6 +65,17 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     /// Transaction identifiers are unique; change identifiers grow in commit order.
     case identifiersUniqueAndIncreasing
 
+    // Previous values
+    /// An update's and a delete's previous values are exactly the values they replaced.
+    case previousValuesAreTheReplacedValues
+    /// Previous values appear only for attributes marked `.preservePreviousValue` that the change replaced.
+    case previousValuesOnlyWhereAsked
+    /// Previous values survive closing and reopening a durable store.
+    case previousValuesSurviveReopening
+    /// A model changed several ways in one save (by the request and by inverses) records the values it had
+    /// before the save, relationships included.
+    case previousValuesOfOneSaveAreItsStartingValues
+
     // Tokens
     /// Tokens grow strictly along history.
     case tokensStrictlyIncrease
@@ -204,6 +215,12 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             return !capabilities.contains(.insertOnly)
         case .reopenKeepsDataHistoryAndTokens:
             return capabilities.contains(.durable)
+        case .previousValuesAreTheReplacedValues, .previousValuesOnlyWhereAsked,
+            .previousValuesOfOneSaveAreItsStartingValues:
+            return capabilities.contains(.previousValues) && !capabilities.contains(.insertOnly)
+        case .previousValuesSurviveReopening:
+            return capabilities.isSuperset(of: [.previousValues, .durable])
+                && !capabilities.contains(.insertOnly)
         case .secondInstanceSeesCommits:
             return capabilities.contains(.multiProcess)
         case .insertOnlyRejectsUpdatesAtomically, .insertOnlyRejectsDeletesAtomically:
@@ -225,7 +242,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         switch self {
         case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
             .danglingReferenceRejected, .inverseSidesStayConsistent, .toOneEditMovesTheInverse,
-            .listEditsMergeWithTheStoredList, .batchDeleteAppliesDeleteRules:
+            .listEditsMergeWithTheStoredList, .batchDeleteAppliesDeleteRules,
+            .previousValuesOfOneSaveAreItsStartingValues:
             true
         default: false
         }
@@ -318,6 +336,11 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "DataStore: an update or delete of a model the store does not hold throws modelNotFound."
         case .concurrentSavesRecordedOnce:
             "DataStore: the store is safe to call from many threads at once."
+        case .previousValuesAreTheReplacedValues, .previousValuesOnlyWhereAsked,
+            .previousValuesOfOneSaveAreItsStartingValues:
+            "HistoryChange: `previousValues` holds, for an update, exactly the updated attributes marked `.preservePreviousValue` with their values before the save, and for a delete every such attribute; nil for inserts and where none applies."
+        case .previousValuesSurviveReopening:
+            "Durable stores: previous values are stored with history and survive reopening."
         case .reopenKeepsDataHistoryAndTokens:
             "Durable stores: an acknowledged save survives reopening, with its history and token."
         case .secondInstanceSeesCommits:

@@ -13,6 +13,10 @@ import Foundation
 /// - ``tombstone`` is non-`nil` only for deletes and holds exactly the attributes marked
 ///   `.preserveValueOnDeletion`, with the values they had when deleted.
 /// - ``changeIdentifier`` is unique in the store and grows in commit order.
+/// - ``previousValues``, when the store records them, holds for an update exactly the updated attributes marked
+///   `.preservePreviousValue` with the values they had before the update, for a delete every attribute so
+///   marked with its value when deleted, and is `nil` for inserts and when no marked attribute is involved.
+///   A store that does not record them keeps the default, `nil`, and says so in its documentation.
 public protocol HistoryChange: Sendable {
     /// The model the change applies to.
     var changedPersistentIdentifier: PersistentIdentifier { get }
@@ -26,4 +30,11 @@ public protocol HistoryChange: Sendable {
     var updatedAttributes: [String] { get }
     /// For a delete, the preserved attribute values; otherwise `nil`.
     var tombstone: [String: SnapshotValue]? { get }
+    /// The values the change replaced, of the attributes marked `.preservePreviousValue`; `nil` when none.
+    var previousValues: [String: SnapshotValue]? { get }
+}
+
+extension HistoryChange {
+    /// `nil`: a store that does not record previous values.
+    public var previousValues: [String: SnapshotValue]? { nil }
 }

@@ -10,7 +10,7 @@ extension ModelAttribute where Model: AnyObject {
     ///   - inverse: The destination's relationship that points back, if any. Declaring it on one side is
     ///     enough; declaring it on both sides requires them to name each other.
     ///   - options: `.preserveValueOnDeletion` keeps the related identifier (or list of them) in the delete's
-    ///     tombstone.
+    ///     tombstone; `.preservePreviousValue` keeps the one an update replaced in its history change.
     ///   - originalName: The relationship's name in an earlier schema version.
     public static func relationship<Value: RelationshipValue>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>,

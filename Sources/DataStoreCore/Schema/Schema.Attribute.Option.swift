@@ -16,6 +16,12 @@ extension Schema.Attribute {
         /// When a model is deleted, its value is kept in the delete change's tombstone.
         public static let preserveValueOnDeletion = Option(rawValue: 1 << 1)
 
+        /// History records the value the attribute (or relationship) had before each change: an update's
+        /// change carries it when the update changed the attribute, a delete's change carries it always. What
+        /// undo, an audit log and a sync conflict resolver need to answer "what was this before?". An addition
+        /// of this package, not a SwiftData option; adding or removing it needs no migration.
+        public static let preservePreviousValue = Option(rawValue: 1 << 3)
+
         /// The value is any `Codable` type, stored as one opaque value (its JSON encoding, as ``SnapshotValue/data(_:)``).
         /// Stores cannot look inside it: a predicate or sort that reads it is refused
         /// (``DataStoreError/Code/invalidPredicate``, ``DataStoreError/Code/unsupportedFeature``), and a change of

@@ -64,5 +64,10 @@ extension Schema {
         public var preservedAttributeNames: [String] {
             attributes.filter { $0.options.contains(.preserveValueOnDeletion) }.map(\.name)
         }
+
+        /// The names of the attributes and relationships marked ``Attribute/Option/preservePreviousValue``.
+        public var previousValueAttributeNames: [String] {
+            attributes.filter { $0.options.contains(.preservePreviousValue) }.map(\.name)
+        }
     }
 }

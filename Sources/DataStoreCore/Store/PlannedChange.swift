@@ -11,16 +11,21 @@ public struct PlannedChange: Hashable, Codable, Sendable {
     public var updatedAttributes: [String]
     /// For a delete, the preserved attribute values; otherwise `nil`.
     public var tombstone: [String: SnapshotValue]?
+    /// The values before the change of the attributes marked `.preservePreviousValue`: for an update, those it
+    /// changed; for a delete, all of them. `nil` for an insert and where no such attribute is involved.
+    public var previousValues: [String: SnapshotValue]?
 
     /// Creates a planned change.
     public init(
         kind: HistoryChangeKind, identifier: PersistentIdentifier, values: [String: SnapshotValue] = [:],
-        updatedAttributes: [String] = [], tombstone: [String: SnapshotValue]? = nil
+        updatedAttributes: [String] = [], tombstone: [String: SnapshotValue]? = nil,
+        previousValues: [String: SnapshotValue]? = nil
     ) {
         self.kind = kind
         self.identifier = identifier
         self.values = values
         self.updatedAttributes = updatedAttributes
         self.tombstone = tombstone
+        self.previousValues = previousValues
     }
 }

@@ -2,8 +2,9 @@ public import DataStoreCore
 
 /// A transaction's changes as a JSON array, through the fast codec: how the JSON file store's journal and the
 /// PostgreSQL store's history rows spell them. Each change is
-/// `{"identifier":…,"kind":…,"tombstone":…,"updatedAttributes":[…],"values":{…}}`, keys sorted as
-/// `JSONEncoder` sorts them.
+/// `{"identifier":…,"kind":…,"previousValues":{…},"tombstone":…,"updatedAttributes":[…],"values":{…}}`, keys
+/// sorted as `JSONEncoder` sorts them. `previousValues` and `tombstone` appear only when the change has them;
+/// changes written before previous values existed have no `previousValues` and read back without them.
 public enum PlannedChangeCodec {
     /// Writes `changes` as an array.
     public static func write(_ changes: [PlannedChange], into writer: inout JSONWriter) {
@@ -14,6 +15,10 @@ public enum PlannedChangeCodec {
             writer.identifier(change.identifier)
             writer.key("kind")
             writer.string(change.kind.rawValue)
+            if let previousValues = change.previousValues {
+                writer.key("previousValues")
+                writer.values(previousValues)
+            }
             if let tombstone = change.tombstone {
                 writer.key("tombstone")
                 writer.values(tombstone)
@@ -51,10 +56,17 @@ public enum PlannedChangeCodec {
                 }
                 tombstone = values
             }
+            var previousValues: [String: SnapshotValue]?
+            if let json = change["previousValues"] {
+                guard let values = json.snapshotValues else {
+                    throw JSONParser.Failure(offset: 0, reason: "bad previous values")
+                }
+                previousValues = values
+            }
             changes.append(
                 PlannedChange(
                     kind: kind, identifier: identifier, values: values, updatedAttributes: updated,
-                    tombstone: tombstone))
+                    tombstone: tombstone, previousValues: previousValues))
         }
         return changes
     }

@@ -10,6 +10,8 @@ final class EntityRules: Sendable {
     let uniqueConstraints: [[String]]
     /// The attributes a delete's tombstone keeps.
     let preservedAttributeNames: [String]
+    /// The attributes whose previous value history records.
+    let previousValueAttributeNames: Set<String>
     /// The attributes a store's value index covers (see `Schema/Entity/indexedAttributeNames`).
     let indexedAttributeNames: Set<String>
     /// The attributes a unique constraint or an index covers: an update of none of them moves no unique value
@@ -23,6 +25,7 @@ final class EntityRules: Sendable {
         attributeNames = Set(entity.attributes.map(\.name))
         uniqueConstraints = entity.uniqueConstraints
         preservedAttributeNames = entity.preservedAttributeNames
+        previousValueAttributeNames = Set(entity.previousValueAttributeNames)
         indexedAttributeNames = entity.indexedAttributeNames
         keyedAttributeNames = Set(uniqueConstraints.joined()).union(indexedAttributeNames)
         relationships = Dictionary(entity.relationships.map { ($0.name, $0) }) { first, _ in first }

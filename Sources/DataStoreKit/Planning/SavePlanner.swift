@@ -414,10 +414,13 @@ public enum SavePlanner {
                     let values = Dictionary(uniqueKeysWithValues: changed.map { ($0, after[attribute: $0]) })
                     result.append(
                         PlannedChange(
-                            kind: .update, identifier: id, values: values, updatedAttributes: changed))
+                            kind: .update, identifier: id, values: values, updatedAttributes: changed,
+                            previousValues: previousValues(of: before, among: changed)))
                 case (let before?, nil):
                     result.append(
-                        PlannedChange(kind: .delete, identifier: id, tombstone: tombstone(of: before)))
+                        PlannedChange(
+                            kind: .delete, identifier: id, tombstone: tombstone(of: before),
+                            previousValues: previousValues(of: before, among: nil)))
                 case (nil, nil):
                     continue
                 }
@@ -427,6 +430,21 @@ public enum SavePlanner {
 
         mutating func tombstone(of snapshot: DataStoreSnapshot) -> [String: SnapshotValue] {
             let names = rules(for: snapshot.persistentIdentifier.entityName)?.preservedAttributeNames ?? []
+            return Dictionary(uniqueKeysWithValues: names.map { ($0, snapshot[attribute: $0]) })
+        }
+
+        /// The values in `snapshot` (the row before the change) of the attributes marked
+        /// `.preservePreviousValue`, among `changed` (an update's) or all of them (a delete); `nil` when none.
+        mutating func previousValues(of snapshot: DataStoreSnapshot, among changed: [String]?)
+            -> [String: SnapshotValue]?
+        {
+            guard
+                let marked = rules(for: snapshot.persistentIdentifier.entityName)?
+                    .previousValueAttributeNames,
+                !marked.isEmpty
+            else { return nil }
+            let names = changed.map { $0.filter(marked.contains) } ?? Array(marked)
+            guard !names.isEmpty else { return nil }
             return Dictionary(uniqueKeysWithValues: names.map { ($0, snapshot[attribute: $0]) })
         }
     }

@@ -10,13 +10,17 @@ public struct HistoryDelete<Model: PersistentModel>: TypedHistoryChange {
     public var transactionIdentifier: Int64
     /// The values of the attributes marked `.preserveValueOnDeletion`: `tombstone[\Trip.name]`.
     public var tombstone: HistoryTombstone<Model>
+    /// The values the model had when deleted, of every attribute marked `.preservePreviousValue`: with the
+    /// tombstone, what an undo needs to insert it again.
+    public var previousValues: HistoryValues<Model>
 
     /// Creates a delete view.
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
         transactionIdentifier: Int64,
-        tombstone: HistoryTombstone<Model>
+        tombstone: HistoryTombstone<Model>, previousValues: [String: SnapshotValue]? = nil
     ) {
+        self.previousValues = HistoryValues(values: previousValues ?? [:])
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier
         self.transactionIdentifier = transactionIdentifier
@@ -30,4 +34,9 @@ public struct HistoryDelete<Model: PersistentModel>: TypedHistoryChange {
 
     /// Always `nil` for a delete.
     public var recordedValues: [String: SnapshotValue]? { nil }
+
+    /// The values when deleted by attribute name; `nil` when none was kept.
+    public var previousValuesByName: [String: SnapshotValue]? {
+        previousValues.values.isEmpty ? nil : previousValues.values
+    }
 }

@@ -15,13 +15,18 @@ public struct HistoryUpdate<Model: PersistentModel>: TypedHistoryChange, @unchec
     public var recordedValues: [String: SnapshotValue]?
     /// The names of exactly the attributes whose value changed, sorted.
     public var updatedAttributeNames: [String]
+    /// The values the update replaced, of the changed attributes marked `.preservePreviousValue`:
+    /// `update.previousValues[\Trip.name]` is the name before this update, `nil` when it was not kept.
+    public var previousValues: HistoryValues<Model>
 
     /// Creates an update view.
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
         transactionIdentifier: Int64,
-        updatedAttributeNames: [String], recordedValues: [String: SnapshotValue]? = nil
+        updatedAttributeNames: [String], recordedValues: [String: SnapshotValue]? = nil,
+        previousValues: [String: SnapshotValue]? = nil
     ) {
+        self.previousValues = HistoryValues(values: previousValues ?? [:])
         self.recordedValues = recordedValues
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier
@@ -37,4 +42,9 @@ public struct HistoryUpdate<Model: PersistentModel>: TypedHistoryChange, @unchec
 
     /// Always `nil` for an update.
     public var tombstoneValues: [String: SnapshotValue]? { nil }
+
+    /// The replaced values by attribute name; `nil` when none was kept.
+    public var previousValuesByName: [String: SnapshotValue]? {
+        previousValues.values.isEmpty ? nil : previousValues.values
+    }
 }

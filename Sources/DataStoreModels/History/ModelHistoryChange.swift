@@ -44,6 +44,8 @@ public enum ModelHistoryChange: HistoryChange {
     public var updatedAttributes: [String] { payload.updatedAttributeNames }
     /// For a delete, the preserved values; otherwise `nil`.
     public var tombstone: [String: SnapshotValue]? { payload.tombstoneValues }
+    /// For an update or delete, the replaced values of the attributes marked `.preservePreviousValue`.
+    public var previousValues: [String: SnapshotValue]? { payload.previousValuesByName }
 
     /// Wraps a store's change in the typed view for `Model`.
     public static func typed<Model: PersistentModel>(_ change: some HistoryChange, as _: Model.Type)
@@ -62,13 +64,15 @@ public enum ModelHistoryChange: HistoryChange {
                 HistoryUpdate<Model>(
                     changedPersistentIdentifier: id, changeIdentifier: change.changeIdentifier,
                     transactionIdentifier: change.transactionIdentifier,
-                    updatedAttributeNames: change.updatedAttributes, recordedValues: values))
+                    updatedAttributeNames: change.updatedAttributes, recordedValues: values,
+                    previousValues: change.previousValues))
         case .delete:
             return .delete(
                 HistoryDelete<Model>(
                     changedPersistentIdentifier: id, changeIdentifier: change.changeIdentifier,
                     transactionIdentifier: change.transactionIdentifier,
-                    tombstone: HistoryTombstone(values: change.tombstone ?? [:])))
+                    tombstone: HistoryTombstone(values: change.tombstone ?? [:]),
+                    previousValues: change.previousValues))
         }
     }
 
@@ -78,7 +82,8 @@ public enum ModelHistoryChange: HistoryChange {
             changedPersistentIdentifier: change.changedPersistentIdentifier,
             changeIdentifier: change.changeIdentifier, transactionIdentifier: change.transactionIdentifier,
             updatedAttributeNames: change.updatedAttributes, tombstoneValues: change.tombstone,
-            recordedValues: change.kind == .delete ? nil : recordedValues(of: change))
+            recordedValues: change.kind == .delete ? nil : recordedValues(of: change),
+            previousValuesByName: change.previousValues)
         switch change.kind {
         case .insert: return .insert(payload)
         case .update: return .update(payload)

@@ -19,4 +19,12 @@ public protocol TypedHistoryChange: Sendable {
     /// The values an insert or update wrote, when the store records them (see
     /// `ValueRecordingHistoryChange`); `nil` otherwise.
     var recordedValues: [String: SnapshotValue]? { get }
+    /// The values an update or delete replaced, of the attributes marked `.preservePreviousValue`, by name;
+    /// `nil` when none (see `HistoryChange/previousValues`).
+    var previousValuesByName: [String: SnapshotValue]? { get }
+}
+
+extension TypedHistoryChange {
+    /// `nil`: a change that keeps no previous values.
+    public var previousValuesByName: [String: SnapshotValue]? { nil }
 }

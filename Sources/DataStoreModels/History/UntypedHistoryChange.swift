@@ -15,14 +15,17 @@ public struct UntypedHistoryChange: TypedHistoryChange {
     public var updatedAttributeNames: [String]
     /// For a delete, the preserved values by attribute name; otherwise `nil`.
     public var tombstoneValues: [String: SnapshotValue]?
+    /// The values an update or delete replaced, by attribute name; `nil` when none was kept.
+    public var previousValuesByName: [String: SnapshotValue]?
 
     /// Creates an untyped change.
     public init(
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
         transactionIdentifier: Int64,
         updatedAttributeNames: [String] = [], tombstoneValues: [String: SnapshotValue]? = nil,
-        recordedValues: [String: SnapshotValue]? = nil
+        recordedValues: [String: SnapshotValue]? = nil, previousValuesByName: [String: SnapshotValue]? = nil
     ) {
+        self.previousValuesByName = previousValuesByName
         self.recordedValues = recordedValues
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier

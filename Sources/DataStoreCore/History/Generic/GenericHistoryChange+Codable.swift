@@ -1,7 +1,7 @@
 extension GenericHistoryChange: Codable {
     private enum CodingKeys: String, CodingKey {
         case changedPersistentIdentifier, changeIdentifier, transactionIdentifier, kind, updatedAttributes
-        case tombstone, values
+        case tombstone, values, previousValues
     }
 
     /// Decodes the keyed form, `values` as an object of name to value.
@@ -15,7 +15,9 @@ extension GenericHistoryChange: Codable {
             kind: try container.decode(HistoryChangeKind.self, forKey: .kind),
             updatedAttributes: try container.decodeIfPresent([String].self, forKey: .updatedAttributes) ?? [],
             tombstone: try container.decodeIfPresent([String: SnapshotValue].self, forKey: .tombstone),
-            values: try container.decodeIfPresent([String: SnapshotValue].self, forKey: .values) ?? [:])
+            values: try container.decodeIfPresent([String: SnapshotValue].self, forKey: .values) ?? [:],
+            previousValues: try container.decodeIfPresent(
+                [String: SnapshotValue].self, forKey: .previousValues))
     }
 
     /// Encodes the keyed form, `values` as an object of name to value.
@@ -28,5 +30,6 @@ extension GenericHistoryChange: Codable {
         try container.encode(updatedAttributes, forKey: .updatedAttributes)
         try container.encodeIfPresent(tombstone, forKey: .tombstone)
         try container.encode(values, forKey: .values)
+        try container.encodeIfPresent(previousValues, forKey: .previousValues)
     }
 }

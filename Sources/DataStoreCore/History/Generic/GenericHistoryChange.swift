@@ -16,6 +16,8 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
     public var updatedAttributes: [String]
     /// For a delete, the preserved values; otherwise `nil`.
     public var tombstone: [String: SnapshotValue]?
+    /// The values before the change of the attributes marked `.preservePreviousValue`; `nil` when none.
+    public var previousValues: [String: SnapshotValue]?
     /// The names of the written values, sorted, and the values in the same order.
     var valueNames: [String]
     var valueList: [SnapshotValue]
@@ -32,7 +34,7 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
         changedPersistentIdentifier: PersistentIdentifier, changeIdentifier: Int64,
         transactionIdentifier: Int64,
         kind: HistoryChangeKind, updatedAttributes: [String] = [], tombstone: [String: SnapshotValue]? = nil,
-        values: [String: SnapshotValue] = [:]
+        values: [String: SnapshotValue] = [:], previousValues: [String: SnapshotValue]? = nil
     ) {
         self.changedPersistentIdentifier = changedPersistentIdentifier
         self.changeIdentifier = changeIdentifier
@@ -40,6 +42,7 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
         self.kind = kind
         self.updatedAttributes = updatedAttributes
         self.tombstone = tombstone
+        self.previousValues = previousValues
         (valueNames, valueList) = Self.columns(values, names: updatedAttributes)
     }
 
@@ -49,8 +52,9 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
         self.init(
             changedPersistentIdentifier: planned.identifier, changeIdentifier: changeIdentifier,
             transactionIdentifier: transactionIdentifier, kind: planned.kind,
-            updatedAttributes: planned.updatedAttributes, tombstone: planned.tombstone, values: planned.values
-        )
+            updatedAttributes: planned.updatedAttributes, tombstone: planned.tombstone,
+            values: planned.values,
+            previousValues: planned.previousValues)
     }
 
     /// Sorted names and their values; reuses `names` (an update's `updatedAttributes`) when it lists exactly
