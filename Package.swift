@@ -132,6 +132,7 @@ let package = Package(
             name: "StoreTestSupport",
             dependencies: [
                 "DataStoreKit", "DataStoreModels", "DataStoreCore", "TwoWaySync", "SampleTrips", "FuzzChecks",
+                "JSONFileStorage",
             ],
             path: "Tests/StoreTestSupport"),
         .executableTarget(

@@ -292,6 +292,23 @@ do {
             try tripsContainer(arguments[1]), tokenFile: URL(fileURLWithPath: arguments[2]))
         for name in unread { report("UNREAD \(name)") }
         report("DONE \(unread.count)")
+    case "music-rate":
+        // music-rate DIR NAME RATING AUTHOR: sets the rating of the playlist named NAME in the music store in DIR.
+        guard arguments.count == 5, let rating = Int(arguments[3]) else {
+            fail("usage: music-rate DIR NAME RATING AUTHOR")
+        }
+        let context = ModelContext(try musicContainer(URL(fileURLWithPath: arguments[1])))
+        context.author = arguments[4]
+        let name = arguments[2]
+        guard
+            let playlist = try context.fetch(
+                FetchDescriptor<Playlist>(predicate: #Predicate { $0.name == name })
+            )
+            .first
+        else { fail("no playlist named \(name)") }
+        playlist.rating = rating
+        try context.save()
+        report("RATED")
     case "trip-editor":
         // trip-editor AUTHOR: a TripEditor taking commands from standard input, one answer line each, until
         // the input ends. `open DIR` (re)opens the trips container on a JSON file store in DIR;

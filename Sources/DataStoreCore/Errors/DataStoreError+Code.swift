@@ -84,5 +84,13 @@ extension DataStoreError {
         /// The store records a schema the app does not know: a version newer than the app's, or one its migration
         /// plan does not list (SwiftData's `unknownDataStoreSchema`). Nothing was written.
         public static let unknownDataStoreSchema = Code("unknownDataStoreSchema")
+        /// An undo or redo would overwrite what another author changed since: a later transaction changed an
+        /// attribute it would restore, deleted a model it would change, or took a unique value it would give
+        /// back. Nothing was written.
+        public static let undoConflict = Code("undoConflict")
+        /// There is nothing to undo or redo, or what the step needs is gone: history trimmed past its
+        /// transaction, the store erased, previous values not recorded, or the transaction written by a newer
+        /// schema. Nothing was written.
+        public static let undoUnavailable = Code("undoUnavailable")
     }
 }

@@ -330,4 +330,27 @@ extension DataStoreError {
     public static func unknownDataStoreSchema(store: String, reason: String) -> DataStoreError {
         DataStoreError(.unknownDataStoreSchema, store: store, reason: reason)
     }
+
+    /// Matches every ``Code/undoConflict`` error in a `catch` or `case` pattern.
+    public static let undoConflict = DataStoreError(.undoConflict)
+
+    /// An undo or redo would restore `attribute` of `identifier` in `store`, which a later transaction changed;
+    /// `reason` names that transaction and its author. Nothing was written.
+    public static func undoConflict(
+        store: String, identifier: PersistentIdentifier, attribute: String, reason: String
+    ) -> DataStoreError {
+        DataStoreError(
+            .undoConflict, store: store, entity: identifier.entityName, attribute: attribute,
+            identifier: identifier, reason: reason)
+    }
+
+    /// Matches every ``Code/undoUnavailable`` error in a `catch` or `case` pattern.
+    public static let undoUnavailable = DataStoreError(.undoUnavailable)
+
+    /// An undo or redo cannot be done; `reason` says why. Nothing was written.
+    public static func undoUnavailable(
+        store: String? = nil, reason: String, underlyingError: (any Error & Sendable)? = nil
+    ) -> DataStoreError {
+        DataStoreError(.undoUnavailable, store: store, reason: reason, underlyingError: underlyingError)
+    }
 }

@@ -116,6 +116,13 @@ extension DataStoreError {
             return
                 "Store '\(store)' records a schema this app does not know: \(reason). Nothing was written; add the "
                 + "version to the migration plan, or open the store with the app that wrote it."
+        case .undoConflict:
+            return
+                "Cannot undo or redo in store '\(store)': \(identifier.map { "\($0)" } ?? "?") changed "
+                + "'\(attribute ?? "?")' since (\(reason)). Nothing was written; the other author's value stays."
+        case .undoUnavailable:
+            return
+                "Cannot undo or redo\(self.store.map { " in store '\($0)'" } ?? ""): \(reason). Nothing was written."
         default:
             var details = [code.name]
             if let store = self.store { details.append("store '\(store)'") }

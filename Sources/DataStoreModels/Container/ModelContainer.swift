@@ -36,6 +36,16 @@ public final class ModelContainer: Sendable {
         return context
     }
 
+    /// Whether ``mainContext`` records undo and redo steps (it then has a ``ModelUndoManager``): SwiftData's
+    /// `.modelContainer(for: Trip.self, isUndoEnabled: true)`. `false` by default.
+    @MainActor public var isUndoEnabled: Bool {
+        get { mainContext.undoManager != nil }
+        set {
+            guard newValue != isUndoEnabled else { return }
+            mainContext.undoManager = newValue ? ModelUndoManager() : nil
+        }
+    }
+
     /// Opens the stores and routes each model type to one.
     ///
     /// - Throws: `DataStoreError/invalidConfiguration(reason:)` when configurations share a name or an

@@ -18,6 +18,10 @@ protocol StoreConnection: Sendable {
         after component: CompositeHistoryToken.Component?, through upper: CompositeHistoryToken.Component?,
         limit: Int?, modelTypes: ModelTypeRegistry
     ) throws -> [StoreHistoryEntry]
+    /// The transaction at `position`, or `nil` when history no longer holds it (trimmed, or the store was erased
+    /// and `position.epoch` is gone).
+    func transaction(at position: CompositeHistoryToken.Component, modelTypes: ModelTypeRegistry) throws
+        -> ContainerHistoryTransaction?
     func deleteHistory(transactionIdentifiers: [Int64]) throws
     /// The newest transaction's position, or `nil` when the store has none.
     func newestPosition() throws -> CompositeHistoryToken.Component?
@@ -85,6 +89,15 @@ struct TypedStoreConnection<Store: HistoryProvidingStore>: StoreConnection {
         case (nil, let upper?): descriptor.predicate = HistoryPredicates.through(token(upper))
         case (nil, nil): break
         }
+        return try history(matching: descriptor.predicate, limit: limit, modelTypes: modelTypes)
+    }
+
+    /// The store's transactions matching `predicate`, as container transactions whose tokens the caller fills
+    /// in.
+    private func history(
+        matching predicate: Predicate<Store.HistoryType>?, limit: Int?, modelTypes: ModelTypeRegistry
+    ) throws -> [StoreHistoryEntry] {
+        let descriptor = HistoryDescriptor<Store.HistoryType>(predicate: predicate, fetchLimit: limit)
         return try typedStore.fetchHistory(descriptor).map { transaction in
             let changes = transaction.changes.map { change in
                 modelTypes.typedChange(change)
@@ -99,6 +112,33 @@ struct TypedStoreConnection<Store: HistoryProvidingStore>: StoreConnection {
                     storeSequence: transaction.token.sequence),
                 epoch: transaction.token.epoch)
         }
+    }
+
+    func transaction(at position: CompositeHistoryToken.Component, modelTypes: ModelTypeRegistry) throws
+        -> ContainerHistoryTransaction?
+    {
+        let token = { (sequence: Int64) in
+            Store.Token(storeIdentifier: identifier, epoch: position.epoch, sequence: sequence)
+        }
+        var entries: [StoreHistoryEntry]
+        do {
+            // A token range seeks; a store refuses it once the transaction before is trimmed, although this one
+            // may still be there: then by identifier, which scans.
+            entries = try history(
+                matching: HistoryPredicates.between(
+                    after: token(position.sequence - 1), through: token(position.sequence)),
+                limit: 1, modelTypes: modelTypes)
+        } catch let error as DataStoreError
+            where error.code == .historyTokenExpired && transactionIdentifierIsSequence
+        {
+            entries = try history(
+                matching: HistoryPredicates.identifiers([position.sequence]), limit: 1, modelTypes: modelTypes
+            )
+        }
+        guard let entry = entries.first, entry.epoch == position.epoch,
+            entry.transaction.storeSequence == position.sequence
+        else { return nil }
+        return entry.transaction
     }
 
     func newestPosition() throws -> CompositeHistoryToken.Component? {

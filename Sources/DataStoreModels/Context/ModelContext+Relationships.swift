@@ -120,7 +120,8 @@ extension ModelContext {
         }
     }
 
-    private func applyChanged<Model: PersistentModel>(
+    /// Sets the attributes `values` names on `model`, leaving the others as they are.
+    func applyChanged<Model: PersistentModel>(
         _ values: [String: SnapshotValue], to model: inout Model
     )
         throws(DataStoreError)

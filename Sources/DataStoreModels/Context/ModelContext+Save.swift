@@ -32,11 +32,17 @@ extension ModelContext {
                 container.localSaves.signal()
             }
         }
+        // What committed is one undo step, even if a later store's part fails.
+        var committed: [SavedTransaction] = []
+        defer { undoManager?.recordSave(committed) }
         // One operation on the container: a close that begins meanwhile waits for every store's part.
         try container.lifecycle.use {
             for store in container.stores {
                 guard let request = parts[store.identifier], !request.isEmpty else { continue }
                 let outcome = try store.save(request)
+                if let position = outcome.position {
+                    committed.append(SavedTransaction(store: store.identifier, position: position))
+                }
                 recordSaved(request, remapped: outcome.remappedIdentifiers)
                 applyDeleteRuleChanges(outcome.deleteRuleChanges)
             }

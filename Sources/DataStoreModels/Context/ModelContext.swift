@@ -91,6 +91,14 @@ public final class ModelContext {
     var autosaveEditRelay: Task<Void, Never>?
     /// Identifies this context in save requests.
     public let editingIdentifier = UUID()
+    /// Records this context's saves for undo and redo; `nil` (the default) records nothing. See
+    /// ``ModelUndoManager``.
+    public var undoManager: ModelUndoManager? {
+        didSet {
+            if oldValue !== undoManager { oldValue?.context = nil }
+            undoManager?.context = self
+        }
+    }
     /// The counters of the most recent history fetch, to check that it sought instead of scanning.
     package internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
 

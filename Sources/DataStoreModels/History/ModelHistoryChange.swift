@@ -47,6 +47,12 @@ public enum ModelHistoryChange: HistoryChange {
     /// For an update or delete, the replaced values of the attributes marked `.preservePreviousValue`.
     public var previousValues: [String: SnapshotValue]? { payload.previousValuesByName }
 
+    /// The values an insert or update wrote, when the store records them.
+    var recordedValues: [String: SnapshotValue]? { payload.recordedValues }
+
+    /// Whether the container has a model type for the changed entity.
+    var isTyped: Bool { !(payload is UntypedHistoryChange) }
+
     /// Wraps a store's change in the typed view for `Model`.
     public static func typed<Model: PersistentModel>(_ change: some HistoryChange, as _: Model.Type)
         -> ModelHistoryChange

@@ -36,6 +36,12 @@ struct GatedStoreConnection: StoreConnection {
         try lifecycle.use { try inner.deleteHistory(transactionIdentifiers: transactionIdentifiers) }
     }
 
+    func transaction(at position: CompositeHistoryToken.Component, modelTypes: ModelTypeRegistry) throws
+        -> ContainerHistoryTransaction?
+    {
+        try lifecycle.use { try inner.transaction(at: position, modelTypes: modelTypes) }
+    }
+
     func newestPosition() throws -> CompositeHistoryToken.Component? {
         try lifecycle.use { try inner.newestPosition() }
     }

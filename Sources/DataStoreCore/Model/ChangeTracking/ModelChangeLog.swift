@@ -20,7 +20,7 @@ package final class ModelChangeLog: Sendable {
     package init() {}
 
     /// Records that the model with `identifier` changed, unless the log is suspended.
-    func note(_ identifier: PersistentIdentifier) {
+    package func note(_ identifier: PersistentIdentifier) {
         let noted = state.withLock { state in
             guard state.suspended == 0 else { return false }
             state.changed.insert(identifier)
