@@ -162,7 +162,8 @@ let package = Package(
         .testTarget(
             name: "DataStoreToolTests",
             dependencies: [
-                "DataStoreTool", "DataStoreCore", "JSONFileStorage", "StoreTestSupport", "datastore",
+                "DataStoreTool", "DataStoreCore", "DataStoreModels", "JSONFileStorage", "StoreTestSupport",
+                "datastore",
                 "sample-trips",
                 "datastore-test-process",
             ]),

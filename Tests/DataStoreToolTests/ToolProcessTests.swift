@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreModels
 import Foundation
 import JSONFileStorage
 import StoreTestSupport
@@ -47,6 +48,43 @@ import Testing
         #expect(changes.compactMap { $0["kind"] as? String } == ["update", "delete", "update"])
         #expect(changes.last?["entity"] as? String == "Trip")
         #expect(changes.last?["updatedAttributes"] as? [String] == ["livingAccommodation"])
+    }
+
+    @Test func historyWithValuesShowsOldAndNewValues() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "datastore-audit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let context = ModelContext(try musicContainer(directory))
+            let list = Playlist(name: "road trip", rating: 1)
+            context.insert(list)
+            try context.save()
+            list.rating = 4
+            list.name = "long road trip"
+            try context.save()
+            context.delete(list)
+            try context.save()
+        }
+        let store = directory.appendingPathComponent("music").path
+        let (status, output) = try datastore(["history", store, "--values"])
+        #expect(status == 0)
+        #expect(output.first?.hasSuffix("VALUES (old → new)") == true)
+        #expect(
+            output.contains { $0.hasSuffix("name: road trip → long road trip, rating: 1 → 4") }, "\(output)")
+        #expect(
+            output.contains { $0.hasSuffix("name=long road trip rating=4 songs=[] → (deleted)") }, "\(output)"
+        )
+
+        let (jsonStatus, lines) = try datastore(["history", store, "--values", "--jsonl"])
+        #expect(jsonStatus == 0)
+        let update = try #require(lines.dropFirst().first)
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(update.utf8)) as? [String: Any])
+        let change = try #require((row["changes"] as? [[String: Any]])?.first)
+        #expect((change["previousValues"] as? [String: Any])?.keys.sorted() == ["name", "rating"])
+        #expect((change["values"] as? [String: Any])?.keys.sorted() == ["name", "rating"])
+        // Without --values, the output stays as it was.
+        let (_, plain) = try datastore(["history", store, "--jsonl"])
+        #expect(!plain.contains { $0.contains("previousValues") })
     }
 
     @Test func infoReportsTheCounts() throws {

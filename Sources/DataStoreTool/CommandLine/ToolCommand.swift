@@ -4,7 +4,7 @@ enum ToolCommand: String, CaseIterable {
 
     var flags: Set<String> {
         switch self {
-        case .history: ["json", "jsonl"]
+        case .history: ["json", "jsonl", "values"]
         case .compact: ["wait"]
         default: []
         }
@@ -25,7 +25,7 @@ enum ToolCommand: String, CaseIterable {
         case .info: "datastore info PATH | CONNECTION [--store NAME] [--database-schema NAME]"
         case .schema: "datastore schema PATH"
         case .history:
-            "datastore history PATH | CONNECTION [--store NAME] [--after TOKEN | --after-file FILE] [--author NAME] [--since DATE] [--limit N] [--json | --jsonl]"
+            "datastore history PATH | CONNECTION [--store NAME] [--after TOKEN | --after-file FILE] [--author NAME] [--since DATE] [--limit N] [--values] [--json | --jsonl]"
         case .tail: "datastore tail PATH | CONNECTION [--store NAME] [--after TOKEN | --after-file FILE]"
         case .verify: "datastore verify PATH"
         case .repair: "datastore repair PATH"
@@ -63,6 +63,10 @@ enum ToolCommand: String, CaseIterable {
               --author NAME      only transactions by this author
               --since DATE       only transactions committed at or after DATE (ISO 8601, e.g. 2026-11-20T09:00:00Z)
               --limit N          at most N transactions
+              --values           an audit: each update's attributes as old → new (the old value where the
+                                 attribute is marked .preservePreviousValue, else ?), each insert's values
+                                 and each delete's last values; with --json/--jsonl, adds `values` and
+                                 `previousValues` to each change
               --json             one JSON document
               --jsonl            one JSON object per transaction, per line
             """

@@ -35,6 +35,8 @@ enum HistoryCommand {
             rows = rows.filter { $0.timestamp >= since }
             if let limit { rows = Array(rows.prefix(limit)) }
         }
+        let showsValues = arguments.flags.contains("values")
+        if !showsValues { rows = rows.map(\.withoutValues) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -44,7 +46,7 @@ enum HistoryCommand {
         } else if arguments.flags.contains("jsonl") {
             for row in rows { output(String(decoding: try encoder.encode(row), as: UTF8.self)) }
         } else {
-            output(TableFormatter.table(rows))
+            output(showsValues ? TableFormatter.valueTable(rows) : TableFormatter.table(rows))
         }
     }
 }

@@ -33,6 +33,9 @@ enum SchemaCommand {
                 if attribute.options.contains(.preserveValueOnDeletion) {
                     parts.append("preserveValueOnDeletion")
                 }
+                if attribute.options.contains(.preservePreviousValue) {
+                    parts.append("preservePreviousValue")
+                }
                 if let original = attribute.originalName { parts.append("originalName: \(original)") }
                 if let value = attribute.defaultValue, entity.relationship(named: attribute.name) == nil {
                     parts.append("default: \(value.userDescription)")

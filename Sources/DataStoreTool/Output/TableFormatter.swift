@@ -7,6 +7,32 @@ enum TableFormatter {
         "TIME", "SEQ", "AUTHOR", "PROCESS", "KIND", "ENTITY", "IDENTIFIER", "UPDATED", "TOMBSTONE",
     ]
 
+    /// The headers with `--values`: the last column shows each attribute's old and new value.
+    static let valueHeaders = Array(headers.dropLast(2)) + ["VALUES (old → new)"]
+
+    /// One line per change with `--values`: an update's attributes as `name: old → new` (`?` where history did not
+    /// keep the old value), an insert's values, a delete's last values.
+    static func valueCells(_ row: TransactionRow) -> [[String]] {
+        let base = Array(cells(row).first?.prefix(4) ?? [])
+        guard !row.changes.isEmpty else { return [base + ["-", "-", "-", "-"]] }
+        return row.changes.map { change in
+            let previous = change.previousValues ?? [:]
+            let shown: String
+            switch change.kind {
+            case "update":
+                shown = change.updatedAttributes.map { name in
+                    "\(name): \(previous[name].map(describe) ?? "?") → \(change.values?[name].map(describe) ?? "?")"
+                }.joined(separator: ", ")
+            case "delete":
+                shown =
+                    describe((change.tombstone ?? [:]).merging(previous) { _, last in last }) + " → (deleted)"
+            default:
+                shown = change.values.map(describe) ?? "-"
+            }
+            return base + [change.kind, change.entity, change.identifier, shown.isEmpty ? "-" : shown]
+        }
+    }
+
     static func cells(_ row: TransactionRow) -> [[String]] {
         let time = ISO8601DateFormatter.string(
             from: row.timestamp, timeZone: TimeZone(identifier: "UTC")!,
@@ -45,6 +71,11 @@ enum TableFormatter {
     static func table(_ rows: [TransactionRow]) -> String {
         let lines = [headers] + rows.flatMap(cells)
         return align(lines)
+    }
+
+    /// The rows as an aligned table with old and new values, with a header.
+    static func valueTable(_ rows: [TransactionRow]) -> String {
+        align([valueHeaders] + rows.flatMap(valueCells))
     }
 
     static func align(_ lines: [[String]]) -> String {

@@ -9,6 +9,11 @@ struct TransactionRow: Codable, Sendable {
         var identifier: String
         var updatedAttributes: [String]
         var tombstone: [String: SnapshotValue]?
+        /// The values the change wrote, where the store records them (shown with `--values`).
+        var values: [String: SnapshotValue]?
+        /// The values an update or delete replaced, of the attributes marked `.preservePreviousValue` (shown
+        /// with `--values`).
+        var previousValues: [String: SnapshotValue]?
     }
 
     var sequence: Int64
@@ -32,8 +37,20 @@ struct TransactionRow: Codable, Sendable {
                 kind: change.kind.rawValue, entity: change.changedPersistentIdentifier.entityName,
                 identifier: change.changedPersistentIdentifier.primaryKey,
                 updatedAttributes: change.updatedAttributes,
-                tombstone: change.tombstone)
+                tombstone: change.tombstone,
+                values: (change as? any ValueRecordingHistoryChange)?.values,
+                previousValues: change.previousValues)
         }
+    }
+
+    /// The row without the written and previous values: what `history` prints without `--values`.
+    var withoutValues: TransactionRow {
+        var row = self
+        for index in row.changes.indices {
+            row.changes[index].values = nil
+            row.changes[index].previousValues = nil
+        }
+        return row
     }
 }
 
