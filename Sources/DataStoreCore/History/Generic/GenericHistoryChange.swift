@@ -16,8 +16,26 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
     public var updatedAttributes: [String]
     /// For a delete, the preserved values; otherwise `nil`.
     public var tombstone: [String: SnapshotValue]?
+    /// The names of the previous values, sorted (`nil`: none), sharing `updatedAttributes`' storage when every
+    /// updated attribute kept its previous value, and the values in the same order: like the written values,
+    /// two arrays instead of a dictionary per change.
+    var previousNames: [String]?
+    var previousList: [SnapshotValue] = []
+
     /// The values before the change of the attributes marked `.preservePreviousValue`; `nil` when none.
-    public var previousValues: [String: SnapshotValue]?
+    public var previousValues: [String: SnapshotValue]? {
+        get { previousNames.map { Dictionary(uniqueKeysWithValues: zip($0, previousList)) } }
+        set {
+            if let newValue {
+                let (names, list) = Self.columns(newValue, names: updatedAttributes)
+                previousNames = names
+                previousList = list
+            } else {
+                previousNames = nil
+                previousList = []
+            }
+        }
+    }
     /// The names of the written values, sorted, and the values in the same order.
     var valueNames: [String]
     var valueList: [SnapshotValue]
@@ -42,8 +60,8 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
         self.kind = kind
         self.updatedAttributes = updatedAttributes
         self.tombstone = tombstone
-        self.previousValues = previousValues
         (valueNames, valueList) = Self.columns(values, names: updatedAttributes)
+        self.previousValues = previousValues
     }
 
     /// The change a planned save change becomes, numbered `changeIdentifier` in transaction
