@@ -20,10 +20,10 @@ public import DataStoreCore
 ///   for a redo). An insert is undone as a delete (delete rules apply); an update by writing back the
 ///   previous values; a delete by inserting the model again from its tombstone and previous values, with the
 ///   relationships whose targets still exist. This needs history's previous values: mark the attributes
-///   `.preservePreviousValue`, or the undo throws ``DataStoreError/Code/undoUnavailable``.
+///   `.preservePreviousValue`, or the undo throws `DataStoreError.undoUnavailable`.
 /// - **Other authors' work is never overwritten.** When a later transaction (another context, process or
 ///   device) changed an attribute the undo would restore, deleted a model it would change, or took a unique
-///   value it would give back, the undo throws ``DataStoreError/Code/undoConflict`` naming the model and the
+///   value it would give back, the undo throws `DataStoreError.undoConflict` naming the model and the
 ///   attribute, and writes nothing.
 /// - **One user action is one step**: each `save()` is one step, and every save between
 ///   ``beginUndoGrouping()`` and ``endUndoGrouping()`` is one step together.
@@ -83,7 +83,7 @@ public final class ModelUndoManager {
 
     /// Closes the group ``beginUndoGrouping()`` opened; closing the outermost one records its saves as one step.
     ///
-    /// - Throws: ``DataStoreError/Code/undoUnavailable`` when no group is open.
+    /// - Throws: `DataStoreError.undoUnavailable` when no group is open.
     public func endUndoGrouping() throws(DataStoreError) {
         guard groupingLevel > 0 else {
             throw .undoUnavailable(reason: "endUndoGrouping() without a matching beginUndoGrouping()")
@@ -111,9 +111,9 @@ public final class ModelUndoManager {
 
     /// Undoes the newest step: the context's unsaved changes if it has any, else the newest saved step.
     ///
-    /// - Throws: ``DataStoreError/Code/undoUnavailable`` when there is nothing to undo, a group is open, or
+    /// - Throws: `DataStoreError.undoUnavailable` when there is nothing to undo, a group is open, or
     ///   what the step needs is gone (history trimmed past it, the store erased, previous values not recorded,
-    ///   a transaction of a newer schema); ``DataStoreError/Code/undoConflict`` when another author changed what
+    ///   a transaction of a newer schema); `DataStoreError.undoConflict` when another author changed what
     ///   it would restore. Nothing is written then. A store error while writing a step of several
     ///   transactions leaves the ones already undone undone (they move to the redo stack) and the rest on the
     ///   undo stack.
@@ -145,7 +145,7 @@ public final class ModelUndoManager {
 
     /// Redoes the step the last ``undo()`` undid.
     ///
-    /// - Throws: ``DataStoreError/Code/undoUnavailable`` when there is nothing to redo or the context has unsaved
+    /// - Throws: `DataStoreError.undoUnavailable` when there is nothing to redo or the context has unsaved
     ///   changes made since the undo; otherwise as ``undo()``.
     public func redo() throws {
         let context = try attachedContext()
