@@ -97,8 +97,8 @@ extension ModelContext {
         }
     }
 
-    /// Applies what a store's delete rules did to the models this context tracks: cascaded deletes are
-    /// forgotten, and nullified relationships take their saved values.
+    /// Applies what a store's delete rules did (or an undo wrote) to the models this context tracks: deleted
+    /// models are forgotten, and updated ones take their saved values.
     func applyDeleteRuleChanges(_ changes: [PlannedChange]) {
         for change in changes {
             guard let id = resolve(change.identifier), var registration = registry[id] else { continue }

@@ -93,22 +93,13 @@ extension ModelContext {
             editingState: EditingState(id: editingIdentifier, author: author), schema: container.schema,
             exists: { try existingModels($0) })
         let outcome = try container.lifecycle.use { try connection.save(request) }
-        for snapshot in request.updated {
-            guard let id = resolve(snapshot.persistentIdentifier), var registration = registry[id],
-                case .saved(var saved) = registration.baseline
-            else { continue }
-            saved.merge(snapshot.values) { _, new in new }
-            var model = registration.model
-            // The values came from this model type, so they convert.
-            registry.log.suspended { try? applyChanged(snapshot.values, to: &model) }
-            registration.model = model
-            registration.baseline = .saved(saved)
-            registry[id] = registration
-        }
-        for snapshot in request.deleted {
-            if let id = resolve(snapshot.persistentIdentifier) { registry[id] = nil }
-        }
-        applyDeleteRuleChanges(outcome.deleteRuleChanges)
+        // The context's models take what the inverse wrote, as they take what delete rules did.
+        applyDeleteRuleChanges(
+            request.updated.map {
+                PlannedChange(kind: .update, identifier: $0.persistentIdentifier, values: $0.values)
+            }
+                + request.deleted.map { PlannedChange(kind: .delete, identifier: $0.persistentIdentifier) }
+                + outcome.deleteRuleChanges)
         return outcome.position.map { SavedTransaction(store: connection.identifier, position: $0) }
     }
 

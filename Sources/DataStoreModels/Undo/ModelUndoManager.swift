@@ -129,18 +129,8 @@ public final class ModelUndoManager {
         }
         isUndoing = true
         defer { isUndoing = false }
-        do {
-            let inverses = try context.revert(
-                transactions, author: undoAuthor, ignoring: ownTransactions, foreign: foreignHistory)
-            ownTransactions.formUnion(inverses)
-            undoStack.removeLast()
-            if !inverses.isEmpty { redoStack.append(.saved(inverses, name: name)) }
-        } catch let failure as PartialRevert {
-            ownTransactions.formUnion(failure.written)
-            undoStack[undoStack.count - 1] = .saved(failure.remaining, name: name)
-            redoStack.append(.saved(failure.written, name: name))
-            throw failure.error
-        }
+        try takeBack(
+            transactions, named: name, in: context, author: undoAuthor, from: \.undoStack, to: \.redoStack)
     }
 
     /// Redoes the step the last ``undo()`` undid.
@@ -164,19 +154,31 @@ public final class ModelUndoManager {
             context.restoreUnsavedEdits(edits)
             nextActionName = name
         case .saved(let inverses, let name):
-            do {
-                let transactions = try context.revert(
-                    inverses, author: redoAuthor, ignoring: ownTransactions, foreign: foreignHistory)
-                ownTransactions.formUnion(transactions)
-                redoStack.removeLast()
-                if !transactions.isEmpty { undoStack.append(.saved(transactions, name: name)) }
-                trim()
-            } catch let failure as PartialRevert {
-                ownTransactions.formUnion(failure.written)
-                redoStack[redoStack.count - 1] = .saved(failure.remaining, name: name)
-                undoStack.append(.saved(failure.written, name: name))
-                throw failure.error
-            }
+            try takeBack(
+                inverses, named: name, in: context, author: redoAuthor, from: \.redoStack, to: \.undoStack)
+            trim()
+        }
+    }
+
+    /// Takes back the saved step on top of `source` by writing inverse transactions, and puts what they wrote
+    /// on `target`. When a store fails part way, the inverses written go to `target` and the rest stays on
+    /// `source`.
+    private func takeBack(
+        _ transactions: [SavedTransaction], named name: String, in context: ModelContext, author: String,
+        from source: ReferenceWritableKeyPath<ModelUndoManager, [UndoStep]>,
+        to target: ReferenceWritableKeyPath<ModelUndoManager, [UndoStep]>
+    ) throws {
+        do {
+            let written = try context.revert(
+                transactions, author: author, ignoring: ownTransactions, foreign: foreignHistory)
+            ownTransactions.formUnion(written)
+            self[keyPath: source].removeLast()
+            if !written.isEmpty { self[keyPath: target].append(.saved(written, name: name)) }
+        } catch let failure as PartialRevert {
+            ownTransactions.formUnion(failure.written)
+            self[keyPath: source][self[keyPath: source].count - 1] = .saved(failure.remaining, name: name)
+            self[keyPath: target].append(.saved(failure.written, name: name))
+            throw failure.error
         }
     }
 
