@@ -16,26 +16,21 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
     public var updatedAttributes: [String]
     /// For a delete, the preserved values; otherwise `nil`.
     public var tombstone: [String: SnapshotValue]?
-    /// The names of the previous values, sorted (`nil`: none), sharing `updatedAttributes`' storage when every
-    /// updated attribute kept its previous value, and the values in the same order: like the written values,
-    /// two arrays instead of a dictionary per change.
-    var previousNames: [String]?
-    var previousList: [SnapshotValue] = []
+    /// The previous values, `nil` when none: one reference, so that the many changes without them pay 8
+    /// bytes, not the two arrays.
+    var previous: PreviousValueColumns?
 
     /// The values before the change of the attributes marked `.preservePreviousValue`; `nil` when none.
     public var previousValues: [String: SnapshotValue]? {
-        get { previousNames.map { Dictionary(uniqueKeysWithValues: zip($0, previousList)) } }
+        get { previous.map { Dictionary(uniqueKeysWithValues: zip($0.names, $0.values)) } }
         set {
-            if let newValue {
-                let (names, list) = Self.columns(newValue, names: updatedAttributes)
-                previousNames = names
-                previousList = list
-            } else {
-                previousNames = nil
-                previousList = []
+            previous = newValue.map {
+                let (names, values) = Self.columns($0, names: updatedAttributes)
+                return PreviousValueColumns(names: names, values: values)
             }
         }
     }
+
     /// The names of the written values, sorted, and the values in the same order.
     var valueNames: [String]
     var valueList: [SnapshotValue]
