@@ -16,14 +16,20 @@ import Testing
             })
     }
 
+    /// A new context on `container` with an undo manager.
+    func undoing(_ container: ModelContainer) -> (ModelContext, ModelUndoManager) {
+        let context = ModelContext(container)
+        let manager = ModelUndoManager()
+        context.undoManager = manager
+        return (context, manager)
+    }
+
     @Test func anotherProcessesEditMakesTheUndoThrowAConflictAndWriteNothing() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let container = try musicContainer(directory.url)
-        let context = ModelContext(container)
+        let (context, manager) = undoing(container)
         context.author = "app"
-        let manager = ModelUndoManager()
-        context.undoManager = manager
         let list = Playlist(name: "road trip", rating: 1)
         context.insert(list)
         try context.save()
@@ -52,9 +58,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let container = try MusicStore.jsonFile.container(in: directory.url)
-        let context = ModelContext(container)
-        let manager = ModelUndoManager()
-        context.undoManager = manager
+        let (context, manager) = undoing(container)
         let list = Playlist(name: "a", rating: 1)
         context.insert(list)
         try context.save()
@@ -71,9 +75,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let container = try MusicStore.inMemory.container(in: directory.url)
-        let context = ModelContext(container)
-        let manager = ModelUndoManager()
-        context.undoManager = manager
+        let (context, manager) = undoing(container)
         let list = Playlist(name: "paris", rating: 4)
         context.insert(list)
         try context.save()
@@ -93,9 +95,7 @@ import Testing
     @Test func undoAfterEraseOrTrimmedHistoryIsUnavailableAndWritesNothing() throws {
         let store = try InMemoryDataStore(InMemoryStoreConfiguration(name: "music", schema: musicSchema))
         let container = try MusicStore.container(on: store)
-        let context = ModelContext(container)
-        let manager = ModelUndoManager()
-        context.undoManager = manager
+        let (context, manager) = undoing(container)
         context.insert(Playlist(name: "a"))
         try context.save()
         context.insert(Playlist(name: "b"))
