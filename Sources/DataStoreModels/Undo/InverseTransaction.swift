@@ -31,16 +31,27 @@ struct InverseTransaction {
                     + "was erased)")
         }
         original = found
-        for change in original.changes { try check(change, schema: container.schema) }
+        let entities = Self.entitiesByName(container.schema)
+        for change in original.changes {
+            try check(change, entity: entities[change.changedPersistentIdentifier.entityName])
+        }
+    }
+
+    /// The schema's entities by name, looked up once: `Schema.entity(named:)` scans and copies, and a
+    /// transaction (a cascade) may hold thousands of changes.
+    static func entitiesByName(_ schema: Schema) -> [String: Schema.Entity] {
+        var entities: [String: Schema.Entity] = [:]
+        for entity in schema.entities where entities[entity.name] == nil { entities[entity.name] = entity }
+        return entities
     }
 
     static func meansHistoryIsGone(_ error: DataStoreError) -> Bool {
         [.historyTokenExpired, .historyTokenBeyondHistory, .historyTokenFromAnotherStore].contains(error.code)
     }
 
-    private func check(_ change: ModelHistoryChange, schema: Schema) throws(DataStoreError) {
+    private func check(_ change: ModelHistoryChange, entity: Schema.Entity?) throws(DataStoreError) {
         let id = change.changedPersistentIdentifier
-        guard change.isTyped, let entity = schema.entity(named: id.entityName) else {
+        guard change.isTyped, let entity else {
             throw .undoUnavailable(
                 store: saved.store,
                 reason:
@@ -143,10 +154,11 @@ struct InverseTransaction {
     /// The unique values the deletes of this transaction held, which taking them back gives to their models
     /// again, with the model that held each.
     private func uniqueValuesGivenBack(schema: Schema) -> [(UniqueValue, PersistentIdentifier)] {
+        let entities = Self.entitiesByName(schema)
         var result: [(UniqueValue, PersistentIdentifier)] = []
         for change in original.changes where change.kind == .delete {
             let id = change.changedPersistentIdentifier
-            guard let entity = schema.entity(named: id.entityName) else { continue }
+            guard let entity = entities[id.entityName] else { continue }
             let kept = (change.previousValues ?? [:]).merging(change.tombstone ?? [:]) { previous, _ in
                 previous
             }
@@ -173,19 +185,35 @@ struct InverseTransaction {
         exists: (Set<PersistentIdentifier>) throws -> Set<PersistentIdentifier>
     ) throws -> DataStoreSaveChangesRequest {
         var request = DataStoreSaveChangesRequest(editingState: editingState, mergePolicy: .error)
-        let reinserted = Set(
-            original.changes.filter { $0.kind == .delete }.map(\.changedPersistentIdentifier))
+        // The store is asked once for every model the inverse relates to, not once per model: undoing a
+        // cascade may re-insert thousands.
+        let entities = Self.entitiesByName(schema)
+        let deletes = original.changes.filter { $0.kind == .delete }
+        let reinserted = Set(deletes.map(\.changedPersistentIdentifier))
+        var kept: [PersistentIdentifier: [String: SnapshotValue]] = [:]
+        var targets = Set<PersistentIdentifier>()
+        for change in deletes {
+            let id = change.changedPersistentIdentifier
+            let values = (change.previousValues ?? [:]).merging(change.tombstone ?? [:]) { previous, _ in
+                previous
+            }
+            kept[id] = values
+            for relationship in entities[id.entityName]?.relationships ?? [] {
+                targets.formUnion(values[relationship.name]?.relatedIdentifiers ?? [])
+            }
+        }
+        let present = try exists(targets.subtracting(reinserted)).union(reinserted)
         let updated = try exists(
             Set(original.changes.filter { $0.kind == .update }.map(\.changedPersistentIdentifier)))
         for change in original.changes {
             let id = change.changedPersistentIdentifier
+            let entity = entities[id.entityName]
             switch change.kind {
             case .insert:
                 request.deleted.append(DataStoreSnapshot(persistentIdentifier: id, values: [:]))
             case .update:
                 guard updated.contains(id) else { continue }
-                let toMany = Set(
-                    schema.entity(named: id.entityName)?.relationships.filter(\.isToMany).map(\.name) ?? [])
+                let toMany = Set(entity?.relationships.filter(\.isToMany).map(\.name) ?? [])
                 let previous = change.previousValues ?? [:]
                 var values: [String: SnapshotValue] = [:]
                 for name in change.updatedAttributes { values[name] = previous[name] }
@@ -196,16 +224,14 @@ struct InverseTransaction {
                     }
                 }
             case .delete:
-                var values = (change.previousValues ?? [:]).merging(change.tombstone ?? [:]) { previous, _ in
-                    previous
-                }
-                for relationship in schema.entity(named: id.entityName)?.relationships ?? [] {
-                    guard let targets = values[relationship.name]?.relatedIdentifiers, !targets.isEmpty else {
+                var values = kept[id] ?? [:]
+                for relationship in entity?.relationships ?? [] {
+                    guard let related = values[relationship.name]?.relatedIdentifiers, !related.isEmpty else {
                         continue
                     }
-                    let present = try exists(Set(targets).subtracting(reinserted)).union(reinserted)
-                    let kept = targets.filter(present.contains).map(SnapshotValue.identifier)
-                    values[relationship.name] = relationship.isToMany ? .array(kept) : (kept.first ?? .null)
+                    let remaining = related.filter(present.contains).map(SnapshotValue.identifier)
+                    values[relationship.name] =
+                        relationship.isToMany ? .array(remaining) : (remaining.first ?? .null)
                 }
                 request.inserted.append(DataStoreSnapshot(persistentIdentifier: id, values: values))
             }
