@@ -20,6 +20,8 @@ let package = Package(
         // predicate pushdown, generic history types, the codec, the change feed, the file-store scaffold).
         .library(name: "DataStoreKit", targets: ["DataStoreKit"]),
         .library(name: "DataStoreConformance", targets: ["DataStoreConformance"]),
+        // Sync of a device's store with a server store (PostgreSQL, or any history-providing store).
+        .library(name: "DataStoreSync", targets: ["DataStoreSync"]),
         // The PostgreSQL store: empty unless the package is used with the `PostgreSQL` trait.
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .executable(name: "datastore", targets: ["datastore"]),
@@ -59,6 +61,8 @@ let package = Package(
             ]),
         // The conformance suite backend authors run from their tests; independent of any test framework.
         .target(name: "DataStoreConformance", dependencies: ["DataStoreCore"]),
+        // The sync engine: built on the store protocols and their history only; it imports no backend.
+        .target(name: "DataStoreSync", dependencies: ["DataStoreCore"]),
 
         // The `datastore` command-line tool: its logic in a library, so it can be tested.
         .target(
@@ -132,7 +136,7 @@ let package = Package(
             name: "StoreTestSupport",
             dependencies: [
                 "DataStoreKit", "DataStoreModels", "DataStoreCore", "TwoWaySync", "SampleTrips", "FuzzChecks",
-                "JSONFileStorage",
+                "JSONFileStorage", "DataStoreSync",
             ],
             path: "Tests/StoreTestSupport"),
         .executableTarget(
@@ -175,6 +179,12 @@ let package = Package(
                 "DataStoreCore", "PostgresStorage", "DataStoreConformance", "StoreTestSupport",
                 "InMemoryStorage", "SampleTrips",
                 "datastore-test-process",
+            ]),
+        .testTarget(
+            name: "DataStoreSyncTests",
+            dependencies: [
+                "DataStoreSync", "DataStoreModels", "DataStoreCore", "InMemoryStorage", "JSONFileStorage",
+                "StoreTestSupport",
             ]),
         .testTarget(
             name: "TwoWaySyncTests",

@@ -1,0 +1,106 @@
+import DataStoreCore
+
+/// What the device must change after a push so that it holds what the server now holds: attributes a resolver
+/// decided against the device's value, and models the server merged into another (an insert whose unique value
+/// another device had taken).
+struct DeviceCorrections {
+    /// Attribute values by device identifier.
+    var values: [PersistentIdentifier: [String: SnapshotValue]] = [:]
+    /// Proposed server identifier → the server model it was merged into.
+    var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+}
+
+extension SyncEngine {
+    /// Writes `corrections` to the device, as a pull would, in one save authored ``pullAuthor``.
+    ///
+    /// A crash before this save loses nothing: the pushed transaction comes back on the next pull, and pulling
+    /// applies the device's own transactions too, which makes the same corrections.
+    func correctDevice(_ corrections: DeviceCorrections) throws {
+        guard !corrections.values.isEmpty || !corrections.remapped.isEmpty else { return }
+        if !corrections.remapped.isEmpty {
+            progress.withLock { $0.remapped.merge(corrections.remapped) { $1 } }
+        }
+        var overlay = RowOverlay()
+        var ids = Array(corrections.values.keys)
+        for (proposed, holder) in corrections.remapped { ids += [toLocal(proposed), toLocal(holder)] }
+        try load(ids, into: &overlay)
+        for (id, values) in corrections.values where overlay.row(id) != nil { overlay.write(id, values) }
+        let holders = try serverRows.rows(corrections.remapped.values)
+        for (proposed, holder) in corrections.remapped {
+            guard let row = holders[holder] else { continue }
+            // The device's model becomes the server's: same values, the device's links moved over.
+            overlay.write(toLocal(holder), localValues(of: row))
+            try relink(toLocal(proposed), to: toLocal(holder), in: &overlay)
+            overlay.delete(toLocal(proposed))
+        }
+        var request = overlay.request(author: Self.pullAuthor)
+        // An app save made since the push is newer than the correction and is pushed after it: it wins.
+        request.mergePolicy = .mergeByPropertyObjectTrump
+        if !request.isEmpty { _ = try local.save(request) }
+    }
+
+    /// Adds the device's rows of `identifiers` not loaded yet to the overlay.
+    func load(_ identifiers: [PersistentIdentifier], into overlay: inout RowOverlay) throws {
+        let missing = identifiers.filter { !overlay.isLoaded($0) }
+        guard !missing.isEmpty else { return }
+        overlay.load(try localRows.rows(missing), for: missing)
+    }
+
+    /// A server row's values as the device stores them: identifiers translated, attributes the device's
+    /// schema does not have (a newer app version's) left out.
+    func localValues(of row: DataStoreSnapshot) -> [String: SnapshotValue] {
+        guard let entity = local.schema.entity(named: row.persistentIdentifier.entityName) else { return [:] }
+        var values: [String: SnapshotValue] = [:]
+        for attribute in entity.attributes {
+            if let value = row.values[attribute.name] {
+                values[attribute.name] = IdentifierTranslation.translate(value, to: local.identifier)
+            }
+        }
+        return values
+    }
+
+    /// Points the device models that link back to `old` (through relationships with an inverse) at `new`,
+    /// or unlinks them when `new` is `nil`: what the server's delete rules did to the models it held, done to
+    /// the device's models the server did not know about.
+    func relink(_ old: PersistentIdentifier, to new: PersistentIdentifier?, in overlay: inout RowOverlay)
+        throws
+    {
+        guard let row = overlay.row(old), let entity = local.schema.entity(named: old.entityName) else {
+            return
+        }
+        for relationship in entity.relationships {
+            guard let inverse = Self.inverseName(of: relationship, in: old.entityName, schema: local.schema)
+            else {
+                continue
+            }
+            let targets = row[attribute: relationship.name].referencedIdentifiers
+            try load(targets, into: &overlay)
+            for target in targets {
+                guard let held = overlay.row(target) else { continue }
+                let value = held[attribute: inverse]
+                let replaced: SnapshotValue
+                switch value {
+                case .identifier(old):
+                    replaced = new.map(SnapshotValue.identifier) ?? .null
+                case .array(let list):
+                    replaced = .array(
+                        list.compactMap { $0 == .identifier(old) ? new.map(SnapshotValue.identifier) : $0 })
+                default:
+                    continue
+                }
+                if replaced != value { overlay.write(target, [inverse: replaced]) }
+            }
+        }
+    }
+
+    /// The name of the relationship's inverse: the declared one, or the destination's relationship that names
+    /// this one as its inverse.
+    static func inverseName(of relationship: Schema.Relationship, in entity: String, schema: Schema)
+        -> String?
+    {
+        if let name = relationship.inverse { return name }
+        return schema.entity(named: relationship.destination)?.relationships.first {
+            $0.inverse == relationship.name && $0.destination == entity
+        }?.name
+    }
+}

@@ -1,0 +1,61 @@
+import DataStoreCore
+import Foundation
+
+extension SyncEngine {
+    /// The name of the server's cursor for this device.
+    var pushCursorName: String { pushAuthor }
+    /// The name of the device's cursor for the server.
+    static var pullCursorName: String { "pull" }
+
+    /// How far the server has received this device's transactions: `nil` before the first push.
+    ///
+    /// - Throws: `DataStoreError.malformedHistoryToken` when the stored cursor does not decode, and what the
+    ///   server throws.
+    func pushCursor() throws -> (exists: Bool, token: Local.Token?) {
+        guard let row = try serverRows.row(SyncCursor.identifier(pushCursorName, in: server.identifier))
+        else {
+            return (false, nil)
+        }
+        return (true, try Self.decode(Local.Token.self, row))
+    }
+
+    /// How far the device has applied the server's transactions: `nil` before the first pull.
+    func pullCursor() throws -> (exists: Bool, token: Server.Token?) {
+        guard let row = try localRows.row(SyncCursor.identifier(Self.pullCursorName, in: local.identifier))
+        else {
+            return (false, nil)
+        }
+        return (true, try Self.decode(Server.Token.self, row))
+    }
+
+    /// Adds the write of cursor `name` to `request`: an insert the first time, an update after.
+    static func write(
+        cursor name: String, token: some StoreHistoryToken, exists: Bool, store: String,
+        to request: inout DataStoreSaveChangesRequest
+    ) throws {
+        let id = SyncCursor.identifier(name, in: store)
+        let snapshot = DataStoreSnapshot(
+            persistentIdentifier: id, values: ["token": .string(try HistoryTokenCoding.jsonString(token))])
+        if exists {
+            request.updated.append(snapshot)
+        } else {
+            request.inserted.append(snapshot)
+        }
+    }
+
+    private static func decode<Token: StoreHistoryToken>(_: Token.Type, _ row: DataStoreSnapshot) throws
+        -> Token?
+    {
+        guard case .string(let text) = row[attribute: "token"], !text.isEmpty else { return nil }
+        return try HistoryTokenCoding.decode(Token.self, fromJSON: Data(text.utf8))
+    }
+
+    /// The newest transaction's token, or `nil` when the store has no history.
+    static func newestToken<Store: HistoryProvidingStore>(of store: Store) throws -> Store.Token? {
+        var descriptor = HistoryDescriptor<Store.HistoryType>(fetchLimit: 1)
+        descriptor.sortBy = [
+            SortDescriptor(Store.HistoryType.keyPaths.transactionIdentifier, order: .reverse)
+        ]
+        return try store.fetchHistory(descriptor).first?.token
+    }
+}

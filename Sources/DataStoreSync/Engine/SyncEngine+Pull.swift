@@ -1,0 +1,182 @@
+import DataStoreCore
+
+extension SyncEngine {
+    /// What a pull did.
+    struct PullOutcome {
+        var applied = 0
+        var read = 0
+        var resynchronised = false
+    }
+
+    /// How many server transactions one local save applies at most.
+    static var pullBatchSize: Int { 256 }
+
+    /// Applies the server's transactions after the device's pull token, in server order, a batch per local
+    /// save with the token in the same save; rebuilds the device from the server when the token expired (or
+    /// before the first pull). An app save that races with the pull's save makes it refuse (merge policy
+    /// `.error`); the pull then reads again.
+    func performPull() throws -> PullOutcome {
+        updateStatus { $0.isPulling = true }
+        defer { updateStatus { $0.isPulling = false } }
+        var attempt = 0
+        while true {
+            do {
+                return try pullOnce()
+            } catch let error as DataStoreError where error.code == .mergeConflict && attempt < 8 {
+                attempt += 1
+            }
+        }
+    }
+
+    private func pullOnce() throws -> PullOutcome {
+        var outcome = PullOutcome()
+        var cursor = try pullCursor()
+        guard var token = cursor.token else {
+            // The first pull: a full copy is cheaper than replaying history, and history may be trimmed.
+            try rebuildFromServer(cursorExists: cursor.exists, expired: false)
+            return outcome
+        }
+        let pending = try pendingChanges()
+        while true {
+            var descriptor = HistoryDescriptor<Server.HistoryType>(fetchLimit: Self.pullBatchSize)
+            descriptor.predicate = HistoryPredicates.after(token)
+            let transactions: [Server.HistoryType]
+            do {
+                transactions = try server.fetchHistory(descriptor)
+            } catch let error as DataStoreError where error.code == .historyTokenExpired {
+                try rebuildFromServer(cursorExists: cursor.exists, expired: true)
+                outcome.resynchronised = true
+                return outcome
+            }
+            guard let last = transactions.last else { return outcome }
+            var overlay = RowOverlay()
+            var ids: [PersistentIdentifier] = []
+            for transaction in transactions {
+                for change in transaction.changes
+                where serverRows.models.syncs(change.changedPersistentIdentifier.entityName) {
+                    ids.append(toLocal(change.changedPersistentIdentifier))
+                    for value in change.values.values { ids += value.referencedIdentifiers.map(toLocal) }
+                }
+            }
+            try load(ids, into: &overlay)
+            var applied = 0
+            for transaction in transactions {
+                let changed = try apply(transaction.changes, to: &overlay, keeping: pending)
+                if changed && transaction.author != pushAuthor { applied += 1 }
+            }
+            var request = overlay.request(author: Self.pullAuthor)
+            try Self.write(
+                cursor: Self.pullCursorName, token: last.token, exists: cursor.exists,
+                store: local.identifier,
+                to: &request)
+            _ = try local.save(request)
+            cursor.exists = true
+            token = last.token
+            outcome.applied += applied
+            outcome.read += transactions.count
+            let text = try? HistoryTokenCoding.jsonString(last.token)
+            updateStatus {
+                $0.pulledTransactionCount += applied
+                $0.readServerTransactionCount += transactions.count
+                $0.pulledToken = text
+            }
+        }
+    }
+
+    /// Applies one server transaction's changes to the overlay, leaving alone what the device changed and has
+    /// not pushed yet (its push comes later in server order, so its values win). Returns whether the
+    /// transaction holds a synced change.
+    private func apply(
+        _ changes: [Server.HistoryType.Change], to overlay: inout RowOverlay, keeping pending: PendingChanges
+    ) throws -> Bool {
+        var synced = false
+        for change in changes where serverRows.models.syncs(change.changedPersistentIdentifier.entityName) {
+            synced = true
+            let id = toLocal(change.changedPersistentIdentifier)
+            guard local.schema.entity(named: id.entityName) != nil, !pending.deleted.contains(id) else {
+                continue
+            }
+            switch change.kind {
+            case .insert:
+                overlay.write(id, incoming(change.values, for: id, in: overlay, keeping: pending))
+            case .update:
+                // Absent: the device deleted it (its delete wins) or never held it.
+                guard overlay.row(id) != nil else { continue }
+                var values: [String: SnapshotValue] = [:]
+                for name in change.updatedAttributes { values[name] = change.values[name] ?? .null }
+                overlay.write(id, incoming(values, for: id, in: overlay, keeping: pending))
+            case .delete:
+                guard overlay.row(id) != nil else { continue }
+                try relink(id, to: nil, in: &overlay)
+                overlay.delete(id)
+            }
+        }
+        return synced
+    }
+
+    /// A server change's values as the device stores them, without the attributes it has pending and without
+    /// links to models it does not hold.
+    private func incoming(
+        _ values: [String: SnapshotValue], for id: PersistentIdentifier, in overlay: RowOverlay,
+        keeping pending: PendingChanges
+    ) -> [String: SnapshotValue] {
+        guard let entity = local.schema.entity(named: id.entityName) else { return [:] }
+        let mine = pending.attributes[id] ?? []
+        var result: [String: SnapshotValue] = [:]
+        for (name, value) in values where !mine.contains(name) {
+            guard entity.attributes.contains(where: { $0.name == name }) else { continue }
+            let translated = IdentifierTranslation.translate(value, to: local.identifier)
+            guard entity.relationship(named: name) != nil else {
+                result[name] = translated
+                continue
+            }
+            let filter = ReferenceFilter(exists: { overlay.row($0) != nil }, translate: { $0 })
+            result[name] = filter.keepExisting(translated)
+        }
+        return result
+    }
+
+    func toLocal(_ id: PersistentIdentifier) -> PersistentIdentifier {
+        IdentifierTranslation.translate(id, to: local.identifier)
+    }
+}
+
+/// The device's changes the server has not received: the attributes a pull must not overwrite and the models
+/// it must not bring back.
+struct PendingChanges {
+    /// Attributes written by unpushed device transactions, by device identifier (every attribute of an
+    /// unpushed insert).
+    var attributes: [PersistentIdentifier: Set<String>] = [:]
+    /// Models deleted by unpushed device transactions.
+    var deleted: Set<PersistentIdentifier> = []
+}
+
+extension SyncEngine {
+    /// The device's unpushed changes; none when its history no longer reaches the server's cursor (the next
+    /// push then uploads the device whole).
+    func pendingChanges() throws -> PendingChanges {
+        var pending = PendingChanges()
+        let cursor = try pushCursor()
+        var descriptor = HistoryDescriptor<Local.HistoryType>()
+        if let start = localHistoryStart(pushed: cursor.token) {
+            descriptor.predicate = HistoryPredicates.after(start)
+        }
+        let transactions: [Local.HistoryType]
+        do {
+            transactions = try local.fetchHistory(descriptor)
+        } catch let error as DataStoreError where error.code == .historyTokenExpired {
+            return pending
+        }
+        for transaction in transactions where transaction.author != Self.pullAuthor {
+            for change in transaction.changes {
+                let id = change.changedPersistentIdentifier
+                switch change.kind {
+                case .insert: pending.attributes[id, default: []].formUnion(change.values.keys)
+                case .update: pending.attributes[id, default: []].formUnion(change.updatedAttributes)
+                case .delete: pending.deleted.insert(id)
+                }
+            }
+        }
+        return pending
+    }
+}

@@ -1,0 +1,173 @@
+import DataStoreCore
+
+extension SyncEngine {
+    /// What a push did.
+    struct PushOutcome {
+        var transactions = 0
+        var conflicts = 0
+        var uploadedWhole = false
+    }
+
+    /// Sends every device transaction after the server's cursor for this device, one server transaction each,
+    /// with the cursor written in the same transaction; uploads the device whole when its history no longer
+    /// reaches back to the cursor.
+    func performPush() throws -> PushOutcome {
+        updateStatus { $0.isPushing = true }
+        defer { updateStatus { $0.isPushing = false } }
+        var outcome = PushOutcome()
+        var cursor = try pushCursor()
+        guard let transactions = try localHistory(after: cursor.token) else {
+            outcome.conflicts = try uploadWhole(cursorExists: cursor.exists)
+            outcome.uploadedWhole = true
+            updateStatus { $0.resynchronisationCount += 1 }
+            return outcome
+        }
+        let pending = transactions.filter { $0.author != Self.pullAuthor }.count
+        updateStatus { $0.pendingTransactionCount = pending }
+        for transaction in transactions {
+            defer { progress.withLock { $0.examinedLocal = transaction.token } }
+            guard transaction.author != Self.pullAuthor else { continue }
+            var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
+            var corrections = DeviceCorrections()
+            outcome.conflicts += try addChanges(
+                of: transaction.changes, to: &request, corrections: &corrections)
+            try Self.write(
+                cursor: pushCursorName, token: transaction.token, exists: cursor.exists,
+                store: server.identifier,
+                to: &request)
+            let result = try server.save(request)
+            cursor.exists = true
+            corrections.remapped = result.remappedIdentifiers
+            try correctDevice(corrections)
+            outcome.transactions += 1
+            let token = try? HistoryTokenCoding.jsonString(transaction.token)
+            updateStatus {
+                $0.pushedTransactionCount += 1
+                $0.pendingTransactionCount = max(0, $0.pendingTransactionCount - 1)
+                $0.pushedToken = token
+                $0.conflictCount += outcome.conflicts
+            }
+        }
+        return outcome
+    }
+
+    /// The device's transactions after `token`, or `nil` when they cannot be pushed one by one: the history
+    /// was trimmed past the token, or the device store was erased or recreated since (a token of another
+    /// epoch), or the server has no cursor and the device's history no longer starts at its first transaction.
+    private func localHistory(after token: Local.Token?) throws -> [Local.HistoryType]? {
+        var descriptor = HistoryDescriptor<Local.HistoryType>()
+        let start = localHistoryStart(pushed: token)
+        if let start { descriptor.predicate = HistoryPredicates.after(start) }
+        do {
+            let transactions = try local.fetchHistory(descriptor)
+            guard start == nil else { return transactions }
+            // No cursor: everything must go. The history must still start at the first transaction; a store
+            // with models but no history at all (all of it deleted) is uploaded whole too.
+            if let first = transactions.first { return first.token.sequence == 1 ? transactions : nil }
+            return try localRows.holdsAnyRow() ? nil : []
+        } catch let error as DataStoreError where error.code == .historyTokenExpired {
+            return nil
+        }
+    }
+
+    /// Where the device's history needs reading from: after what the server received, or after what this
+    /// engine already read (its own pulls, which never travel), whichever is later.
+    func localHistoryStart(pushed token: Local.Token?) -> Local.Token? {
+        let examined = progress.withLock { $0.examinedLocal }
+        guard let examined, token.map({ $0 < examined }) ?? true else { return token }
+        return examined
+    }
+
+    /// Adds one device transaction's changes to a server request; returns the conflicts it decided.
+    private func addChanges(
+        of changes: [Local.HistoryType.Change], to request: inout DataStoreSaveChangesRequest,
+        corrections: inout DeviceCorrections
+    ) throws -> Int {
+        let remapped = progress.withLock { $0.remapped }
+        let toServer = { (id: PersistentIdentifier) -> PersistentIdentifier in
+            let translated = IdentifierTranslation.translate(id, to: self.server.identifier)
+            return remapped[translated] ?? translated
+        }
+        let changes = changes.filter { localRows.models.syncs($0.changedPersistentIdentifier.entityName) }
+        let ids = changes.map { toServer($0.changedPersistentIdentifier) }
+        var wanted = Set(ids)
+        for change in changes {
+            for value in change.values.values { wanted.formUnion(value.referencedIdentifiers.map(toServer)) }
+        }
+        let held = try serverRows.rows(wanted)
+        let inserted = Set(zip(changes, ids).filter { $0.0.kind == .insert }.map(\.1))
+        let deleted = Set(zip(changes, ids).filter { $0.0.kind == .delete }.map(\.1))
+        let references = ReferenceFilter(
+            exists: { (held[$0] != nil || inserted.contains($0)) && !deleted.contains($0) },
+            translate: toServer)
+        var conflicts = 0
+        for (change, id) in zip(changes, ids) {
+            guard let entity = server.schema.entity(named: id.entityName) else { continue }
+            let current = held[id]
+            switch change.kind {
+            case .insert:
+                let values = references.filter(change.values, of: entity)
+                if let current {
+                    // Already on the server (its unique value was taken, or a push repeated): an update.
+                    let changed = values.filter { current.values[$0.key] != $0.value }
+                    if !changed.isEmpty {
+                        request.updated.append(DataStoreSnapshot(persistentIdentifier: id, values: changed))
+                    }
+                } else {
+                    request.inserted.append(DataStoreSnapshot(persistentIdentifier: id, values: values))
+                }
+            case .update:
+                // Deleted on the server meanwhile: the delete wins, and the next pull removes the device's copy.
+                guard let current else { continue }
+                var values: [String: SnapshotValue] = [:]
+                for name in change.updatedAttributes {
+                    guard let written = change.values[name] else { continue }
+                    var mine = references.translate(written)
+                    let theirs = current.values[name] ?? .null
+                    let base = change.previousValues?[name].map(references.translate)
+                    if let base, theirs != base, theirs != mine {
+                        conflicts += 1
+                        let chosen = resolver(
+                            SyncConflict(model: id, attribute: name, base: base, local: mine, remote: theirs))
+                        if chosen != mine {
+                            corrections.values[change.changedPersistentIdentifier, default: [:]][name] =
+                                IdentifierTranslation.translate(chosen, to: local.identifier)
+                            mine = chosen
+                        }
+                    }
+                    if let relationship = entity.relationship(named: name) {
+                        if relationship.isToMany {
+                            if let base {
+                                // An edit of the list (what this device added and removed), not a replacement.
+                                request.baselines[id, default: [:]][name] = base
+                            } else if Self.inverseIsToOne(relationship, in: server.schema) {
+                                // The other side's changes, in this same transaction, carry the link.
+                                continue
+                            }
+                        }
+                        mine = references.keepExisting(mine)
+                    }
+                    if mine != theirs { values[name] = mine }
+                }
+                if values.isEmpty {
+                    request.baselines[id] = nil
+                } else {
+                    request.updated.append(DataStoreSnapshot(persistentIdentifier: id, values: values))
+                }
+            case .delete:
+                if current != nil {
+                    request.deleted.append(DataStoreSnapshot(persistentIdentifier: id, values: [:]))
+                }
+            }
+        }
+        return conflicts
+    }
+
+    /// Whether the relationship's inverse is a to-one relationship.
+    static func inverseIsToOne(_ relationship: Schema.Relationship, in schema: Schema) -> Bool {
+        guard let name = relationship.inverse,
+            let inverse = schema.entity(named: relationship.destination)?.relationship(named: name)
+        else { return false }
+        return !inverse.isToMany
+    }
+}

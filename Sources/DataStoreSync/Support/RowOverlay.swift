@@ -1,0 +1,75 @@
+import DataStoreCore
+
+/// The rows of one store as a batch of changes leaves them, over the rows the store held when the batch
+/// began: several transactions' changes are applied one after another, and ``request(author:)`` turns the
+/// difference into one save.
+///
+/// Updates in that save are change sets: only the attributes that differ, each with its original value as the
+/// baseline, under ``MergePolicy/error``. A save made meanwhile by the app (an attribute it changed since the
+/// batch read the row) then refuses the whole batch instead of being overwritten; the engine reads again.
+struct RowOverlay {
+    /// The rows as the store held them, `nil` for a model it did not hold.
+    private(set) var original: [PersistentIdentifier: DataStoreSnapshot?] = [:]
+    /// The rows after the batch, `nil` for a model the batch deleted.
+    private(set) var current: [PersistentIdentifier: DataStoreSnapshot?] = [:]
+    /// The identifiers in the order they were first touched, so the save lists them in a stable order.
+    private var order: [PersistentIdentifier] = []
+
+    /// Records what the store holds for models not seen yet.
+    mutating func load(
+        _ rows: [PersistentIdentifier: DataStoreSnapshot], for identifiers: [PersistentIdentifier]
+    ) {
+        for id in identifiers where original[id] == nil {
+            original[id] = .some(rows[id])
+            current[id] = .some(rows[id])
+            order.append(id)
+        }
+    }
+
+    /// The row after the changes applied so far; `nil` when the model is absent (or was never loaded).
+    func row(_ id: PersistentIdentifier) -> DataStoreSnapshot? { current[id] ?? nil }
+
+    /// Whether the model was loaded.
+    func isLoaded(_ id: PersistentIdentifier) -> Bool { original[id] != nil }
+
+    /// Makes the model hold `values` in the named attributes (inserting it when absent).
+    mutating func write(_ id: PersistentIdentifier, _ values: [String: SnapshotValue]) {
+        precondition(isLoaded(id), "load a row before writing it")
+        var row = row(id) ?? DataStoreSnapshot(persistentIdentifier: id, values: [:])
+        for (name, value) in values { row.values[name] = value }
+        current[id] = .some(row)
+    }
+
+    /// Removes the model.
+    mutating func delete(_ id: PersistentIdentifier) {
+        precondition(isLoaded(id), "load a row before deleting it")
+        current[id] = .some(nil)
+    }
+
+    /// One save that takes the store from the original rows to the current ones; empty when they are equal.
+    func request(author: String) -> DataStoreSaveChangesRequest {
+        var request = DataStoreSaveChangesRequest(
+            editingState: EditingState(author: author), mergePolicy: .error)
+        for id in order {
+            switch (original[id] ?? nil, current[id] ?? nil) {
+            case (nil, let after?):
+                request.inserted.append(after)
+            case (let before?, nil):
+                request.deleted.append(before)
+            case (let before?, let after?):
+                var changed: [String: SnapshotValue] = [:]
+                var baseline: [String: SnapshotValue] = [:]
+                for (name, value) in after.values where before.values[name] != value {
+                    changed[name] = value
+                    baseline[name] = before.values[name] ?? .null
+                }
+                guard !changed.isEmpty else { continue }
+                request.updated.append(DataStoreSnapshot(persistentIdentifier: id, values: changed))
+                request.baselines[id] = baseline
+            case (nil, nil):
+                continue
+            }
+        }
+        return request
+    }
+}
