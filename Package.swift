@@ -96,14 +96,11 @@ let package = Package(
             ],
             path: "Examples/trip-sync", exclude: ["README.md"]),
 
-        // Two-way sync of a device's store with a shared store by history tokens, and its example over PostgreSQL.
-        .target(
-            name: "TwoWaySync", dependencies: ["DataStoreCore", "DataStoreKit"],
-            path: "Examples/TwoWaySync"),
+        // Two devices syncing with a PostgreSQL server through DataStoreSync.
         .executableTarget(
             name: "postgres-sync",
             dependencies: [
-                "DataStoreCore", "JSONFileStorage", "PostgresStorage", "TwoWaySync", "SampleTrips",
+                "DataStoreCore", "JSONFileStorage", "PostgresStorage", "DataStoreSync", "SampleTrips",
             ],
             path: "Examples/postgres-sync", exclude: ["README.md"]),
 
@@ -135,7 +132,7 @@ let package = Package(
         .target(
             name: "StoreTestSupport",
             dependencies: [
-                "DataStoreKit", "DataStoreModels", "DataStoreCore", "TwoWaySync", "SampleTrips", "FuzzChecks",
+                "DataStoreKit", "DataStoreModels", "DataStoreCore", "SampleTrips", "FuzzChecks",
                 "JSONFileStorage", "DataStoreSync",
             ],
             path: "Tests/StoreTestSupport"),
@@ -185,11 +182,6 @@ let package = Package(
             dependencies: [
                 "DataStoreSync", "DataStoreModels", "DataStoreCore", "InMemoryStorage", "JSONFileStorage",
                 "StoreTestSupport",
-            ]),
-        .testTarget(
-            name: "TwoWaySyncTests",
-            dependencies: [
-                "DataStoreCore", "InMemoryStorage", "JSONFileStorage", "StoreTestSupport", "TwoWaySync",
             ]),
         // The fuzz targets' checks (Fuzz/, a package of its own that builds them with libFuzzer), and the test that
         // replays their corpus and every saved crasher on each `swift test`.

@@ -1,5 +1,5 @@
 // postgres-sync: two devices, each with a JSON file store, sync with one PostgreSQL store in both directions
-// by history tokens (see TwoWaySync). Needs the PostgreSQL trait and a server:
+// through DataStoreSync's engine. Needs the PostgreSQL trait and a server:
 //
 //   Scripts/with-postgres swift run --traits PostgreSQL postgres-sync --directory /tmp/trips-sync
 //
@@ -12,7 +12,7 @@ import Foundation
     import DataStoreCore
     import JSONFileStorage
     import PostgresStorage
-    import TwoWaySync
+    import DataStoreSync
 
     /// A trip as the devices plan it.
     struct PlannedTrip: PersistentModel {
@@ -77,16 +77,16 @@ import Foundation
             say("postgres-sync needs a server: --postgres CONNECTION, or run it under Scripts/with-postgres")
             exit(64)
         }
-        let schema = Schema([PlannedTrip.self])
+        // The sync keeps its cursors in the stores themselves, so both schemas hold `SyncCursor`.
+        let schema = Schema([PlannedTrip.self, SyncCursor.self])
         let server = try PostgresDataStore(.init(name: "trips", schema: schema, connectionString: connection))
         let devices = try ["phone", "laptop"].map { name in
             try JSONFileDataStore(
                 .init(name: name, schema: schema, directory: directory.appendingPathComponent(name)))
         }
         let syncs = try devices.map { device in
-            try TwoWaySync(
-                local: device, remote: server, device: device.identifier, models: [PlannedTrip.self],
-                stateFile: directory.appendingPathComponent("\(device.identifier)-sync.json"))
+            try SyncEngine(
+                local: device, server: server, device: device.identifier, models: [PlannedTrip.self])
         }
         if try trips(devices[0]).isEmpty && trips(devices[1]).isEmpty {
             // Offline edits: the phone plans two trips and syncs; then, before the laptop has seen anything,
@@ -127,11 +127,12 @@ import Foundation
             try edit(devices[1], author: "laptop", { $0.nights = 6 }, key: "summer")
         }
         for sync in syncs + syncs {
-            let (pushed, pulled) = try sync.sync()
+            let outcome = try sync.sync()
             say(
-                "\(sync.device): pushed \(pushed) transactions, pulled \(pulled.transactions)"
-                    + (pulled.resynchronised
-                        ? " (the server's history had been trimmed: resynchronised from a full snapshot)"
+                "\(sync.device): pushed \(outcome.pushed) transactions, applied \(outcome.pulled) from the server"
+                    + (outcome.conflicts > 0 ? ", decided \(outcome.conflicts) conflicts" : "")
+                    + (outcome.resynchronised
+                        ? " (a token had expired: resynchronised from a full copy)"
                         : ""))
         }
         let views = try devices.map(trips) + [trips(server)]

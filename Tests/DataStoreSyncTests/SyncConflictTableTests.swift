@@ -63,6 +63,11 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    @Test func anErasedServerGetsTheDevicesModelsBack() throws {
+        let problems = try table.anErasedServerGetsTheDevicesModelsBack()
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     @Test func anOlderDeviceKeepsAttributesItDoesNotKnow() throws {
         let problems = try table.anOlderDeviceKeepsAttributesItDoesNotKnow()
         #expect(problems.isEmpty, "\(problems)")

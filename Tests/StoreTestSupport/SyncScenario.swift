@@ -1,6 +1,6 @@
 public import DataStoreCore
-public import Foundation
-import TwoWaySync
+import DataStoreSync
+import Foundation
 
 /// The note the two-way sync tests edit: three attributes, so that two devices can change different ones.
 public struct SyncNote: PersistentModel, Hashable {
@@ -8,8 +8,8 @@ public struct SyncNote: PersistentModel, Hashable {
     public static let schemaAttributes: [ModelAttribute<SyncNote>] = [
         .attribute("title", \.title), .attribute("body", \.body), .attribute("rank", \.rank),
     ]
-    /// The schema holding only `SyncNote`.
-    public static let schema = Schema([SyncNote.self])
+    /// The schema holding `SyncNote` and the sync's bookkeeping.
+    public static let schema = Schema([SyncNote.self, SyncCursor.self])
     /// The identifier.
     public var persistentModelID = PersistentIdentifier()
     /// A title.
@@ -22,83 +22,71 @@ public struct SyncNote: PersistentModel, Hashable {
     public init() {}
 }
 
-/// Two devices and a server store, random edits on all three and syncs in random order: what the two-way sync
-/// must survive. Backends plug in through the factories.
-public struct SyncScenario<Local: DataStore & HistoryProviding, Remote: DataStore & HistoryProviding>
+/// Two devices and a server store, random edits on all three and pushes and pulls in random order, with
+/// engines restarted now and then: what the sync must survive. Backends plug in through the factories.
+public struct SyncScenario<Local: HistoryProvidingStore, Remote: HistoryProvidingStore>
 where
-    Local.HistoryType.Change: ValueRecordingHistoryChange, Local.HistoryType.Token: StoreHistoryToken,
-    Remote.HistoryType.Token: StoreHistoryToken
+    Local.HistoryType.Change: ValueRecordingHistoryChange,
+    Remote.HistoryType.Change: ValueRecordingHistoryChange
 {
     /// What the run observed, for the test's assertions.
     public struct Outcome {
         /// Each device's rows, then the server's, as `key: title|body|rank`, sorted.
         public var rows: [[String]]
-        /// The local transactions each device pushed, by sequence.
-        public var pushed: [[Int64]]
-        /// The remote transactions each device copied, by sequence.
-        public var pulled: [[Int64]]
-        /// How many pushed transactions were authored by the pull (echoes): must be 0.
+        /// The transactions the app made on each device.
+        public var appTransactions: [Int]
+        /// The server transactions authored by each device's pushes.
+        public var serverTransactionsByDevice: [Int]
+        /// Server transactions authored by a pull (echoes): must be 0.
         public var echoes: Int
-        /// How many remote transactions each device authored.
-        public var remoteTransactionsByDevice: [Int]
         /// How many pulls found their token expired and resynchronised.
         public var resynchronisations: Int
         /// How many edits were made on the devices and on the server.
         public var edits: Int
 
-        /// What breaks the sync's promises, in words; empty when all three stores agree, no transaction was
-        /// pushed or copied twice, nothing pulled was pushed back, and the server holds exactly the pushes.
+        /// What breaks the sync's promises, in words; empty when all three stores agree, every app
+        /// transaction reached the server exactly once, and nothing pulled was pushed back.
         public var problems: [String] {
             var problems: [String] = []
             if rows[0] != rows[2] || rows[1] != rows[2] {
                 problems.append(
                     "the stores disagree: \(rows[0].count), \(rows[1].count), \(rows[2].count) notes")
             }
-            for device in 0..<2 {
-                if Set(pushed[device]).count != pushed[device].count {
-                    problems.append("device \(device) pushed a transaction twice")
-                }
-                if Set(pulled[device]).count != pulled[device].count {
-                    problems.append("device \(device) copied a server transaction twice")
-                }
-                if remoteTransactionsByDevice[device] > pushed[device].count {
-                    problems.append(
-                        "the server holds \(remoteTransactionsByDevice[device]) transactions by device \(device), "
-                            + "which pushed \(pushed[device].count)")
-                }
+            for device in 0..<2 where serverTransactionsByDevice[device] != appTransactions[device] {
+                problems.append(
+                    "device \(device) made \(appTransactions[device]) transactions; the server holds "
+                        + "\(serverTransactionsByDevice[device]) of its pushes")
             }
             if echoes > 0 { problems.append("\(echoes) pulled transactions were pushed back") }
-            if pushed.allSatisfy(\.isEmpty) || pulled.allSatisfy(\.isEmpty) || rows[2].isEmpty {
-                problems.append("the run synced nothing: pushed \(pushed), pulled \(pulled)")
+            if appTransactions.allSatisfy({ $0 == 0 }) || rows[2].isEmpty {
+                problems.append("the run synced nothing")
             }
             return problems
         }
     }
 
-    /// Runs `rounds` rounds with the random `seed`.
+    /// Runs `rounds` rounds with the random `seed`. The server's history must not be trimmed, so that the
+    /// pushes can be counted; trim it with `trimServerEvery` rounds instead (then the count is not checked).
     ///
     /// - Parameters:
-    ///   - makeDevice: Opens device `index`'s store (0 or 1).
-    ///   - remote: The server store.
-    ///   - directory: Where the devices keep their sync state.
+    ///   - makeDevice: Opens device `index`'s store (0 or 1); its schema holds ``SyncNote`` and `SyncCursor`.
+    ///   - remote: The server store, with the same schema.
+    ///   - trimServerEvery: Every this many rounds, the server's history is deleted through its newest
+    ///     transaction, so that devices behind find their tokens expired.
     public static func run(
-        rounds: Int, seed: UInt64, directory: URL, remote: Remote, makeDevice: (Int) throws -> Local
+        rounds: Int, seed: UInt64, remote: Remote, trimServerEvery: Int? = nil,
+        makeDevice: (Int) throws -> Local
     ) throws -> Outcome {
         var random = SplitMix64(seed: seed)
         let devices = try (0..<2).map(makeDevice)
-        var syncs = try (0..<2).map { index in
-            try TwoWaySync(
-                local: devices[index], remote: remote, device: "d\(index)", models: [SyncNote.self],
-                stateFile: directory.appendingPathComponent("sync-d\(index).json"))
+        func engine(_ index: Int) throws -> SyncEngine<Local, Remote> {
+            try SyncEngine(
+                local: devices[index], server: remote, device: "d\(index)", models: [SyncNote.self])
         }
-        var pushed: [[Int64]] = [[], []]
-        var pulled: [[Int64]] = [[], []]
+        var syncs = try (0..<2).map(engine)
         var resynchronisations = 0
         var edits = 0
-        func record(_ index: Int) {
-            pushed[index] += syncs[index].pushedSequences
-            pulled[index] += syncs[index].pulledSequences
-        }
+        var trimmed = false
         for round in 0..<rounds {
             // Edits: each device and the server, sometimes.
             for editor in 0..<3 where Int.random(in: 0..<3, using: &random) > 0 {
@@ -117,36 +105,40 @@ where
             for (index, isPush) in steps {
                 if isPush {
                     try syncs[index].push()
-                } else if try syncs[index].pull().resynchronised {
-                    resynchronisations += 1
+                } else {
+                    let before = syncs[index].status.resynchronisationCount
+                    try syncs[index].pull()
+                    resynchronisations += syncs[index].status.resynchronisationCount - before
                 }
             }
-            // Now and then a device restarts: a new engine reads its tokens from the state file.
+            // Now and then a device restarts: a new engine reads its cursors from the stores.
             if Int.random(in: 0..<10, using: &random) == 0 {
                 let index = Int.random(in: 0..<2, using: &random)
-                record(index)
-                syncs[index] = try TwoWaySync(
-                    local: devices[index], remote: remote, device: "d\(index)", models: [SyncNote.self],
-                    stateFile: directory.appendingPathComponent("sync-d\(index).json"))
+                syncs[index] = try engine(index)
+            }
+            if let every = trimServerEvery, round % every == every - 1,
+                let newest = try remote.fetchHistory(HistoryDescriptor()).last?.token
+            {
+                try remote.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
+                trimmed = true
             }
         }
-        // Settle: both push, then both pull (the second device's push reaches the first).
+        // Settle: both push, then both sync (the second device's push reaches the first).
         for index in 0..<2 { try syncs[index].push() }
         for index in 0..<2 { try syncs[index].sync() }
-        for index in 0..<2 { record(index) }
 
-        var echoes = 0
-        for index in 0..<2 {
-            let history = try devices[index].fetchHistory(HistoryDescriptor())
-            let authors = Dictionary(uniqueKeysWithValues: history.map { ($0.token.sequence, $0.author) })
-            echoes += pushed[index].filter { authors[$0] == TwoWaySync<Local, Remote>.pullAuthor }.count
-        }
         let remoteHistory = try remote.fetchHistory(HistoryDescriptor())
+        let appTransactions = try devices.map { device in
+            try device.fetchHistory(HistoryDescriptor()).filter { $0.author == "user" }.count
+        }
         return Outcome(
-            rows: try devices.map(rows) + [rows(remote)], pushed: pushed, pulled: pulled, echoes: echoes,
-            remoteTransactionsByDevice: (0..<2).map { index in
-                remoteHistory.filter { $0.author == "device:d\(index)" }.count
+            rows: try devices.map(rows) + [rows(remote)],
+            appTransactions: appTransactions,
+            serverTransactionsByDevice: (0..<2).map { index in
+                trimmed
+                    ? appTransactions[index] : remoteHistory.filter { $0.author == "device:d\(index)" }.count
             },
+            echoes: remoteHistory.filter { $0.author == SyncEngine<Local, Remote>.pullAuthor }.count,
             resynchronisations: resynchronisations, edits: edits)
     }
 

@@ -6,6 +6,9 @@ extension SyncEngine {
     var pushCursorName: String { pushAuthor }
     /// The name of the device's cursor for the server.
     static var pullCursorName: String { "pull" }
+    /// The name of the device's own note of how far it has pushed: behind or at the server's cursor for it,
+    /// written with the pulls, so that a device can tell what it has not pushed when the server forgot.
+    static var pushedCursorName: String { "pushed" }
 
     /// How far the server has received this device's transactions: `nil` before the first push.
     ///
@@ -26,6 +29,28 @@ extension SyncEngine {
             return (false, nil)
         }
         return (true, try Self.decode(Server.Token.self, row))
+    }
+
+    /// The device's own note of how far it has pushed (at most what the server received).
+    func pushedCursor() throws -> (exists: Bool, token: Local.Token?) {
+        guard let row = try localRows.row(SyncCursor.identifier(Self.pushedCursorName, in: local.identifier))
+        else {
+            return (false, nil)
+        }
+        return (true, try Self.decode(Local.Token.self, row))
+    }
+
+    /// Adds the device's note of how far it has pushed to a local save, when it moved.
+    func notePushed(
+        in request: inout DataStoreSaveChangesRequest, noted: inout (exists: Bool, token: Local.Token?)
+    )
+        throws
+    {
+        guard let examined = progress.withLock({ $0.examinedLocal }), noted.token != examined else { return }
+        try Self.write(
+            cursor: Self.pushedCursorName, token: examined, exists: noted.exists, store: local.identifier,
+            to: &request)
+        noted = (true, examined)
     }
 
     /// Adds the write of cursor `name` to `request`: an insert the first time, an update after.

@@ -37,6 +37,7 @@ extension SyncEngine {
             return outcome
         }
         let pending = try pendingChanges()
+        var noted = try pushedCursor()
         while true {
             var descriptor = HistoryDescriptor<Server.HistoryType>(fetchLimit: Self.pullBatchSize)
             descriptor.predicate = HistoryPredicates.after(token)
@@ -44,6 +45,9 @@ extension SyncEngine {
             do {
                 transactions = try server.fetchHistory(descriptor)
             } catch let error as DataStoreError where error.code == .historyTokenExpired {
+                // The device's unpushed work goes first: a rebuild keeps what is pending, but a server that
+                // was erased no longer holds what the device pushed before, and the upload brings it back.
+                _ = try performPush()
                 try rebuildFromServer(cursorExists: cursor.exists, expired: true)
                 outcome.resynchronised = true
                 return outcome
@@ -69,6 +73,7 @@ extension SyncEngine {
                 cursor: Self.pullCursorName, token: last.token, exists: cursor.exists,
                 store: local.identifier,
                 to: &request)
+            try notePushed(in: &request, noted: &noted)
             _ = try local.save(request)
             cursor.exists = true
             token = last.token
@@ -152,21 +157,26 @@ struct PendingChanges {
 }
 
 extension SyncEngine {
-    /// The device's unpushed changes; none when its history no longer reaches the server's cursor (the next
-    /// push then uploads the device whole).
+    /// The device's unpushed changes: those after the server's cursor for it (or after what this engine
+    /// already pushed); none when its history no longer reaches that far (the next push then uploads the
+    /// device whole).
     func pendingChanges() throws -> PendingChanges {
-        var pending = PendingChanges()
-        let cursor = try pushCursor()
+        try pendingChanges(after: localHistoryStart(pushed: pushCursor().token)) ?? PendingChanges()
+    }
+
+    /// The device's changes after `token` (from its first transaction when `nil`), or `nil` when its history
+    /// no longer reaches back that far.
+    func pendingChanges(after token: Local.Token?) throws -> PendingChanges? {
         var descriptor = HistoryDescriptor<Local.HistoryType>()
-        if let start = localHistoryStart(pushed: cursor.token) {
-            descriptor.predicate = HistoryPredicates.after(start)
-        }
+        if let token { descriptor.predicate = HistoryPredicates.after(token) }
         let transactions: [Local.HistoryType]
         do {
             transactions = try local.fetchHistory(descriptor)
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
-            return pending
+            return nil
         }
+        if token == nil, let first = transactions.first, first.token.sequence != 1 { return nil }
+        var pending = PendingChanges()
         for transaction in transactions where transaction.author != Self.pullAuthor {
             for change in transaction.changes {
                 let id = change.changedPersistentIdentifier

@@ -16,8 +16,18 @@ extension SyncEngine {
         defer { updateStatus { $0.isPushing = false } }
         var outcome = PushOutcome()
         var cursor = try pushCursor()
+        // No cursor, and the server is not the one the device pulled from (it was erased or recreated): it
+        // holds none of what the device pushed or pulled before. The device uploads what it holds; where
+        // another device has uploaded a model already, only what this device had not pushed wins.
+        if try !cursor.exists && serverWasErased() {
+            let unpushed = try pendingChanges(after: pushedCursor().token)
+            outcome.conflicts = try uploadWhole(cursorExists: false, winning: unpushed)
+            outcome.uploadedWhole = true
+            updateStatus { $0.resynchronisationCount += 1 }
+            return outcome
+        }
         guard let transactions = try localHistory(after: cursor.token) else {
-            outcome.conflicts = try uploadWhole(cursorExists: cursor.exists)
+            outcome.conflicts = try uploadWhole(cursorExists: cursor.exists, winning: nil)
             outcome.uploadedWhole = true
             updateStatus { $0.resynchronisationCount += 1 }
             return outcome
@@ -67,6 +77,19 @@ extension SyncEngine {
             return try localRows.holdsAnyRow() ? nil : []
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
             return nil
+        }
+    }
+
+    /// Whether the server was erased or recreated since the device last pulled from it: its pull token is of
+    /// another epoch.
+    private func serverWasErased() throws -> Bool {
+        guard let pulled = try pullCursor().token else { return false }
+        do {
+            _ = try server.fetchHistory(
+                HistoryDescriptor(predicate: HistoryPredicates.after(pulled), fetchLimit: 1))
+            return false
+        } catch let error as DataStoreError where error.code == .historyTokenExpired {
+            return error.isFromErasedOrRecreatedStore
         }
     }
 

@@ -31,6 +31,8 @@ extension SyncEngine {
             }
         }
         var request = overlay.request(author: Self.pullAuthor)
+        var noted = try pushedCursor()
+        try notePushed(in: &request, noted: &noted)
         if let newest {
             try Self.write(
                 cursor: Self.pullCursorName, token: newest, exists: cursorExists, store: local.identifier,
@@ -44,12 +46,14 @@ extension SyncEngine {
         }
     }
 
-    /// Uploads every synced model of the device, its values winning, when its history cannot be pushed
-    /// transaction by transaction (trimmed past the server's cursor, or the device store was erased or
-    /// recreated). Models the server holds and the device does not are kept: the device cannot tell its
-    /// deletes from models it never pulled, and the next pull brings them back. Returns 0 (no conflict is
-    /// decided: the device's values win).
-    func uploadWhole(cursorExists: Bool) throws -> Int {
+    /// Uploads every synced model of the device when its history cannot be pushed transaction by
+    /// transaction: trimmed past the server's cursor, the device store erased or recreated, or the server
+    /// erased. Models the server lacks are inserted. For models it holds, the attributes in `winning` (the
+    /// device's unpushed changes, when known) are written, or every differing attribute when `winning` is
+    /// `nil` (nothing is known, and the device's values win: no unpushed work is lost). Models the server holds
+    /// and the device does not are kept: the device cannot tell its deletes from models it never pulled, and
+    /// the next pull brings them back; its known unpushed deletes are sent. Returns 0 (no conflict is decided).
+    func uploadWhole(cursorExists: Bool, winning: PendingChanges?) throws -> Int {
         let newest = try Self.newestToken(of: local)
         var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
         var rows: [DataStoreSnapshot] = []
@@ -75,12 +79,21 @@ extension SyncEngine {
             guard let entity = server.schema.entity(named: id.entityName) else { continue }
             let values = references.filter(row.values, of: entity)
             if let current = held[id] {
-                let changed = values.filter { current.values[$0.key] != $0.value }
+                let mine = winning.map { $0.attributes[row.persistentIdentifier] ?? [] }
+                let changed = values.filter {
+                    current.values[$0.key] != $0.value && mine?.contains($0.key) ?? true
+                }
                 if !changed.isEmpty {
                     request.updated.append(DataStoreSnapshot(persistentIdentifier: id, values: changed))
                 }
             } else {
                 request.inserted.append(DataStoreSnapshot(persistentIdentifier: id, values: values))
+            }
+        }
+        for id in winning?.deleted ?? [] {
+            let serverID = IdentifierTranslation.translate(id, to: server.identifier)
+            if try serverRows.row(serverID) != nil {
+                request.deleted.append(DataStoreSnapshot(persistentIdentifier: serverID, values: [:]))
             }
         }
         if let newest {

@@ -55,6 +55,8 @@ where
         /// Device models the server merged into another on insert (a unique value taken), by server
         /// identifier: later changes of the device's model go to the server's.
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        /// The background run, while ``start()`` is in effect.
+        var continuous: ContinuousRun?
     }
 
     /// Creates the sync of `local` with `server` for the given model types.

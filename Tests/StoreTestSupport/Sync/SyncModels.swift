@@ -81,8 +81,6 @@ public struct SyncNoteVersion2: PersistentModel {
 public enum SyncSchemas {
     /// Trips and items, plus the sync's bookkeeping.
     public static let trips = Schema([SyncTrip.self, SyncItem.self, SyncCursor.self])
-    /// Notes as the first app version declares them, plus the bookkeeping.
-    public static let notes = Schema([SyncNote.self, SyncCursor.self])
     /// Notes as the second app version declares them, plus the bookkeeping.
     public static let notesVersion2 = Schema([SyncNoteVersion2.self, SyncCursor.self])
 }
