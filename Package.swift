@@ -140,7 +140,7 @@ let package = Package(
             name: "datastore-test-process",
             dependencies: [
                 "DataStoreCore", "DataStoreHistory", "JSONFileStorage", "TimeSeriesStorage", "SampleTrips",
-                "StoreTestSupport", "PostgresStorage",
+                "StoreTestSupport", "PostgresStorage", "DataStoreSync",
             ],
             path: "Tests/StoreProcessHelper"),
         .testTarget(name: "DataStoreKitTests", dependencies: ["DataStoreCore", "DataStoreKit"]),

@@ -2,7 +2,8 @@
     import DataStoreCore
     import Foundation
     import JSONFileStorage
-    import PostgresStorage
+    @testable import PostgresStorage
+    import DataStoreSync
     import StoreTestSupport
     import Testing
 
@@ -34,6 +35,49 @@
                 })
             #expect(outcome.problems.isEmpty, "\(outcome.problems)")
             if trimEvery != nil { #expect(outcome.resynchronisations > 0) }
+        }
+    }
+
+    /// Pushes that fail on the way, found by the fault test.
+    @Suite struct PostgresSyncFailureTests {
+        /// The server's connection dies before the push's `COMMIT`: the sync throws, and the next sync pushes
+        /// that transaction again instead of skipping it (the engine once counted a failed push as read).
+        @Test func aPushThatFailsIsRetriedNotSkipped() throws {
+            let namespace = PostgresServer.freshNamespace()
+            let server = try PostgresDataStore(
+                .init(
+                    name: "server", schema: SyncNote.schema,
+                    connectionString: try PostgresServer.connectionString + "?application_name=\(namespace)",
+                    databaseSchema: namespace))
+            let lab = try SyncLab(server: server)
+            defer { lab.remove() }
+            let device = try lab.device("a", schema: SyncNote.schema, models: [SyncNote.self])
+            for key in ["first", "second"] {
+                var note = SyncNote()
+                note.persistentModelID = PersistentIdentifier(
+                    storeIdentifier: "a", entityName: SyncNote.entityName, primaryKey: key)
+                note.title = key
+                _ = try device.store.save(
+                    DataStoreSaveChangesRequest(
+                        editingState: EditingState(author: "app"), inserted: [note.snapshot]))
+            }
+            // The first push's session is ended before it commits.
+            server.beforeCommit = {
+                server.beforeCommit = nil
+                _ = try? PostgresServer.query(
+                    """
+                    SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity
+                    WHERE state = 'idle in transaction' AND application_name = $1
+                    """, [namespace])
+            }
+            #expect { try device.sync() } throws: { ($0 as? DataStoreError)?.code == .storageUnavailable }
+            try device.sync()
+            let pushed = try server.fetchHistory(HistoryDescriptor()).filter { $0.author == "device:a" }
+            #expect(pushed.count == 2)
+            let titles = try server.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SyncNote>()))
+                .snapshots
+                .map { $0[attribute: "title"] }
+            #expect(Set(titles) == [.string("first"), .string("second")])
         }
     }
 

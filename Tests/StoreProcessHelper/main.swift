@@ -327,6 +327,8 @@ do {
                 report(editor?.perform(line) ?? "ERROR no store open")
             }
         }
+    case "sync-device":
+        try runSyncDevice(arguments)
     default:
         fail("unknown mode \(arguments.first ?? "(none)")")
     }

@@ -8,6 +8,22 @@ import Synchronization
     import Darwin
 #endif
 
+/// Runs the executable at `path` with no arguments and waits for it, reaping it with `waitpid` directly;
+/// returns its exit status. For commands that start daemons (a server restart): Foundation's `Process`, waiting
+/// on such a command, was seen never to notice its end.
+public func runToCompletion(_ path: String) -> Int32 {
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+    defer { free(argv[0]) }
+    guard posix_spawn(&pid, path, nil, nil, argv, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 {
+        // Interrupted: wait again. Reaped by someone else: it has ended.
+        if errno != EINTR { return 0 }
+    }
+    return (status >> 8) & 0xff
+}
+
 /// A helper process the tests start, talk to through its standard output, and stop or kill.
 public final class ChildProcess: Sendable {
     private let process: Process
@@ -66,6 +82,16 @@ public final class ChildProcess: Sendable {
     /// Sends SIGKILL: no cleanup, no flushing, the harshest crash a process can have.
     public func kill9() {
         kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Sends SIGSTOP: the process freezes where it is, holding its connections and locks, until ``resume()``.
+    public func suspend() {
+        kill(process.processIdentifier, SIGSTOP)
+    }
+
+    /// Sends SIGCONT, ending a ``suspend()``.
+    public func resume() {
+        kill(process.processIdentifier, SIGCONT)
     }
 
     /// Waits for the process to exit, up to `timeout`; returns its status, or `nil` if it is still running

@@ -35,8 +35,11 @@ extension SyncEngine {
         let pending = transactions.filter { $0.author != Self.pullAuthor }.count
         updateStatus { $0.pendingTransactionCount = pending }
         for transaction in transactions {
-            defer { progress.withLock { $0.examinedLocal = transaction.token } }
-            guard transaction.author != Self.pullAuthor else { continue }
+            // Read through only what is done: a failed push must be tried again, not skipped.
+            guard transaction.author != Self.pullAuthor else {
+                progress.withLock { $0.examinedLocal = transaction.token }
+                continue
+            }
             var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
             var corrections = DeviceCorrections()
             outcome.conflicts += try addChanges(
@@ -47,6 +50,7 @@ extension SyncEngine {
                 to: &request)
             let result = try server.save(request)
             cursor.exists = true
+            progress.withLock { $0.examinedLocal = transaction.token }
             corrections.remapped = result.remappedIdentifiers
             try correctDevice(corrections)
             outcome.transactions += 1
