@@ -159,8 +159,8 @@
             if moved { report.violations.append("the devices did not quiesce within 40 sync rounds") }
             say("quiet after \(report.rounds) rounds, \(ContinuousClock.now - quiescing)")
             for process in processes {
-                process.closeInput()
-                process.waitForExit(timeout: .seconds(60))
+                _ = process.request("quit", timeout: .seconds(30))
+                process.waitForExit(timeout: .seconds(30))
             }
             let checking = ContinuousClock.now
             try check(directory: directory, url: url, namespace: namespace, into: &report)

@@ -13,7 +13,7 @@ import Synchronization
 
     /// sync-device DIR DEVICE RUN NAMESPACE: opens DIR/DEVICE (a durable JSON file store) and the server's
     /// schema NAMESPACE, starts the engine, and edits until told `quiesce`; then answers `sync` with one sync
-    /// each (`SYNCED pushed read applied`), until its input ends.
+    /// each (`SYNCED pushed read applied`), until told `quit` or its input ends.
     ///
     /// Each transaction writes its stamp, `DEVICE/RUN/N`, into every model it inserts or updates, and once its
     /// save has returned appends `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged.
@@ -55,6 +55,9 @@ import Synchronization
                 do {
                     let changes = try editOnce(local, stamp: stamp, random: &random)
                     acks.write(Data("\(stamp) \(changes)\n".utf8))
+                } catch let error as DataStoreError where error.code == .modelNotFound {
+                    // A pull deleted the note between the fetch and the save, as in any app: nothing was
+                    // saved, nothing is acknowledged.
                 } catch {
                     fail("a local save failed: \(error)")
                 }
@@ -78,6 +81,10 @@ import Synchronization
                 } catch {
                     report("ERROR \(error)")
                 }
+            case "quit":
+                // Not the end of input: a server restarted meanwhile may hold a copy of the pipe's other end.
+                report("BYE")
+                exit(0)
             default:
                 report("ERROR unknown command \(line)")
             }

@@ -131,7 +131,9 @@ public final class ChildProcess: Sendable {
     /// Blocks, like ``waitForExit(timeout:)``. Only for a helper started with `takesCommands`.
     public func request(_ command: String, timeout: Duration = .seconds(30)) -> String? {
         let answered = output.count
-        input?.write(Data((command + "\n").utf8))
+        // A helper that died has closed its end: the write fails (SIGPIPE is ignored) and no answer comes.
+        signal(SIGPIPE, SIG_IGN)
+        guard (try? input?.write(contentsOf: Data((command + "\n").utf8))) != nil else { return nil }
         guard waitForLines(answered + 1, timeout: timeout) else { return nil }
         return output[answered]
     }
