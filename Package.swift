@@ -70,7 +70,7 @@ let package = Package(
             dependencies: [
                 "DataStoreModels",
                 "DataStoreCore", "DataStoreKit", "JSONFileStorage", "TimeSeriesStorage",
-                "PostgresStorage",
+                "PostgresStorage", "DataStoreSync",
             ]),
         .executableTarget(name: "datastore", dependencies: ["DataStoreTool"]),
 
@@ -164,6 +164,7 @@ let package = Package(
             name: "DataStoreToolTests",
             dependencies: [
                 "DataStoreTool", "DataStoreCore", "DataStoreModels", "JSONFileStorage", "StoreTestSupport",
+                "InMemoryStorage", "DataStoreSync",
                 "datastore",
                 "sample-trips",
                 "datastore-test-process",

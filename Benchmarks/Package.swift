@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "JSONFileStorage", package: "DataStoreHistory"),
                 .product(name: "TimeSeriesStorage", package: "DataStoreHistory"),
                 .product(name: "PostgresStorage", package: "DataStoreHistory"),
+                .product(name: "DataStoreSync", package: "DataStoreHistory"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
     ],

@@ -1,6 +1,8 @@
 import DataStoreCore
 import DataStoreModels
+import DataStoreSync
 import Foundation
+import InMemoryStorage
 import JSONFileStorage
 import StoreTestSupport
 import Testing
@@ -85,6 +87,23 @@ import Testing
         // Without --values, the output stays as it was.
         let (_, plain) = try datastore(["history", store, "--jsonl"])
         #expect(!plain.contains { $0.contains("previousValues") })
+    }
+
+    /// A device store that synced shows its cursors: how far it pulled, and how far it noted its pushes.
+    @Test func infoShowsASyncedStoresCursors() throws {
+        let server = try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips))
+        let lab = try SyncLab(server: server)
+        defer { lab.remove() }
+        let device = try lab.device("phone")
+        try device.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
+        try device.sync()
+        try device.edit { try #require(try device.trip("Lisbon", in: $0)).nights = 4 }
+        try device.sync()
+        let pulled = try #require(device.engine.status.pulledToken)
+        let (status, output) = try datastore(["info", lab.directory.appendingPathComponent("phone").path])
+        #expect(status == 0)
+        #expect(output.contains { $0.hasPrefix("sync cursor pull ") && $0.hasSuffix(pulled) }, "\(output)")
+        #expect(output.contains { $0.hasPrefix("sync cursor pushed ") }, "\(output)")
     }
 
     @Test func infoReportsTheCounts() throws {

@@ -1,5 +1,6 @@
 import DataStoreCore
 import DataStoreKit
+import DataStoreSync
 import Foundation
 import JSONFileStorage
 import TimeSeriesStorage
@@ -41,6 +42,13 @@ enum InfoCommand {
             ("oldest usable token", inspection.oldestUsableToken),
             ("newest token", inspection.newestToken),
         ]
+        // A store that syncs (DataStoreSync) keeps its cursors as models: the device's `pull` and `pushed`, or on
+        // a server one `device:<name>` per device.
+        if schema?.entity(named: SyncCursor.entityName) != nil {
+            let cursors = try store.syncCursors()
+            lines += cursors.map { ("sync cursor \($0.name)", $0.token.isEmpty ? "(none)" : $0.token) }
+            if cursors.isEmpty { lines.append(("sync cursors", "none yet")) }
+        }
         if let directory { lines.append(("size on disk", "\(try sizeOnDisk(directory)) bytes")) }
         let width = lines.map(\.0.count).max() ?? 0
         for (label, value) in lines {

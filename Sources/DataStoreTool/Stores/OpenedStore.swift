@@ -1,5 +1,6 @@
 import DataStoreCore
 import DataStoreKit
+import DataStoreSync
 import Foundation
 import JSONFileStorage
 import TimeSeriesStorage
@@ -91,6 +92,25 @@ enum OpenedStore {
     }
 
     /// Whether a PATH argument is a PostgreSQL connection string rather than a directory.
+    /// The sync cursors the store holds (DataStoreSync's bookkeeping), by name, each with its token's text.
+    func syncCursors() throws -> [(name: String, token: String)] {
+        let request = DataStoreFetchRequest(descriptor: FetchDescriptor<SyncCursor>())
+        let rows: [DataStoreSnapshot]
+        switch self {
+        case .jsonFile(let store): rows = try store.fetch(request).snapshots
+        case .timeSeries(let store): rows = try store.fetch(request).snapshots
+        #if PostgreSQL
+            case .postgres(let store): rows = try store.fetch(request).snapshots
+        #endif
+        }
+        return rows.map {
+            guard case .string(let token) = $0[attribute: "token"] else {
+                return ($0.persistentIdentifier.primaryKey, "")
+            }
+            return ($0.persistentIdentifier.primaryKey, token)
+        }.sorted { $0.name < $1.name }
+    }
+
     static func isConnectionString(_ path: String) -> Bool {
         path.hasPrefix("postgresql://") || path.hasPrefix("postgres://") || path.contains("dbname=")
             || path.contains("host=")
