@@ -68,6 +68,11 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    @Test func anErasedDeviceGetsEverythingBack() throws {
+        let problems = try table.anErasedDeviceGetsEverythingBack()
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     @Test func anOlderDeviceKeepsAttributesItDoesNotKnow() throws {
         let problems = try table.anOlderDeviceKeepsAttributesItDoesNotKnow()
         #expect(problems.isEmpty, "\(problems)")

@@ -175,7 +175,7 @@
                 .init(
                     name: "server", schema: SyncNote.schema, connectionString: url, databaseSchema: namespace)
             )
-            let serverRows = try Self.rows(server)
+            let serverRows = try SyncScenarioRows.rows(server)
             report.notes = serverRows.count
             let history = try server.fetchHistory(HistoryDescriptor())
             report.serverTransactions = history.count
@@ -203,7 +203,7 @@
                     .init(
                         name: name, schema: SyncNote.schema, directory: directory.appendingPathComponent(name)
                     ))
-                let rows = try Self.rows(store)
+                let rows = try SyncScenarioRows.rows(store)
                 if rows != serverRows {
                     report.violations.append(
                         "\(name) holds \(rows.count) notes, the server \(serverRows.count), and they differ")
@@ -258,14 +258,6 @@
                 for value in values.values { if case .string(let text) = value { return text } }
             }
             return nil
-        }
-
-        static func rows<Store: DataStore>(_ store: Store) throws -> [String] {
-            try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SyncNote>())).snapshots.map {
-                row in
-                "\(row.persistentIdentifier.primaryKey): \(row[attribute: "title"]) | \(row[attribute: "body"]) | "
-                    + "\(row[attribute: "rank"])"
-            }.sorted()
         }
     }
 #endif

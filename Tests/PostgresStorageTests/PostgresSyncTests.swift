@@ -81,6 +81,53 @@
         }
     }
 
+    /// Bad input on the server side.
+    @Suite struct PostgresSyncBadInputTests {
+        /// A model row on the server is damaged (its stored snapshot is not JSON): the push that needs it fails
+        /// with a typed error the status shows, the device's models are untouched, and once the row is
+        /// repaired the same push goes through.
+        @Test func aDamagedServerRowFailsThePushVisiblyAndChangesNothing() throws {
+            let namespace = PostgresServer.freshNamespace()
+            let server = try PostgresDataStore(
+                .init(
+                    name: "server", schema: SyncNote.schema,
+                    connectionString: try PostgresServer.connectionString,
+                    databaseSchema: namespace))
+            let lab = try SyncLab(server: server)
+            defer { lab.remove() }
+            let device = try lab.device("a", schema: SyncNote.schema, models: [SyncNote.self])
+            let id = PersistentIdentifier(
+                storeIdentifier: "a", entityName: SyncNote.entityName, primaryKey: "n1")
+            var note = SyncNote()
+            note.persistentModelID = id
+            note.title = "before"
+            _ = try device.store.save(
+                DataStoreSaveChangesRequest(
+                    editingState: EditingState(author: "app"), inserted: [note.snapshot]))
+            try device.sync()
+            let saved = try PostgresServer.query(
+                "SELECT snapshot FROM \"\(namespace)\".models WHERE primary_key = 'n1'")
+            try PostgresServer.query(
+                "UPDATE \"\(namespace)\".models SET snapshot = '{not json' WHERE primary_key = 'n1'")
+            _ = try device.store.save(
+                DataStoreSaveChangesRequest(
+                    editingState: EditingState(author: "app"),
+                    updated: [
+                        DataStoreSnapshot(persistentIdentifier: id, values: ["title": .string("after")])
+                    ]))
+            let held = try SyncScenarioRows.rows(device.store)
+            #expect(throws: DataStoreError.self) { try device.sync() }
+            #expect(device.engine.status.lastError?.code != nil, "\(device.engine.status)")
+            #expect(try SyncScenarioRows.rows(device.store) == held)
+            try PostgresServer.query(
+                "UPDATE \"\(namespace)\".models SET snapshot = $1 WHERE primary_key = 'n1'",
+                [saved.first?.first ?? nil])
+            try device.sync()
+            #expect(device.engine.status.lastError == nil)
+            #expect(try SyncScenarioRows.rows(server) == SyncScenarioRows.rows(device.store))
+        }
+    }
+
     /// The sync's conflict table (Docs/Sync.md), one test per row, with a PostgreSQL server; the same rows as
     /// `SyncConflictTableTests`, which uses an in-memory server.
     @Suite struct PostgresSyncConflictTableTests {
@@ -148,6 +195,11 @@
 
         @Test func anErasedServerGetsTheDevicesModelsBack() throws {
             let problems = try table.anErasedServerGetsTheDevicesModelsBack()
+            #expect(problems.isEmpty, "\(problems)")
+        }
+
+        @Test func anErasedDeviceGetsEverythingBack() throws {
+            let problems = try table.anErasedDeviceGetsEverythingBack()
             #expect(problems.isEmpty, "\(problems)")
         }
 

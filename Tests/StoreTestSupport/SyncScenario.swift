@@ -171,6 +171,14 @@ where
     }
 
     static func rows<Store: DataStore>(_ store: Store) throws -> [String] {
+        try SyncScenarioRows.rows(store)
+    }
+}
+
+/// The notes a store holds, as comparable lines (`key: title | body | rank`), for tests that compare stores.
+public enum SyncScenarioRows {
+    /// The store's notes, sorted.
+    public static func rows<Store: DataStore>(_ store: Store) throws -> [String] {
         try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SyncNote>())).snapshots.map { row in
             "\(row.persistentIdentifier.primaryKey): \(row[attribute: "title"]) | \(row[attribute: "body"]) | "
                 + "\(row[attribute: "rank"])"

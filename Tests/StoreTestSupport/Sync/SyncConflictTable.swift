@@ -315,6 +315,28 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         }
     }
 
+    /// A device's store is erased while it syncs (a reinstall): its next syncs upload what it made since,
+    /// bring back everything the server holds, and lose nothing anyone pushed.
+    public func anErasedDeviceGetsEverythingBack() throws -> [String] {
+        try withTwoDevices { a, b, problems in
+            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
+            try b.edit { $0.insert(SyncTrip(name: "Oslo", destination: "Oslo", nights: 2)) }
+            try a.sync()
+            try b.sync()
+            try a.sync()
+            try a.store.erase()
+            try a.edit { $0.insert(SyncTrip(name: "Rome", destination: "Rome", nights: 1)) }
+            try a.sync()
+            try b.sync()
+            let state = try a.state()
+            problems.expect(
+                state.count == 3 && state.contains { $0.hasSuffix("Lisbon|Lisbon|3||") }
+                    && state.contains { $0.hasSuffix("Oslo|Oslo|2||") }
+                    && state.contains { $0.hasSuffix("Rome|Rome|1||") },
+                "all three trips on the erased device: \(state)")
+        }
+    }
+
     /// A device on the first schema version edits notes on a server with the second: the attribute only the
     /// server knows keeps its value, and the device's edit arrives.
     public func anOlderDeviceKeepsAttributesItDoesNotKnow() throws -> [String] {
