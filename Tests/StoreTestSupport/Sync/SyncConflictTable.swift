@@ -21,9 +21,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// Two devices edit different attributes of one trip: both edits survive everywhere.
     public func differentAttributesBothSurvive() throws -> [String] {
         try withTwoDevices { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try a.sync()
-            try b.sync()
+            try Self.bothHoldLisbon(a, b)
             try a.edit { try Self.trip("Lisbon", of: a, in: $0).destination = "Lisbon and Sintra" }
             try b.edit { try Self.trip("Lisbon", of: b, in: $0).nights = 5 }
             try a.sync()
@@ -39,9 +37,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// that push counts one conflict.
     public func sameAttributeLaterPushWins() throws -> [String] {
         try withTwoDevices { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try a.sync()
-            try b.sync()
+            try Self.bothHoldLisbon(a, b)
             try a.edit { try Self.trip("Lisbon", of: a, in: $0).nights = 4 }
             try b.edit { try Self.trip("Lisbon", of: b, in: $0).nights = 6 }
             let first = try a.sync()
@@ -68,9 +64,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             return .integer(max(local, remote))
         }
         return try withTwoDevices(resolver: larger) { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try a.sync()
-            try b.sync()
+            try Self.bothHoldLisbon(a, b)
             try a.edit { try Self.trip("Lisbon", of: a, in: $0).nights = 9 }
             try b.edit { try Self.trip("Lisbon", of: b, in: $0).nights = 6 }
             try a.sync()
@@ -103,9 +97,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             return conflict.remote
         }
         return try withTwoDevices(resolver: resolver) { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try a.sync()
-            try b.sync()
+            try Self.bothHoldLisbon(a, b)
             try a.edit { try Self.trip("Lisbon", of: a, in: $0).notes = "from a" }
             try b.edit { try Self.trip("Lisbon", of: b, in: $0).notes = "from b" }
             try a.sync()
@@ -122,9 +114,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// A device deletes a trip another device updated meanwhile: the delete wins everywhere.
     public func deleteBeatsConcurrentUpdate() throws -> [String] {
         try withTwoDevices { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try a.sync()
-            try b.sync()
+            try Self.bothHoldLisbon(a, b)
             try a.edit { try Self.trip("Lisbon", of: a, in: $0).nights = 4 }
             try a.sync()
             try b.edit { $0.delete(try Self.trip("Lisbon", of: b, in: $0)) }
@@ -139,9 +129,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// error, and the device's copy goes.
     public func updateOfADeletedModelIsDropped() throws -> [String] {
         try withTwoDevices { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try a.sync()
-            try b.sync()
+            try Self.bothHoldLisbon(a, b)
             try a.edit { $0.delete(try Self.trip("Lisbon", of: a, in: $0)) }
             try a.sync()
             try b.edit { try Self.trip("Lisbon", of: b, in: $0).nights = 4 }
@@ -239,9 +227,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// device rebuilds from a full copy and keeps its work, and everyone converges.
     public func anExpiredPullTokenResynchronisesAndKeepsUnpushedWork() throws -> [String] {
         try withTwoDevices { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try a.sync()
-            try b.sync()
+            try Self.bothHoldLisbon(a, b)
             try b.edit { context in
                 try Self.trip("Lisbon", of: b, in: context).nights = 8
                 context.insert(SyncTrip(name: "Rome", destination: "Rome", nights: 1))
@@ -270,9 +256,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// nothing it made is lost.
     public func anExpiredPushTokenUploadsTheDeviceWhole() throws -> [String] {
         try withTwoDevices { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try a.sync()
-            try b.sync()
+            try Self.bothHoldLisbon(a, b)
             try b.edit { try Self.trip("Lisbon", of: b, in: $0).nights = 7 }
             try b.edit { $0.insert(SyncTrip(name: "Rome", destination: "Rome", nights: 1)) }
             if let newest = try b.store.fetchHistory(HistoryDescriptor()).last?.token {
@@ -397,6 +381,13 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         return problems.list
     }
 
+    /// The start of most rows: device a plans a trip to Lisbon (3 nights), and both devices sync.
+    static func bothHoldLisbon(_ a: SyncDevice<Server>, _ b: SyncDevice<Server>) throws {
+        try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
+        try a.sync()
+        try b.sync()
+    }
+
     static func trip(_ name: String, of device: SyncDevice<Server>, in context: ModelContext) throws
         -> SyncTrip
     {
@@ -414,5 +405,49 @@ struct Problems {
 
     mutating func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { list.append(message()) }
+    }
+}
+
+/// The rows of ``SyncConflictTable``, for a parameterised test: one test case per row, for each server.
+public enum SyncConflictRow: String, CaseIterable, Sendable, CustomStringConvertible {
+    case differentAttributesBothSurvive
+    case sameAttributeLaterPushWins
+    case resolverSeesBaseLocalAndRemote
+    case attributeWithoutPreviousValuesLaterPushWins
+    case deleteBeatsConcurrentUpdate
+    case updateOfADeletedModelIsDropped
+    case uniqueNameCollisionMergesIntoTheFirstModel
+    case linkToAModelDeletedElsewhereIsDropped
+    case aQuietRoundTransfersNothing
+    case anExpiredPullTokenResynchronisesAndKeepsUnpushedWork
+    case anExpiredPushTokenUploadsTheDeviceWhole
+    case anErasedServerGetsTheDevicesModelsBack
+    case anErasedDeviceGetsEverythingBack
+    case anOlderDeviceKeepsAttributesItDoesNotKnow
+
+    /// The row's name.
+    public var description: String { rawValue }
+
+    /// Runs the row against `table`'s servers; returns what broke, in words.
+    public func check<Server>(_ table: SyncConflictTable<Server>) throws -> [String] {
+        switch self {
+        case .differentAttributesBothSurvive: try table.differentAttributesBothSurvive()
+        case .sameAttributeLaterPushWins: try table.sameAttributeLaterPushWins()
+        case .resolverSeesBaseLocalAndRemote: try table.resolverSeesBaseLocalAndRemote()
+        case .attributeWithoutPreviousValuesLaterPushWins:
+            try table.attributeWithoutPreviousValuesLaterPushWins()
+        case .deleteBeatsConcurrentUpdate: try table.deleteBeatsConcurrentUpdate()
+        case .updateOfADeletedModelIsDropped: try table.updateOfADeletedModelIsDropped()
+        case .uniqueNameCollisionMergesIntoTheFirstModel:
+            try table.uniqueNameCollisionMergesIntoTheFirstModel()
+        case .linkToAModelDeletedElsewhereIsDropped: try table.linkToAModelDeletedElsewhereIsDropped()
+        case .aQuietRoundTransfersNothing: try table.aQuietRoundTransfersNothing()
+        case .anExpiredPullTokenResynchronisesAndKeepsUnpushedWork:
+            try table.anExpiredPullTokenResynchronisesAndKeepsUnpushedWork()
+        case .anExpiredPushTokenUploadsTheDeviceWhole: try table.anExpiredPushTokenUploadsTheDeviceWhole()
+        case .anErasedServerGetsTheDevicesModelsBack: try table.anErasedServerGetsTheDevicesModelsBack()
+        case .anErasedDeviceGetsEverythingBack: try table.anErasedDeviceGetsEverythingBack()
+        case .anOlderDeviceKeepsAttributesItDoesNotKnow: try table.anOlderDeviceKeepsAttributesItDoesNotKnow()
+        }
     }
 }
