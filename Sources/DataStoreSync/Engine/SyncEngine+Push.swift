@@ -42,8 +42,8 @@ extension SyncEngine {
             }
             var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
             var corrections = DeviceCorrections()
-            outcome.conflicts += try addChanges(
-                of: transaction.changes, to: &request, corrections: &corrections)
+            let conflicts = try addChanges(of: transaction.changes, to: &request, corrections: &corrections)
+            outcome.conflicts += conflicts
             try Self.write(
                 cursor: pushCursorName, token: transaction.token, exists: cursor.exists,
                 store: server.identifier,
@@ -59,7 +59,7 @@ extension SyncEngine {
                 $0.pushedTransactionCount += 1
                 $0.pendingTransactionCount = max(0, $0.pendingTransactionCount - 1)
                 $0.pushedToken = token
-                $0.conflictCount += outcome.conflicts
+                $0.conflictCount += conflicts
             }
         }
         return outcome

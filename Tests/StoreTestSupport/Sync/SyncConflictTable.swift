@@ -40,14 +40,19 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             try Self.bothHoldLisbon(a, b)
             try a.edit { try Self.trip("Lisbon", of: a, in: $0).nights = 4 }
             try b.edit { try Self.trip("Lisbon", of: b, in: $0).nights = 6 }
+            // A second transaction without a conflict: the count is per conflict, not per transaction.
+            try b.edit { try Self.trip("Lisbon", of: b, in: $0).destination = "Lisbon" }
+            try b.edit { try Self.trip("Lisbon", of: b, in: $0).notes = "b" }
             let first = try a.sync()
             let second = try b.sync()
             try a.sync()
             problems.expect(first.conflicts == 0, "the first push met no conflict: \(first)")
             problems.expect(second.conflicts == 1, "the second push decided one conflict: \(second)")
+            problems.expect(
+                b.engine.status.conflictCount == 1, "the status counts one conflict: \(b.engine.status)")
             let state = try a.state()
             problems.expect(
-                state.contains { $0.hasSuffix("Lisbon|Lisbon|6||") }, "the later push's 6 won: \(state)")
+                state.contains { $0.hasSuffix("Lisbon|Lisbon|6|b|") }, "the later push's 6 won: \(state)")
         }
     }
 
