@@ -14,7 +14,7 @@ extension SyncEngine {
     /// Applies the server's transactions after the device's pull token, in server order, a batch per local
     /// save with the token in the same save; rebuilds the device from the server when the token expired (or
     /// before the first pull). An app save that races with the pull's save makes it refuse (merge policy
-    /// `.error`); the pull then reads again.
+    /// `.error`, or a model the app deleted meanwhile); the pull then reads again, up to 8 times.
     func performPull() throws -> PullOutcome {
         updateStatus { $0.isPulling = true }
         defer { updateStatus { $0.isPulling = false } }
@@ -22,7 +22,9 @@ extension SyncEngine {
         while true {
             do {
                 return try pullOnce()
-            } catch let error as DataStoreError where error.code == .mergeConflict && attempt < 8 {
+            } catch let error as DataStoreError
+                where [.mergeConflict, .modelNotFound].contains(error.code) && attempt < 8
+            {
                 attempt += 1
             }
         }
