@@ -62,7 +62,7 @@ let package = Package(
         // The conformance suite backend authors run from their tests; independent of any test framework.
         .target(name: "DataStoreConformance", dependencies: ["DataStoreCore"]),
         // The sync engine: built on the store protocols and their history only; it imports no backend.
-        .target(name: "DataStoreSync", dependencies: ["DataStoreCore"]),
+        .target(name: "DataStoreSync", dependencies: ["DataStoreCore", "DataStoreModels"]),
 
         // The `datastore` command-line tool: its logic in a library, so it can be tested.
         .target(

@@ -77,17 +77,20 @@ import Foundation
             say("postgres-sync needs a server: --postgres CONNECTION, or run it under Scripts/with-postgres")
             exit(64)
         }
-        // The sync keeps its cursors in the stores themselves, so both schemas hold `SyncCursor`.
-        let schema = Schema([PlannedTrip.self, SyncCursor.self])
-        let server = try PostgresDataStore(.init(name: "trips", schema: schema, connectionString: connection))
-        let devices = try ["phone", "laptop"].map { name in
-            try JSONFileDataStore(
-                .init(name: name, schema: schema, directory: directory.appendingPathComponent(name)))
+        // Each device's store configuration names the server; `syncing(with:)` opens both with the sync's
+        // bookkeeping (`SyncCursor`) in their schemas.
+        let syncs = try ["phone", "laptop"].map { name in
+            try JSONFileStoreConfiguration(name: name, directory: directory.appendingPathComponent(name))
+                .syncing(
+                    with: PostgresStoreConfiguration(name: "trips", connectionString: connection),
+                    deviceName: name, models: [PlannedTrip.self])
         }
-        let syncs = try devices.map { device in
-            try SyncEngine(
-                local: device, server: server, device: device.identifier, models: [PlannedTrip.self])
-        }
+        let devices = syncs.map(\.local)
+        // The server as an administrator sees it, editing it directly.
+        let server = try PostgresDataStore(
+            .init(
+                name: "trips", schema: Schema([PlannedTrip.self, SyncCursor.self]),
+                connectionString: connection))
         if try trips(devices[0]).isEmpty && trips(devices[1]).isEmpty {
             // Offline edits: the phone plans two trips and syncs; then, before the laptop has seen anything,
             // the laptop plans a third, and after a sync both change the same trip: different attributes
