@@ -9,7 +9,8 @@ extension SyncEngine where Local: HistoryObserving, Server: HistoryObserving {
     /// up to 30 s, or at the next commit if that comes first; the status shows the error meanwhile. Local saves
     /// never wait for the sync: the engine holds no lock of the device's store between its own saves.
     ///
-    /// Calling it again while running does nothing.
+    /// Calling it again while running does nothing. The run keeps the engine alive until ``stop()``: stop it
+    /// before the app exits or lets the engine go.
     public func start() {
         let run = ContinuousRun()
         let started = progress.withLock {
