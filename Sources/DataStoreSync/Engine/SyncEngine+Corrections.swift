@@ -73,7 +73,7 @@ extension SyncEngine {
             else {
                 continue
             }
-            let targets = row[attribute: relationship.name].referencedIdentifiers
+            let targets = row[attribute: relationship.name].relatedIdentifiers ?? []
             try load(targets, into: &overlay)
             for target in targets {
                 guard let held = overlay.row(target) else { continue }

@@ -61,7 +61,7 @@ extension SyncEngine {
                 for change in transaction.changes
                 where serverRows.models.syncs(change.changedPersistentIdentifier.entityName) {
                     ids.append(toLocal(change.changedPersistentIdentifier))
-                    for value in change.values.values { ids += value.referencedIdentifiers.map(toLocal) }
+                    for value in change.values.values { ids += (value.relatedIdentifiers ?? []).map(toLocal) }
                 }
             }
             try load(ids, into: &overlay)

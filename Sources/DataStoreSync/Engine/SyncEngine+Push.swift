@@ -119,7 +119,9 @@ extension SyncEngine {
         let ids = changes.map { toServer($0.changedPersistentIdentifier) }
         var wanted = Set(ids)
         for change in changes {
-            for value in change.values.values { wanted.formUnion(value.referencedIdentifiers.map(toServer)) }
+            for value in change.values.values {
+                wanted.formUnion((value.relatedIdentifiers ?? []).map(toServer))
+            }
         }
         let held = try serverRows.rows(wanted)
         let inserted = Set(zip(changes, ids).filter { $0.0.kind == .insert }.map(\.1))

@@ -65,7 +65,7 @@ extension SyncEngine {
         for row in rows {
             for value in row.values.values {
                 wanted.formUnion(
-                    value.referencedIdentifiers.map {
+                    (value.relatedIdentifiers ?? []).map {
                         IdentifierTranslation.translate($0, to: server.identifier)
                     })
             }

@@ -43,18 +43,3 @@ struct ReferenceFilter {
         return result
     }
 }
-
-extension SnapshotValue {
-    /// The identifiers the value holds: a to-one reference or the elements of a to-many one.
-    var referencedIdentifiers: [PersistentIdentifier] {
-        switch self {
-        case .identifier(let id): [id]
-        case .array(let values):
-            values.compactMap {
-                guard case .identifier(let id) = $0 else { return nil }
-                return id
-            }
-        default: []
-        }
-    }
-}

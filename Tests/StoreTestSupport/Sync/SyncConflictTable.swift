@@ -282,11 +282,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// and everyone converges again.
     public func anErasedServerGetsTheDevicesModelsBack() throws -> [String] {
         try withTwoDevices { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try b.edit { $0.insert(SyncTrip(name: "Oslo", destination: "Oslo", nights: 2)) }
-            try a.sync()
-            try b.sync()
-            try a.sync()
+            try Self.bothHoldLisbonAndOslo(a, b)
             // a's last edit reaches the server, not b, before the server is erased.
             try a.edit { try Self.trip("Lisbon", of: a, in: $0).nights = 5 }
             try a.sync()
@@ -308,11 +304,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// bring back everything the server holds, and lose nothing anyone pushed.
     public func anErasedDeviceGetsEverythingBack() throws -> [String] {
         try withTwoDevices { a, b, problems in
-            try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
-            try b.edit { $0.insert(SyncTrip(name: "Oslo", destination: "Oslo", nights: 2)) }
-            try a.sync()
-            try b.sync()
-            try a.sync()
+            try Self.bothHoldLisbonAndOslo(a, b)
             try a.store.erase()
             try a.edit { $0.insert(SyncTrip(name: "Rome", destination: "Rome", nights: 1)) }
             try a.sync()
@@ -391,6 +383,15 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
         try a.sync()
         try b.sync()
+    }
+
+    /// a plans Lisbon (3 nights), b plans Oslo (2 nights), and both devices hold both after three syncs.
+    static func bothHoldLisbonAndOslo(_ a: SyncDevice<Server>, _ b: SyncDevice<Server>) throws {
+        try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
+        try b.edit { $0.insert(SyncTrip(name: "Oslo", destination: "Oslo", nights: 2)) }
+        try a.sync()
+        try b.sync()
+        try a.sync()
     }
 
     static func trip(_ name: String, of device: SyncDevice<Server>, in context: ModelContext) throws
