@@ -10,7 +10,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     // The root package with its PostgreSQL backend: the benchmarks link libpq (`libpq-dev`), and measure the
     // PostgreSQL store when DATASTORE_POSTGRES_URL names a server (`Scripts/with-postgres`).
-    dependencies: [.package(name: "DataStoreHistory", path: "..", traits: ["PostgreSQL"])],
+    dependencies: [
+        .package(name: "DataStoreHistory", path: "..", traits: ["PostgreSQL"]),
+        // The peer scenarios' GRDB (7.x builds on Linux with the system SQLite).
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
     targets: [
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -35,6 +39,7 @@ let package = Package(
                 .product(name: "TimeSeriesStorage", package: "DataStoreHistory"),
                 .product(name: "PostgresStorage", package: "DataStoreHistory"),
                 .product(name: "DataStoreSync", package: "DataStoreHistory"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
     ],

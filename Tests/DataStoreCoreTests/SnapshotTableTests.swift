@@ -21,6 +21,54 @@ import Testing
             persistentIdentifier: id(key), values: ["label": .string(label), "colour": .string(colour)])
     }
 
+    /// A model of the table's entity, for fetches.
+    struct Tag: PersistentModel {
+        static let schemaAttributes: [ModelAttribute<Tag>] = [
+            .attribute("label", \.label), .attribute("colour", \.colour),
+        ]
+        var persistentModelID = PersistentIdentifier()
+        var label = ""
+        var colour = ""
+        init() {}
+    }
+
+    /// The keys of the rows a fetch of every tag examines, in the order it gets them.
+    static func everyKey(_ table: SnapshotTable) -> [String] {
+        table.candidates(for: FetchDescriptor<Tag>(), bounds: ModelPredicateBounds<Tag>(nil))
+            .map(\.persistentIdentifier.primaryKey)
+    }
+
+    /// Every row comes in identifier order (kept between fetches, not sorted on each): an insert or a delete
+    /// changes the order, an update does not, and a copy of the table keeps the order of its own rows.
+    @Test func everyRowComesInIdentifierOrderAfterInsertsAndDeletes() throws {
+        var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
+        table.apply(
+            try table.plan(
+                DataStoreSaveChangesRequest(inserted: [
+                    Self.tag("3", "c"), Self.tag("1", "a"), Self.tag("5", "e"),
+                ])))
+        let unfetched = table
+        #expect(Self.everyKey(table) == ["1", "3", "5"])
+        let fetched = table
+        table.apply(
+            try table.plan(
+                DataStoreSaveChangesRequest(inserted: [Self.tag("2", "b")], deleted: [Self.tag("3", "c")])))
+        #expect(Self.everyKey(table) == ["1", "2", "5"])
+        #expect(Self.everyKey(fetched) == ["1", "3", "5"])
+        #expect(Self.everyKey(unfetched) == ["1", "3", "5"])
+        table.apply(try table.plan(DataStoreSaveChangesRequest(updated: [Self.tag("5", "e", "blue")])))
+        #expect(Self.everyKey(table) == ["1", "2", "5"])
+        let rows = table.candidates(for: FetchDescriptor<Tag>(), bounds: ModelPredicateBounds<Tag>(nil))
+        #expect(rows.last?[attribute: "colour"] == .string("blue"))
+        // A copy made before the order was first computed, changed afterwards, keeps its own.
+        var copy = unfetched
+        copy.apply(try copy.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("4", "d")])))
+        #expect(Self.everyKey(copy) == ["1", "3", "4", "5"])
+        #expect(Self.everyKey(unfetched) == ["1", "3", "5"])
+        table.removeAll()
+        #expect(Self.everyKey(table).isEmpty)
+    }
+
     @Test func planningNeverChangesTheTable() throws {
         var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
         table.apply(try table.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("1", "home")])))

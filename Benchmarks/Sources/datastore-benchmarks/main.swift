@@ -27,7 +27,7 @@ while let argument = rest.popFirst() {
     case "--filter": filter = rest.popFirst()
     case "-h", "--help":
         out(
-            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, changesets, checkpoint, postgres, observation, allocations, previous_values, sync"
+            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, changesets, checkpoint, postgres, observation, allocations, previous_values, sync, peers"
         )
         exit(0)
     default:
@@ -47,7 +47,7 @@ let scenarios: [(String, (Report, Sizes) throws -> Void)] = [
     ("changesets", ChangeSetScenario.run), ("checkpoint", CheckpointStallScenario.run),
     ("postgres", PostgresScenario.run), ("observation", ObservationScenario.run),
     ("allocations", AllocationScenario.run), ("previous_values", PreviousValuesScenario.run),
-    ("sync", SyncBenchmarkScenario.run),
+    ("sync", SyncBenchmarkScenario.run), ("peers", PeerScenario.run),
 ]
 out(
     "datastore-benchmarks \(quick ? "--quick" : "(full run)") on \(ProcessInfo.processInfo.activeProcessorCount) cores"

@@ -23,9 +23,16 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     package let relationship: RelationshipAccess<Model>?
     private let read: (Model) -> SnapshotValue
     private let write: (inout Model, SnapshotValue) -> Bool
+    /// Given the key path of the `@Attribute` wrapper that stores the value, a writer that sets the wrapper's
+    /// value directly (no change is noted): how a fetch fills in a new model. `nil` for other attributes.
+    private var storageWriter: ((AnyKeyPath) -> ((inout Model, SnapshotValue) -> Bool)?)?
 
     /// Declares an attribute stored at `keyPath` under `name`. Give `originalName` when the attribute was
     /// renamed: a store that still holds the old name renames it on opening (a lightweight migration).
+    ///
+    /// Inlinable, so that the conversions are specialised for the model's own types where it declares them: a
+    /// fetch sets every attribute of every model it returns through them.
+    @inlinable
     public static func attribute<Value: SnapshotValueConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Model, Value>, options: Schema.Attribute.Option = [],
         originalName: String? = nil
@@ -34,11 +41,40 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
             name: name, keyPath: keyPath, options: options, valueTypeName: String(describing: Value.self),
             valueKind: Value.snapshotValueKind, originalName: originalName,
             read: { $0[keyPath: keyPath].snapshotValue },
-            write: { model, value in
-                guard let converted = Value(snapshotValue: value) else { return false }
-                model[keyPath: keyPath] = converted
-                return true
+            write: writer(keyPath),
+            storageWriter: { path in
+                guard let storage = path as? ReferenceWritableKeyPath<Model, Attribute<Value>> else {
+                    return nil
+                }
+                return { model, value in
+                    guard let converted = Value(snapshotValue: value) else { return false }
+                    // A set of the whole wrapper, not a modify of its value: the runtime's modify path
+                    // looks up generic metadata on every call.
+                    model[keyPath: storage] = Attribute(wrappedValue: converted)
+                    return true
+                }
             })
+    }
+
+    /// Sets the property from a persisted value. A class model's property is set through its reference key
+    /// path, which writes in place; through the writable key path, each write would first look up the key
+    /// path's generic types at run time.
+    @inlinable
+    static func writer<Value: SnapshotValueConvertible>(_ keyPath: WritableKeyPath<Model, Value>)
+        -> (inout Model, SnapshotValue) -> Bool
+    {
+        if let reference = keyPath as? ReferenceWritableKeyPath<Model, Value> {
+            return { model, value in
+                guard let converted = Value(snapshotValue: value) else { return false }
+                model[keyPath: reference] = converted
+                return true
+            }
+        }
+        return { model, value in
+            guard let converted = Value(snapshotValue: value) else { return false }
+            model[keyPath: keyPath] = converted
+            return true
+        }
     }
 
     /// Declares an attribute whose value is any `Codable` type, stored as one opaque value (SwiftData's
@@ -79,9 +115,24 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
             })
     }
 
+    /// An attribute that is not a relationship (what the inlinable declarations create).
+    @usableFromInline
     init(
         name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
-        valueKind: String, originalName: String?, relationship: RelationshipAccess<Model>? = nil,
+        valueKind: String, originalName: String?, read: @escaping (Model) -> SnapshotValue,
+        write: @escaping (inout Model, SnapshotValue) -> Bool,
+        storageWriter: ((AnyKeyPath) -> ((inout Model, SnapshotValue) -> Bool)?)? = nil
+    ) {
+        self.init(
+            name: name, keyPath: keyPath, options: options, valueTypeName: valueTypeName,
+            valueKind: valueKind,
+            originalName: originalName, relationship: nil, read: read, write: write)
+        self.storageWriter = storageWriter
+    }
+
+    init(
+        name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
+        valueKind: String, originalName: String?, relationship: RelationshipAccess<Model>?,
         read: @escaping (Model) -> SnapshotValue, write: @escaping (inout Model, SnapshotValue) -> Bool
     ) {
         self.relationship = relationship
@@ -93,6 +144,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
         self.originalName = originalName
         self.read = read
         self.write = write
+        self.storageWriter = nil
     }
 
     /// The attribute's value on `model`, as a store persists it.
@@ -127,6 +179,15 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
             throw .attributeTypeMismatch(
                 entity: Model.entityName, attribute: name, expected: valueTypeName, found: value.kindName)
         }
+    }
+
+    /// The fastest way to set this attribute on a model that no context tracks yet: directly in its `@Attribute`
+    /// storage when `storage` is that storage's key path, else as ``setValue(_:on:)`` does. `nil` for a
+    /// relationship.
+    func freshWriter(storage: AnyKeyPath?) -> ((inout Model, SnapshotValue) -> Bool)? {
+        guard relationship == nil else { return nil }
+        if let storage, let direct = storageWriter?(storage) { return direct }
+        return write
     }
 
     /// Converts a constant from a predicate or key path to its persisted form, when it is convertible.

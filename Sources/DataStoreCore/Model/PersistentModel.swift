@@ -140,9 +140,12 @@ extension PersistentModel {
     /// Creates an instance whose relationships `resolver` loads on first read.
     package init(snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError) {
         self.init()
-        for attribute in Self.schemaAttributes {
-            try attribute.setValue(
-                snapshot.values[attribute.name] ?? .null, on: &self, resolver: resolver, isFresh: true)
+        for entry in ModelWriters.of(Self.self).entries {
+            let value = snapshot.values[entry.name] ?? .null
+            if let write = entry.write, write(&self, value) { continue }
+            // A relationship, or a value of the wrong kind: the declaration sets it or throws the typed error.
+            try Self.schemaAttributes[entry.position].setValue(
+                value, on: &self, resolver: resolver, isFresh: true)
         }
         persistentModelID = snapshot.persistentIdentifier
     }

@@ -2,9 +2,9 @@ extension Optional: SnapshotValueConvertible where Wrapped: SnapshotValueConvert
     /// The wrapped kind followed by `?`.
     public static var snapshotValueKind: String { Wrapped.snapshotValueKind + "?" }
     /// ``SnapshotValue/null`` for `nil`, otherwise the wrapped value's form.
-    public var snapshotValue: SnapshotValue { self?.snapshotValue ?? .null }
+    @inlinable public var snapshotValue: SnapshotValue { self?.snapshotValue ?? .null }
     /// `nil` from ``SnapshotValue/null``, otherwise the wrapped type's conversion.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         if case .null = snapshotValue {
             self = .none
             return

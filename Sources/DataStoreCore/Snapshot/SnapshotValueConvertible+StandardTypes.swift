@@ -4,11 +4,11 @@ public import Foundation
 
 extension String: SnapshotValueConvertible {
     /// ``SnapshotValue/string(_:)``.
-    public var snapshotValue: SnapshotValue { .string(self) }
+    @inlinable public var snapshotValue: SnapshotValue { .string(self) }
     /// `"string"`.
     public static var snapshotValueKind: String { "string" }
     /// Accepts ``SnapshotValue/string(_:)`` only.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         guard case .string(let value) = snapshotValue else { return nil }
         self = value
     }
@@ -16,11 +16,11 @@ extension String: SnapshotValueConvertible {
 
 extension Int64: SnapshotValueConvertible {
     /// ``SnapshotValue/integer(_:)``.
-    public var snapshotValue: SnapshotValue { .integer(self) }
+    @inlinable public var snapshotValue: SnapshotValue { .integer(self) }
     /// `"integer"`.
     public static var snapshotValueKind: String { "integer" }
     /// Accepts ``SnapshotValue/integer(_:)`` only.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         guard case .integer(let value) = snapshotValue else { return nil }
         self = value
     }
@@ -28,11 +28,11 @@ extension Int64: SnapshotValueConvertible {
 
 extension Int: SnapshotValueConvertible {
     /// ``SnapshotValue/integer(_:)``.
-    public var snapshotValue: SnapshotValue { .integer(Int64(self)) }
+    @inlinable public var snapshotValue: SnapshotValue { .integer(Int64(self)) }
     /// `"integer"`.
     public static var snapshotValueKind: String { "integer" }
     /// Accepts ``SnapshotValue/integer(_:)`` that fits in `Int`.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         guard case .integer(let value) = snapshotValue, let fitting = Int(exactly: value) else { return nil }
         self = fitting
     }
@@ -40,11 +40,11 @@ extension Int: SnapshotValueConvertible {
 
 extension Double: SnapshotValueConvertible {
     /// ``SnapshotValue/double(_:)``.
-    public var snapshotValue: SnapshotValue { .double(self) }
+    @inlinable public var snapshotValue: SnapshotValue { .double(self) }
     /// `"double"`.
     public static var snapshotValueKind: String { "double" }
     /// Accepts ``SnapshotValue/double(_:)``, and ``SnapshotValue/integer(_:)`` converted exactly.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         switch snapshotValue {
         case .double(let value): self = value
         case .integer(let value):
@@ -57,11 +57,11 @@ extension Double: SnapshotValueConvertible {
 
 extension Bool: SnapshotValueConvertible {
     /// ``SnapshotValue/bool(_:)``.
-    public var snapshotValue: SnapshotValue { .bool(self) }
+    @inlinable public var snapshotValue: SnapshotValue { .bool(self) }
     /// `"bool"`.
     public static var snapshotValueKind: String { "bool" }
     /// Accepts ``SnapshotValue/bool(_:)`` only.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         guard case .bool(let value) = snapshotValue else { return nil }
         self = value
     }
@@ -69,11 +69,11 @@ extension Bool: SnapshotValueConvertible {
 
 extension Date: SnapshotValueConvertible {
     /// ``SnapshotValue/date(_:)``.
-    public var snapshotValue: SnapshotValue { .date(self) }
+    @inlinable public var snapshotValue: SnapshotValue { .date(self) }
     /// `"date"`.
     public static var snapshotValueKind: String { "date" }
     /// Accepts ``SnapshotValue/date(_:)`` only.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         guard case .date(let value) = snapshotValue else { return nil }
         self = value
     }
@@ -81,11 +81,11 @@ extension Date: SnapshotValueConvertible {
 
 extension Data: SnapshotValueConvertible {
     /// ``SnapshotValue/data(_:)``.
-    public var snapshotValue: SnapshotValue { .data(self) }
+    @inlinable public var snapshotValue: SnapshotValue { .data(self) }
     /// `"data"`.
     public static var snapshotValueKind: String { "data" }
     /// Accepts ``SnapshotValue/data(_:)`` only.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         guard case .data(let value) = snapshotValue else { return nil }
         self = value
     }
@@ -93,11 +93,11 @@ extension Data: SnapshotValueConvertible {
 
 extension UUID: SnapshotValueConvertible {
     /// ``SnapshotValue/uuid(_:)``.
-    public var snapshotValue: SnapshotValue { .uuid(self) }
+    @inlinable public var snapshotValue: SnapshotValue { .uuid(self) }
     /// `"uuid"`.
     public static var snapshotValueKind: String { "uuid" }
     /// Accepts ``SnapshotValue/uuid(_:)`` only.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         guard case .uuid(let value) = snapshotValue else { return nil }
         self = value
     }
@@ -105,11 +105,11 @@ extension UUID: SnapshotValueConvertible {
 
 extension PersistentIdentifier: SnapshotValueConvertible {
     /// ``SnapshotValue/identifier(_:)``: a reference to another model.
-    public var snapshotValue: SnapshotValue { .identifier(self) }
+    @inlinable public var snapshotValue: SnapshotValue { .identifier(self) }
     /// `"identifier"`.
     public static var snapshotValueKind: String { "identifier" }
     /// Accepts ``SnapshotValue/identifier(_:)`` only.
-    public init?(snapshotValue: SnapshotValue) {
+    @inlinable public init?(snapshotValue: SnapshotValue) {
         guard case .identifier(let value) = snapshotValue else { return nil }
         self = value
     }

@@ -22,6 +22,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     /// The indexed values in order, for range lookups: sorted on first use after a change, and replaced (not
     /// emptied) when an indexed value changes, so that copies of the table keep their own.
     private var orderedValues = OrderedIndexValues()
+    /// Each entity's identifiers in order, for fetches that want every row in identifier order: sorted on first
+    /// use, and replaced when a row is inserted or deleted (an update keeps the order).
+    private var identifierOrder = OrderedIdentifiers()
 
     /// Creates an empty table.
     public init(storeIdentifier: String, schema: Schema?) {
@@ -84,6 +87,11 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             after = nil
         }
         rowsByEntity[id.entityName, default: [:]][id] = after
+        if (before == nil) != (after == nil),
+            !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed
+        {
+            identifierOrder = OrderedIdentifiers()
+        }
         // An update of attributes no unique constraint or index covers (the common case) moves neither.
         let keyed = rules[id.entityName]?.keyedAttributeNames ?? []
         if change.kind == .update, before != nil, !change.values.keys.contains(where: keyed.contains) {
@@ -127,7 +135,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
 
     /// ``candidates(for:)-(ModelPredicateBounds<Model>)``, not generic: the stores call it from code that is
     /// not specialised for the model.
-    private func candidates(of entity: String, bounds: PredicateBoundValues) -> [DataStoreSnapshot] {
+    private func candidates(of entity: String, bounds: PredicateBoundValues, ordered: Bool = false)
+        -> [DataStoreSnapshot]
+    {
         if let id = bounds.identifier { return self[id].map { [$0] } ?? [] }
         if let ids = bounds.identifiers {
             return ids.compactMap { $0.entityName == entity ? self[$0] : nil }
@@ -183,7 +193,13 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 return smallest.compactMap { rows[$0] }
             }
         }
-        return Array(rows(of: entity))
+        guard ordered, let rows = rowsByEntity[entity], rows.count > 1 else { return Array(rows(of: entity)) }
+        let ordered = identifierOrder.identifiers(of: entity, in: rows).compactMap { rows[$0] }
+        // The order is replaced whenever the set of rows changes; should it ever be stale, sort afresh.
+        guard ordered.count == rows.count else {
+            return rows.values.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+        }
+        return ordered
     }
 
     /// The rows a fetch must examine: ``candidates(for:)-(ModelPredicateBounds<Model>)`` for its predicate,
@@ -199,8 +215,10 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     {
         let entity = Model.entityName
         if let bounds, descriptor.fetchLimit == nil {
-            // The common case, first: it touches the generic descriptor least.
-            return candidates(of: entity, bounds: bounds.values)
+            // The common case, first: it touches the generic descriptor least. A fetch of everything gets the
+            // rows in the order it answers in.
+            let everything = descriptor.predicate == nil && descriptor.sortBy.isEmpty
+            return candidates(of: entity, bounds: bounds.values, ordered: everything)
         }
         guard descriptor.predicate == nil, let limit = descriptor.fetchLimit,
             let sort = descriptor.sortBy.first, let keyPath = sort.keyPath,
@@ -235,6 +253,8 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         rowsByEntity = [:]
         uniqueOwners = [:]
         valueIndex = [:]
+        orderedValues = OrderedIndexValues()
+        identifierOrder = OrderedIdentifiers()
     }
 
     /// The attributes the value index covers for `entity`, or `nil` when it covers none.
@@ -281,6 +301,27 @@ final class OrderedIndexValues: Sendable {
             .sorted { $0.compare(to: $1) == .orderedAscending }
             sorted[entity, default: [:]][attribute] = keys
             return keys
+        }
+    }
+}
+
+/// Each entity's identifiers in ascending order, computed on demand.
+final class OrderedIdentifiers: Sendable {
+    // Copies of a table share one instance until a row is inserted or deleted.
+    private let sorted = Lock<[String: [PersistentIdentifier]]>([:])
+
+    /// Whether any order was computed (and so may be shared with a copy of the table).
+    var isUsed: Bool { sorted.withLock { !$0.isEmpty } }
+
+    /// The identifiers of `rows` (one entity's rows), sorted.
+    func identifiers(of entity: String, in rows: [PersistentIdentifier: DataStoreSnapshot])
+        -> [PersistentIdentifier]
+    {
+        sorted.withLock { sorted in
+            if let known = sorted[entity] { return known }
+            let identifiers = rows.keys.sorted()
+            sorted[entity] = identifiers
+            return identifiers
         }
     }
 }

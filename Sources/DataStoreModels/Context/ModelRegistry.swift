@@ -58,6 +58,11 @@ struct ModelRegistry {
         if let old, let new, old.twins.isEmpty, new.twins.isEmpty, old.holdsTheSameInstance(as: new) {
             return
         }
+        // The common new registration (a fetched or inserted model, no twins): one instance to track.
+        if old == nil, let new, new.twins.isEmpty {
+            if let instance = new.reportingInstance { ModelChangeTracking.track(instance, in: log) }
+            return
+        }
         let before = old?.instances ?? []
         let after = new?.instances ?? []
         for instance in before where !after.contains(where: { $0 === instance }) {
@@ -84,8 +89,15 @@ extension ModelContext.Registration {
         switch baseline {
         case .none: return false
         case .unknown: return true
-        case .saved: return !([model] + twins).allSatisfy(Self.reportsChanges)
+        case .saved:
+            guard twins.isEmpty else { return !([model] + twins).allSatisfy(Self.reportsChanges) }
+            return !Self.reportsChanges(model)
         }
+    }
+
+    /// The primary instance, when it reports its changes.
+    var reportingInstance: AnyObject? {
+        Self.reportsChanges(model) ? model as AnyObject : nil
     }
 
     /// Whether both registrations hold the same class instance (never true for struct models).

@@ -56,6 +56,12 @@ struct Sizes {
     var retainedChanges: Int
     var modelLayerModels: Int
     var repetitions: Int
+    /// The peer scenarios: rounds of loads of Northwind's orders (500 loads in all in a full run, as Lighter's
+    /// suite), and rounds of creating the simple users (100,000 each, as the RealmVsSwiftData suite).
+    var peerLoadRounds = 10
+    var peerLoadsPerRound = 50
+    var peerCreateRounds = 5
+    var peerUsers = 100_000
 
     static let full = Sizes(
         historyTransactions: 1_000_000, jsonModels: 100_000, saves: 200, tsSamples: 1_000_000,
@@ -65,5 +71,5 @@ struct Sizes {
     static let quick = Sizes(
         historyTransactions: 50_000, jsonModels: 10_000, saves: 50, tsSamples: 100_000, openModels: 10_000,
         openChanges: 50_000, memoryChanges: 100_000, retainedChanges: 100_000, modelLayerModels: 10_000,
-        repetitions: 5)
+        repetitions: 5, peerLoadRounds: 5, peerLoadsPerRound: 4, peerCreateRounds: 3, peerUsers: 20_000)
 }

@@ -56,6 +56,8 @@ final class SQLiteDatabase {
                 )
             }
         }
+        func bindNull(_ index: Int32) { sqlite3_bind_null(pointer, index) }
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_NULL }
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
         func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
         func text(_ column: Int32) -> String {

@@ -21,9 +21,11 @@
 /// properties works too: the context then compares each of its tracked models with its saved values.
 @propertyWrapper
 public struct Attribute<Value> {
-    var value: Value
+    @usableFromInline var value: Value
 
-    /// An attribute holding `wrappedValue`.
+    /// An attribute holding `wrappedValue`. (Inlinable: a fetch stores a new model's values by setting whole
+    /// wrappers, without going through the property's setter; the model is not tracked yet.)
+    @inlinable
     public init(wrappedValue: Value) {
         value = wrappedValue
     }
@@ -43,7 +45,7 @@ public struct Attribute<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
     ) -> Value {
         get {
-            ChangeReportingDiscovery.noteReport()
+            ChangeReportingDiscovery.noteReport(storage: storageKeyPath)
             return owner[keyPath: storageKeyPath].value
         }
         set {

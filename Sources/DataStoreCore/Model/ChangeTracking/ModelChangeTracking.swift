@@ -3,12 +3,16 @@ import Synchronization
 /// Connects model instances to the change log of the context that tracks them, so that a property's setter
 /// (which knows only its model) can tell that context.
 ///
-/// Entries hold the model and the log weakly: a model that is no longer alive cannot change, and a context that
-/// is gone no longer asks. Entries whose model or log is gone are swept out as the table grows.
+/// Entries are keyed by the model's object identity and hold the log weakly: a context that is gone no longer
+/// asks, and its entries are swept out as the table grows. They hold no reference to the model, not even a
+/// weak one (a weak reference gives the object a side table, which makes every later retain and release of it
+/// slower, and a fetch tracks every model it returns). While a model is tracked its context's registry holds it,
+/// so it cannot be freed and its address reused; the registry untracks it before letting it go, and a model
+/// whose context is gone finds a log that is gone. A note that reached the wrong log anyway would only make
+/// that context compare a model with its saved values.
 package enum ModelChangeTracking {
     private struct Entry: @unchecked Sendable {
-        // `@unchecked`: weak references are only read under the table's lock.
-        weak var model: AnyObject?
+        // `@unchecked`: the weak reference is only read under the table's lock.
         weak var log: ModelChangeLog?
     }
 
@@ -26,9 +30,9 @@ package enum ModelChangeTracking {
     /// to register an instance is the one it reports to).
     package static func track(_ model: AnyObject, in log: ModelChangeLog) {
         table.withLock { table in
-            table.entries[ObjectIdentifier(model)] = Entry(model: model, log: log)
+            table.entries[ObjectIdentifier(model)] = Entry(log: log)
             if table.entries.count >= table.sweepAt {
-                table.entries = table.entries.filter { $0.value.model != nil && $0.value.log != nil }
+                table.entries = table.entries.filter { $0.value.log != nil }
                 table.sweepAt = max(1_024, table.entries.count * 2)
             }
             count.store(table.entries.count, ordering: .relaxed)
@@ -39,7 +43,7 @@ package enum ModelChangeTracking {
     package static func untrack(_ model: AnyObject, from log: ModelChangeLog) {
         table.withLock { table in
             let key = ObjectIdentifier(model)
-            guard let entry = table.entries[key], entry.model === model, entry.log === log else { return }
+            guard let entry = table.entries[key], entry.log === log else { return }
             table.entries[key] = nil
             count.store(table.entries.count, ordering: .relaxed)
         }
@@ -50,10 +54,7 @@ package enum ModelChangeTracking {
     static func noteChange<Owner: PersistentModel & AnyObject>(of owner: Owner) {
         guard count.load(ordering: .relaxed) > 0 else { return }
         let log = table.withLock { table -> ModelChangeLog? in
-            guard let entry = table.entries[ObjectIdentifier(owner)], entry.model === owner else {
-                return nil
-            }
-            return entry.log
+            table.entries[ObjectIdentifier(owner)]?.log
         }
         log?.note(owner.persistentModelID)
     }
