@@ -11,7 +11,9 @@ extension ModelContext {
     /// from the store unless they have unsaved changes.
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         let resolver = makeResolver(for: Model.self)
-        let models: [Model] = try fetchSnapshots(descriptor).map { try materialize($0, resolver: resolver) }
+        let snapshots = try fetchSnapshots(descriptor)
+        if Model.self is AnyObject.Type { registry.reserveCapacity(adding: snapshots.count) }
+        let models: [Model] = try snapshots.map { try materialize($0, resolver: resolver) }
         if let resolver { prefetch(descriptor.relationshipKeyPathsForPrefetching, through: resolver) }
         return models
     }

@@ -142,7 +142,9 @@ public final class ModelContext {
     /// the identifier the store gave it if this context proposed it, or `nil` if the context never saw it.
     func resolve(_ id: PersistentIdentifier) -> PersistentIdentifier? {
         if registry[id] != nil { return id }
-        if let alias = aliases[id.primaryKey], !id.isResolved || alias.entityName == id.entityName {
+        if !aliases.isEmpty, let alias = aliases[id.primaryKey],
+            !id.isResolved || alias.entityName == id.entityName
+        {
             return alias
         }
         return nil

@@ -23,11 +23,17 @@ struct ModelRegistry {
             connect(old: old, new: newValue)
             if let newValue, newValue.needsComparing {
                 alwaysCompared.insert(id)
-            } else {
+            } else if !alwaysCompared.isEmpty {
                 alwaysCompared.remove(id)
             }
             if newValue == nil { log.forget([id]) }
         }
+    }
+
+    /// Makes room for `count` more registrations at once (a fetch of many models), so that the table does not
+    /// grow, and hash every identifier again, step by step.
+    mutating func reserveCapacity(adding count: Int) {
+        entries.reserveCapacity(entries.count + count)
     }
 
     /// Removes and returns the registration of `id`.
