@@ -5,51 +5,6 @@ import GRDB
 /// mapped by hand (`init(row:)` by column index, `encode(to:)` by column name). Both run on a
 /// `DatabaseQueue` in WAL mode with `synchronous=FULL`, the durability of the JSON file store's default.
 enum GRDBPeers {
-    /// An order decoded through `Codable`.
-    struct CodableOrder: Codable, FetchableRecord, TableRecord {
-        static let databaseTableName = "Orders"
-        var orderID: Int64
-        var customerID: String?
-        var employeeID: Int64?
-        var orderDate: String?
-        var requiredDate: String?
-        var shippedDate: String?
-        var shipVia: Int64?
-        var freight: Double?
-        var shipName: String?
-        var shipAddress: String?
-        var shipCity: String?
-        var shipRegion: String?
-        var shipPostalCode: String?
-        var shipCountry: String?
-
-        /// The Northwind column names.
-        enum CodingKeys: String, CodingKey {
-            case orderID = "OrderID"
-            case customerID = "CustomerID"
-            case employeeID = "EmployeeID"
-            case orderDate = "OrderDate"
-            case requiredDate = "RequiredDate"
-            case shippedDate = "ShippedDate"
-            case shipVia = "ShipVia"
-            case freight = "Freight"
-            case shipName = "ShipName"
-            case shipAddress = "ShipAddress"
-            case shipCity = "ShipCity"
-            case shipRegion = "ShipRegion"
-            case shipPostalCode = "ShipPostalCode"
-            case shipCountry = "ShipCountry"
-        }
-
-        var plain: PlainOrder {
-            PlainOrder(
-                orderID: orderID, customerID: customerID, employeeID: employeeID, orderDate: orderDate,
-                requiredDate: requiredDate, shippedDate: shippedDate, shipVia: shipVia, freight: freight,
-                shipName: shipName, shipAddress: shipAddress, shipCity: shipCity, shipRegion: shipRegion,
-                shipPostalCode: shipPostalCode, shipCountry: shipCountry)
-        }
-    }
-
     /// An order mapped by hand from the row's columns, by index.
     struct RowOrder: FetchableRecord, TableRecord {
         static let databaseTableName = "Orders"
@@ -63,8 +18,13 @@ enum GRDBPeers {
         }
     }
 
+    /// A user record that the create loop can make.
+    protocol UserRecord: PersistableRecord {
+        init(id: String, firstName: String, lastName: String, age: Int64)
+    }
+
     /// A user encoded through `Codable`.
-    struct CodableUser: Codable, PersistableRecord {
+    struct CodableUser: Codable, UserRecord {
         static let databaseTableName = "users"
         var id: String
         var firstName: String
@@ -73,7 +33,7 @@ enum GRDBPeers {
     }
 
     /// A user encoded by hand.
-    struct MappedUser: PersistableRecord {
+    struct MappedUser: UserRecord {
         static let databaseTableName = "users"
         var id: String
         var firstName: String
@@ -96,34 +56,21 @@ enum GRDBPeers {
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 
-    static func loadCodable(_ queue: DatabaseQueue) throws -> [CodableOrder] {
-        try queue.read { try CodableOrder.fetchAll($0) }
+    static func loadCodable(_ queue: DatabaseQueue) throws -> [PlainOrder] {
+        try queue.read { try PlainOrder.fetchAll($0) }
     }
 
     static func loadRows(_ queue: DatabaseQueue) throws -> [RowOrder] {
         try queue.read { try RowOrder.fetchAll($0) }
     }
 
-    static func createCodable(_ queue: DatabaseQueue, count: Int) throws {
+    /// Creates `count` users of record type `User` in one transaction.
+    static func create<User: UserRecord>(_: User.Type, _ queue: DatabaseQueue, count: Int) throws {
         try queue.write { db in
             for index in 0..<count {
                 let names = PlainUser.names(index)
-                try CodableUser(
-                    id: UUID().uuidString, firstName: names.first, lastName: names.last, age: names.age
-                )
-                .insert(db)
-            }
-        }
-    }
-
-    static func createMapped(_ queue: DatabaseQueue, count: Int) throws {
-        try queue.write { db in
-            for index in 0..<count {
-                let names = PlainUser.names(index)
-                try MappedUser(
-                    id: UUID().uuidString, firstName: names.first, lastName: names.last, age: names.age
-                )
-                .insert(db)
+                try User(id: UUID().uuidString, firstName: names.first, lastName: names.last, age: names.age)
+                    .insert(db)
             }
         }
     }
@@ -131,4 +78,9 @@ enum GRDBPeers {
     static func userCount(_ queue: DatabaseQueue) throws -> Int {
         try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM users") ?? 0 }
     }
+}
+
+/// The order decoded through `Codable` (its `CodingKeys` name Northwind's columns).
+extension PlainOrder: FetchableRecord, TableRecord {
+    static let databaseTableName = "Orders"
 }

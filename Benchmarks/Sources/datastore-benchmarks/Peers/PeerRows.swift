@@ -3,7 +3,7 @@ import Foundation
 
 /// One row of the Northwind `Orders` table, the shape Lighter's performance suite loads: fourteen columns,
 /// most of them optional text. Every library's result is mapped to this for the same-result check (untimed).
-struct PlainOrder: Hashable, Sendable {
+struct PlainOrder: Hashable, Sendable, Codable {
     var orderID: Int64
     var customerID: String?
     var employeeID: Int64?
@@ -18,6 +18,24 @@ struct PlainOrder: Hashable, Sendable {
     var shipRegion: String?
     var shipPostalCode: String?
     var shipCountry: String?
+
+    /// Northwind's column names, for GRDB's `Codable` records.
+    enum CodingKeys: String, CodingKey {
+        case orderID = "OrderID"
+        case customerID = "CustomerID"
+        case employeeID = "EmployeeID"
+        case orderDate = "OrderDate"
+        case requiredDate = "RequiredDate"
+        case shippedDate = "ShippedDate"
+        case shipVia = "ShipVia"
+        case freight = "Freight"
+        case shipName = "ShipName"
+        case shipAddress = "ShipAddress"
+        case shipCity = "ShipCity"
+        case shipRegion = "ShipRegion"
+        case shipPostalCode = "ShipPostalCode"
+        case shipCountry = "ShipCountry"
+    }
 
     /// The SQL table both SQLite peers read.
     static let createTable = """

@@ -64,7 +64,7 @@ enum PeerScenario {
         // The same rows from every library before anything is timed.
         func same(_ loaded: [PlainOrder]) -> Bool { loaded.count == orders.count && Set(loaded) == expected }
         try verify(same(try RawSQLitePeers.load(sqlite)), "peers_load", "raw SQLite's orders")
-        try verify(same(try GRDBPeers.loadCodable(grdb).map(\.plain)), "peers_load", "GRDB Codable's orders")
+        try verify(same(try GRDBPeers.loadCodable(grdb)), "peers_load", "GRDB Codable's orders")
         try verify(same(try GRDBPeers.loadRows(grdb).map(\.order)), "peers_load", "GRDB rows' orders")
         for (name, container) in stores.containers {
             let loaded = try ModelContext(container).fetch(FetchDescriptor<PeerOrder>()).map(\.plain)
@@ -147,7 +147,7 @@ enum PeerScenario {
                 let queue = try GRDBPeers.queue(path: fresh())
                 try queue.write { try $0.execute(sql: PlainUser.createTable) }
                 return (
-                    { try GRDBPeers.createMapped(queue, count: count) },
+                    { try GRDBPeers.create(GRDBPeers.MappedUser.self, queue, count: count) },
                     { try GRDBPeers.userCount(queue) == count }
                 )
             },
@@ -155,7 +155,7 @@ enum PeerScenario {
                 let queue = try GRDBPeers.queue(path: fresh())
                 try queue.write { try $0.execute(sql: PlainUser.createTable) }
                 return (
-                    { try GRDBPeers.createCodable(queue, count: count) },
+                    { try GRDBPeers.create(GRDBPeers.CodableUser.self, queue, count: count) },
                     { try GRDBPeers.userCount(queue) == count }
                 )
             },
