@@ -28,6 +28,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
         /// Models fetches examined (handed to predicate evaluation).
         var modelsExamined = 0
         var fetchRequests = 0
+        /// The attribute name lists the retained changes share (see `NameListInterner`).
+        var nameLists = NameListInterner()
         /// The continuations of `historyUpdates` sequences, fed under the lock so none misses a commit.
         var observers: [UUID: AsyncThrowingStream<InMemoryHistoryTransaction, any Error>.Continuation] = [:]
     }
@@ -106,10 +108,10 @@ public final class InMemoryDataStore: DataStore, Sendable {
         var changes: [InMemoryHistoryChange] = []
         changes.reserveCapacity(plan.changes.count)
         for planned in plan.changes {
-            changes.append(
-                InMemoryHistoryChange(
-                    planned, changeIdentifier: state.nextChangeIdentifier, transactionIdentifier: sequence
-                ))
+            var change = InMemoryHistoryChange(
+                planned, changeIdentifier: state.nextChangeIdentifier, transactionIdentifier: sequence)
+            change.shareNameLists(with: &state.nameLists)
+            changes.append(change)
             state.nextChangeIdentifier += 1
         }
         // Timestamps never decrease along history, so stores can binary-search them.

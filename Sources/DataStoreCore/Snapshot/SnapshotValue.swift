@@ -24,7 +24,7 @@ public enum SnapshotValue: Sendable {
     /// A UUID, encoded as its canonical string.
     case uuid(UUID)
     /// A reference to another model.
-    case identifier(PersistentIdentifier)
+    indirect case identifier(PersistentIdentifier)
     /// An ordered list of values.
     case array([SnapshotValue])
     /// No value: an optional attribute that is `nil`.

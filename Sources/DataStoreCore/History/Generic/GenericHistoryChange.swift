@@ -10,8 +10,6 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
     public var changeIdentifier: Int64
     /// The transaction's identifier.
     public var transactionIdentifier: Int64
-    /// Insert, update or delete.
-    public var kind: HistoryChangeKind
     /// For an update, the changed attributes' names, sorted; otherwise empty.
     public var updatedAttributes: [String]
     /// For a delete, the preserved values; otherwise `nil`.
@@ -33,7 +31,16 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
 
     /// The names of the written values, sorted, and the values in the same order.
     var valueNames: [String]
-    var valueList: [SnapshotValue]
+    var valueList: [SnapshotValue] {
+        get { valueColumn.list }
+        set { valueColumn = ValueColumn(newValue) }
+    }
+    /// The values, one of them inline: most retained changes are updates of one attribute, and an array of one
+    /// would cost an allocation each.
+    private var valueColumn: ValueColumn
+    /// Insert, update or delete. (Declared last, beside ``valueColumn``, so that the two share the struct's
+    /// last word instead of each padding one.)
+    public var kind: HistoryChangeKind
 
     /// For an insert, every value; for an update, the new values of the changed attributes; for a delete,
     /// empty. What a sync needs to replay the change elsewhere.
@@ -55,7 +62,9 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
         self.kind = kind
         self.updatedAttributes = updatedAttributes
         self.tombstone = tombstone
-        (valueNames, valueList) = Self.columns(values, names: updatedAttributes)
+        let (names, list) = Self.columns(values, names: updatedAttributes)
+        valueNames = names
+        valueColumn = ValueColumn(list)
         self.previousValues = previousValues
     }
 
@@ -68,6 +77,15 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
             updatedAttributes: planned.updatedAttributes, tombstone: planned.tombstone,
             values: planned.values,
             previousValues: planned.previousValues)
+    }
+
+    /// Replaces the change's name lists with equal ones from `interner`, so that a store's many changes naming
+    /// the same attributes share one array.
+    package mutating func shareNameLists(with interner: inout NameListInterner) {
+        // An update's value names are its updated attributes (one storage): they stay one.
+        let namesAreUpdated = valueNames == updatedAttributes
+        updatedAttributes = interner.intern(updatedAttributes)
+        valueNames = namesAreUpdated ? updatedAttributes : interner.intern(valueNames)
     }
 
     /// Sorted names and their values; reuses `names` (an update's `updatedAttributes`) when it lists exactly
@@ -85,5 +103,23 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
         }
         let sorted = values.keys.sorted()
         return (sorted, sorted.map { values[$0]! })
+    }
+}
+
+/// A change's written values: one inline, or any number in an array.
+private enum ValueColumn: Hashable, Sendable {
+    case single(SnapshotValue)
+    case list([SnapshotValue])
+
+    /// The column for `values`; always `.single` for one value, so that equal lists make equal columns.
+    init(_ values: [SnapshotValue]) {
+        self = values.count == 1 ? .single(values[0]) : .list(values)
+    }
+
+    var list: [SnapshotValue] {
+        switch self {
+        case .single(let value): [value]
+        case .list(let values): values
+        }
     }
 }
