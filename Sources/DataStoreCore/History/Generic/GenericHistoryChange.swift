@@ -38,7 +38,7 @@ public struct GenericHistoryChange<Kind: HistoryTokenKind>: ValueRecordingHistor
     /// The values, one of them inline: most retained changes are updates of one attribute, and an array of one
     /// would cost an allocation each.
     private var valueColumn: ValueColumn
-    /// Insert, update or delete. (Declared last, beside ``valueColumn``, so that the two share the struct's
+    /// Insert, update or delete. (Declared last, beside the value column, so that the two share the struct's
     /// last word instead of each padding one.)
     public var kind: HistoryChangeKind
 
