@@ -130,6 +130,12 @@ enum PeerScenario {
         let count = sizes.peerUsers
         let scratch = try Scratch("peers-create")
         var round = 0
+        var stores = 0
+        // Each round's store gets a name of its own, so that no round writes into an earlier one's directory.
+        func storeRound() -> Int {
+            stores += 1
+            return stores
+        }
         func fresh() -> String {
             round += 1
             return scratch.path("users-\(round).sqlite").path
@@ -167,7 +173,7 @@ enum PeerScenario {
                 Contender(name: name, label: "the \(name) store") {
                     // A new, empty store for every round.
                     let stores = try PeerStores(
-                        scratch: scratch, name: "users\(fresh().hashValue & 0xffff)", models: [PeerUser.self],
+                        scratch: scratch, name: "users\(storeRound())", models: [PeerUser.self],
                         durability: .full, only: name)
                     everyStore.append(stores)
                     let container = stores.containers[0].container
