@@ -78,7 +78,9 @@ public final class InMemoryDataStore: DataStore, Sendable {
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
                 request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows,
-                bounds: bounds))
+                bounds: bounds,
+                candidatesInIdentifierOrder: SnapshotTable.givesCandidatesInIdentifierOrder(
+                    for: request.descriptor)))
     }
 
     /// Commits the request as one transaction, or throws and changes nothing.

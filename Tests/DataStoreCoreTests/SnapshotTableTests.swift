@@ -56,10 +56,18 @@ import Testing
         #expect(Self.everyKey(table) == ["1", "2", "5"])
         #expect(Self.everyKey(fetched) == ["1", "3", "5"])
         #expect(Self.everyKey(unfetched) == ["1", "3", "5"])
+        let beforeUpdate = table
         table.apply(try table.plan(DataStoreSaveChangesRequest(updated: [Self.tag("5", "e", "blue")])))
         #expect(Self.everyKey(table) == ["1", "2", "5"])
         let rows = table.candidates(for: FetchDescriptor<Tag>(), bounds: ModelPredicateBounds<Tag>(nil))
         #expect(rows.last?[attribute: "colour"] == .string("blue"))
+        // The rows in order were kept from the fetch before; the update replaced them, in this table only.
+        let earlier = beforeUpdate.candidates(
+            for: FetchDescriptor<Tag>(), bounds: ModelPredicateBounds<Tag>(nil))
+        #expect(earlier.last?[attribute: "colour"] != .string("blue"))
+        table.apply(try table.plan(DataStoreSaveChangesRequest(updated: [Self.tag("1", "a", "green")])))
+        let again = table.candidates(for: FetchDescriptor<Tag>(), bounds: ModelPredicateBounds<Tag>(nil))
+        #expect(again.map { $0[attribute: "colour"] } == [.string("green"), .string("red"), .string("blue")])
         // A copy made before the order was first computed, changed afterwards, keeps its own.
         var copy = unfetched
         copy.apply(try copy.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("4", "d")])))

@@ -18,24 +18,27 @@ public enum SnapshotQuery {
     ///   decode.
     ///
     /// Pass `bounds` when the store analysed the predicate already (to pick candidates from an index), so that
-    /// it is not analysed twice.
+    /// it is not analysed twice, and `candidatesInIdentifierOrder` when the candidates come in ascending
+    /// identifier order already (as ``SnapshotTable/givesCandidatesInIdentifierOrder(for:)`` says), so that a
+    /// fetch without `sortBy` does not sort them again.
     public static func run<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
         storeIdentifier: String, relatedRows: (any SnapshotRowSource)? = nil,
-        bounds: ModelPredicateBounds<Model>? = nil
+        bounds: ModelPredicateBounds<Model>? = nil, candidatesInIdentifierOrder: Bool = false
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         let resolver: SnapshotRowResolver? =
             ModelTypeFacts.of(Model.self).hasRelationships ? relatedRows.map(SnapshotRowResolver.init) : nil
         return try run(
-            descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver, bounds: bounds
-        )
+            descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver,
+            bounds: bounds,
+            candidatesInIdentifierOrder: candidatesInIdentifierOrder)
     }
 
     /// Runs `descriptor`, resolving relationships through `resolver`.
     package static func run<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
         storeIdentifier: String, resolver: (any RelatedModelResolving)?,
-        bounds: ModelPredicateBounds<Model>? = nil
+        bounds: ModelPredicateBounds<Model>? = nil, candidatesInIdentifierOrder: Bool = false
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         try OpaqueAttributeUse.check(descriptor, store: storeIdentifier)
         // Arrays, not `AnySequence` over lazy filters: a fetch answered from an index has a candidate or two,
@@ -58,7 +61,10 @@ public enum SnapshotQuery {
             evaluatesPredicate = false
         }
         if !evaluatesPredicate, descriptor.sortBy.isEmpty {
-            return inIdentifierOrder(candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
+            // Filtering above keeps the candidates' order.
+            return candidatesInIdentifierOrder
+                ? window(candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
+                : inIdentifierOrder(candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
         }
         return try evaluated(
             descriptor, predicate: evaluatesPredicate ? descriptor.predicate : nil, over: candidates,

@@ -22,9 +22,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     /// The indexed values in order, for range lookups: sorted on first use after a change, and replaced (not
     /// emptied) when an indexed value changes, so that copies of the table keep their own.
     private var orderedValues = OrderedIndexValues()
-    /// Each entity's identifiers in order, for fetches that want every row in identifier order: sorted on first
-    /// use, and replaced when a row is inserted or deleted (an update keeps the order).
-    private var identifierOrder = OrderedIdentifiers()
+    /// Each entity's rows in identifier order, for fetches that want every row in that order: sorted on first
+    /// use; the rows are dropped when one changes, the order of identifiers when one is inserted or deleted.
+    private var identifierOrder = OrderedRows()
 
     /// Creates an empty table.
     public init(storeIdentifier: String, schema: Schema?) {
@@ -87,10 +87,13 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             after = nil
         }
         rowsByEntity[id.entityName, default: [:]][id] = after
-        if (before == nil) != (after == nil),
-            !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed
-        {
-            identifierOrder = OrderedIdentifiers()
+        if (before == nil) != (after == nil) {
+            if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed {
+                identifierOrder = OrderedRows()
+            }
+        } else if identifierOrder.holdsRows(of: id.entityName) {
+            // Copies of the table share the instance: the new one keeps the order and leaves the rows out.
+            identifierOrder = identifierOrder.droppingRows(of: id.entityName)
         }
         // An update of attributes no unique constraint or index covers (the common case) moves neither.
         let keyed = rules[id.entityName]?.keyedAttributeNames ?? []
@@ -194,12 +197,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             }
         }
         guard ordered, let rows = rowsByEntity[entity], rows.count > 1 else { return Array(rows(of: entity)) }
-        let ordered = identifierOrder.identifiers(of: entity, in: rows).compactMap { rows[$0] }
-        // The order is replaced whenever the set of rows changes; should it ever be stale, sort afresh.
-        guard ordered.count == rows.count else {
-            return rows.values.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
-        }
-        return ordered
+        return identifierOrder.rows(of: entity, in: rows)
     }
 
     /// The rows a fetch must examine: ``candidates(for:)-(ModelPredicateBounds<Model>)`` for its predicate,
@@ -217,8 +215,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         if let bounds, descriptor.fetchLimit == nil {
             // The common case, first: it touches the generic descriptor least. A fetch of everything gets the
             // rows in the order it answers in.
-            let everything = descriptor.predicate == nil && descriptor.sortBy.isEmpty
-            return candidates(of: entity, bounds: bounds.values, ordered: everything)
+            return candidates(
+                of: entity, bounds: bounds.values,
+                ordered: Self.givesCandidatesInIdentifierOrder(for: descriptor))
         }
         guard descriptor.predicate == nil, let limit = descriptor.fetchLimit,
             let sort = descriptor.sortBy.first, let keyPath = sort.keyPath,
@@ -242,6 +241,16 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         return result
     }
 
+    /// Whether ``candidates(for:bounds:)`` gives the candidates of `descriptor` in identifier order, as the
+    /// answer comes: a fetch of every row, unsorted and without a limit, given its `bounds`. Pass the answer to
+    /// ``SnapshotQuery/run(_:over:storeIdentifier:relatedRows:bounds:candidatesInIdentifierOrder:)`` so that it
+    /// does not sort them again.
+    public static func givesCandidatesInIdentifierOrder<Model: PersistentModel>(
+        for descriptor: FetchDescriptor<Model>
+    ) -> Bool {
+        descriptor.predicate == nil && descriptor.sortBy.isEmpty && descriptor.fetchLimit == nil
+    }
+
     /// The table, when a query of `Model` may follow relationships to other rows (pass it to ``SnapshotQuery``
     /// as `relatedRows`); `nil` otherwise, which spares a fetch copying the table out of its lock.
     package func relatedRows<Model: PersistentModel>(for _: Model.Type) -> SnapshotTable? {
@@ -254,7 +263,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         uniqueOwners = [:]
         valueIndex = [:]
         orderedValues = OrderedIndexValues()
-        identifierOrder = OrderedIdentifiers()
+        identifierOrder = OrderedRows()
     }
 
     /// The attributes the value index covers for `entity`, or `nil` when it covers none.
@@ -305,23 +314,48 @@ final class OrderedIndexValues: Sendable {
     }
 }
 
-/// Each entity's identifiers in ascending order, computed on demand.
-final class OrderedIdentifiers: Sendable {
-    // Copies of a table share one instance until a row is inserted or deleted.
-    private let sorted = Lock<[String: [PersistentIdentifier]]>([:])
+/// Each entity's rows in ascending identifier order, computed on demand: a fetch of every row (the most common
+/// fetch of all) then copies one array instead of looking up each row by its identifier.
+final class OrderedRows: Sendable {
+    // Copies of a table share one instance until a row changes.
+    private let sorted: Lock<[String: Entity]>
+
+    private struct Entity {
+        var identifiers: [PersistentIdentifier]
+        /// The rows in the order of `identifiers`, or `nil` after an update (the order still holds).
+        var rows: [DataStoreSnapshot]?
+    }
+
+    init() { sorted = Lock([:]) }
+
+    private init(_ entities: [String: Entity]) { sorted = Lock(entities) }
 
     /// Whether any order was computed (and so may be shared with a copy of the table).
     var isUsed: Bool { sorted.withLock { !$0.isEmpty } }
 
-    /// The identifiers of `rows` (one entity's rows), sorted.
-    func identifiers(of entity: String, in rows: [PersistentIdentifier: DataStoreSnapshot])
-        -> [PersistentIdentifier]
-    {
+    /// Whether the instance holds rows of `entity`, which an update of one of them makes stale.
+    func holdsRows(of entity: String) -> Bool { sorted.withLock { $0[entity]?.rows != nil } }
+
+    /// A new instance with the same orders, without the rows of `entity`.
+    func droppingRows(of entity: String) -> OrderedRows {
+        var entities = sorted.withLock { $0 }
+        entities[entity]?.rows = nil
+        return OrderedRows(entities)
+    }
+
+    /// The rows of `rows` (one entity's rows) in identifier order.
+    func rows(of entity: String, in rows: [PersistentIdentifier: DataStoreSnapshot]) -> [DataStoreSnapshot] {
         sorted.withLock { sorted in
-            if let known = sorted[entity] { return known }
-            let identifiers = rows.keys.sorted()
-            sorted[entity] = identifiers
-            return identifiers
+            if let known = sorted[entity]?.rows { return known }
+            let identifiers = sorted[entity]?.identifiers ?? rows.keys.sorted()
+            let ordered = identifiers.compactMap { rows[$0] }
+            // The order is replaced whenever the set of rows changes; should it ever be stale, sort afresh.
+            guard ordered.count == rows.count else {
+                sorted[entity] = nil
+                return rows.values.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+            }
+            sorted[entity] = Entity(identifiers: identifiers, rows: ordered)
+            return ordered
         }
     }
 }

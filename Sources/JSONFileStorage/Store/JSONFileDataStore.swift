@@ -230,7 +230,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
                 request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows,
-                bounds: bounds))
+                bounds: bounds,
+                candidatesInIdentifierOrder: SnapshotTable.givesCandidatesInIdentifierOrder(
+                    for: request.descriptor)))
     }
 
     /// Commits the request as one journal record, after catching up on other processes' commits.
