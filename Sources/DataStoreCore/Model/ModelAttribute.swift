@@ -25,7 +25,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     private let write: (inout Model, SnapshotValue) -> Bool
     /// Given the key path of the `@Attribute` wrapper that stores the value, a writer that sets the wrapper's
     /// value directly (no change is noted): how a fetch fills in a new model. `nil` for other attributes.
-    private var storageWriter: ((AnyKeyPath) -> ((inout Model, SnapshotValue) -> Bool)?)?
+    private var storageWriter: ((AnyKeyPath) -> FreshWriter<Model>?)?
 
     /// Declares an attribute stored at `keyPath` under `name`. Give `originalName` when the attribute was
     /// renamed: a store that still holds the old name renames it on opening (a lightweight migration).
@@ -46,11 +46,20 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
                 guard let storage = path as? ReferenceWritableKeyPath<Model, Attribute<Value>> else {
                     return nil
                 }
-                return { model, value in
+                guard let offset = StoredPropertyOffset.of(storage) else {
+                    return .model { model, value in
+                        guard let converted = Value(snapshotValue: value) else { return false }
+                        // A set of the whole wrapper, not a modify of its value: the runtime's modify path
+                        // looks up generic metadata on every call.
+                        model[keyPath: storage] = Attribute(wrappedValue: converted)
+                        return true
+                    }
+                }
+                return .inPlace(offset: offset) { storage, value in
                     guard let converted = Value(snapshotValue: value) else { return false }
-                    // A set of the whole wrapper, not a modify of its value: the runtime's modify path
-                    // looks up generic metadata on every call.
-                    model[keyPath: storage] = Attribute(wrappedValue: converted)
+                    // An assignment: the default value `init()` stored there is released.
+                    storage.assumingMemoryBound(to: Attribute<Value>.self).pointee = Attribute(
+                        wrappedValue: converted)
                     return true
                 }
             })
@@ -121,7 +130,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
         name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
         valueKind: String, originalName: String?, read: @escaping (Model) -> SnapshotValue,
         write: @escaping (inout Model, SnapshotValue) -> Bool,
-        storageWriter: ((AnyKeyPath) -> ((inout Model, SnapshotValue) -> Bool)?)? = nil
+        storageWriter: ((AnyKeyPath) -> FreshWriter<Model>?)? = nil
     ) {
         self.init(
             name: name, keyPath: keyPath, options: options, valueTypeName: valueTypeName,
@@ -184,10 +193,10 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     /// The fastest way to set this attribute on a model that no context tracks yet: directly in its `@Attribute`
     /// storage when `storage` is that storage's key path, else as ``setValue(_:on:)`` does. `nil` for a
     /// relationship.
-    func freshWriter(storage: AnyKeyPath?) -> ((inout Model, SnapshotValue) -> Bool)? {
+    func freshWriter(storage: AnyKeyPath?) -> FreshWriter<Model>? {
         guard relationship == nil else { return nil }
         if let storage, let direct = storageWriter?(storage) { return direct }
-        return write
+        return .model(write)
     }
 
     /// Converts a constant from a predicate or key path to its persisted form, when it is convertible.

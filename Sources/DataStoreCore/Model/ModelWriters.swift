@@ -14,10 +14,18 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
     struct Entry {
         let name: String
         let position: Int
-        let write: ((inout Model, SnapshotValue) -> Bool)?
+        let write: FreshWriter<Model>?
     }
 
+    /// Whether some attribute is written in place, at an offset from the instance's address.
+    let writesInPlace: Bool
+
     let entries: [Entry]
+    /// The attributes' positions by name, for ``fill(_:from:resolver:)``.
+    private let positions: AttributePositions
+    /// By position, the writers of the attributes written in place: kept apart from `entries`, in a type that
+    /// is not generic, so that the loop that writes them needs no type metadata at run time.
+    private let inPlace: [InPlaceWriter?]
 
     private init() {
         let storages = ChangeReportingDiscovery.attributeStorages(Model.self)
@@ -26,6 +34,59 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
                 name: attribute.name, position: position,
                 write: attribute.freshWriter(storage: storages[position]))
         }
+        inPlace = entries.map { entry in
+            guard case .inPlace(let offset, let write) = entry.write else { return nil }
+            return InPlaceWriter(offset: offset, write: write)
+        }
+        writesInPlace = inPlace.contains { $0 != nil }
+        positions = AttributePositions(entries.map(\.name))
+    }
+
+    /// Sets every attribute of `model`, which `init()` just made, from `values`; an attribute `values` lacks
+    /// gets `null`, a name that is no attribute is ignored. It walks the snapshot's values once instead of
+    /// looking up each attribute's name in them: the lookups hash every name, and were a quarter of a fetch.
+    func fill(
+        _ model: inout Model, from values: [String: SnapshotValue], resolver: (any RelatedModelResolving)?
+    ) throws(DataStoreError) {
+        // A class model's address, for the attributes written in place; `model` keeps the instance alive.
+        let instance = writesInPlace ? StoredPropertyOffset.address(of: model) : nil
+        guard entries.count <= UInt64.bitWidth else {
+            // More attributes than bits: one lookup each.
+            for entry in entries {
+                try set(
+                    entry.position, values[entry.name] ?? .null, on: &model, instance: instance,
+                    resolver: resolver)
+            }
+            return
+        }
+        var unset = UInt64.max >> (UInt64.bitWidth - entries.count)
+        if let instance {
+            unset = InPlaceWriter.write(
+                values, into: instance, writers: inPlace, positions: positions, unset: unset)
+        }
+        // What is left: relationships, attributes not written in place, values of the wrong kind (which throw
+        // the typed error) and attributes the snapshot lacks.
+        while unset != 0 {
+            let position = unset.trailingZeroBitCount
+            unset &= unset - 1
+            try set(
+                position, values[entries[position].name] ?? .null, on: &model, instance: instance,
+                resolver: resolver)
+        }
+    }
+
+    /// Sets the attribute at `position` through its writer, or through its declaration (a relationship, or a
+    /// value of the wrong kind: the declaration sets it or throws the typed error).
+    private func set(
+        _ position: Int, _ value: SnapshotValue, on model: inout Model, instance: UnsafeMutableRawPointer?,
+        resolver: (any RelatedModelResolving)?
+    ) throws(DataStoreError) {
+        switch entries[position].write {
+        case .inPlace(let offset, let write): if let instance, write(instance + offset, value) { return }
+        case .model(let write): if write(&model, value) { return }
+        case nil: break
+        }
+        try Model.schemaAttributes[position].setValue(value, on: &model, resolver: resolver, isFresh: true)
     }
 
     /// The table of `Model`, made on first use.
@@ -43,4 +104,57 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
 /// The tables of ``ModelWriters``, by model type (a generic class has no static stored properties).
 private enum ModelWritersCache {
     static let tables = Lock<[ObjectIdentifier: AnyObject]>([:])
+}
+
+/// The writer of an attribute that a fetch writes in place (see ``FreshWriter/inPlace(offset:write:)``).
+struct InPlaceWriter {
+    let offset: Int
+    let write: (UnsafeMutableRawPointer, SnapshotValue) -> Bool
+
+    /// Writes each of `values` whose attribute has a writer into the instance at `instance`, and returns
+    /// `unset` (a bit per attribute position) without the positions it wrote.
+    static func write(
+        _ values: [String: SnapshotValue], into instance: UnsafeMutableRawPointer, writers: [InPlaceWriter?],
+        positions: AttributePositions, unset: UInt64
+    ) -> UInt64 {
+        var unset = unset
+        for (name, value) in values {
+            guard let position = positions[name], let writer = writers[position],
+                writer.write(instance + writer.offset, value)
+            else { continue }
+            unset &= ~(1 << position)
+        }
+        return unset
+    }
+}
+
+/// Attribute positions by name, found without hashing where it can be: a name in a snapshot is most often
+/// a small string (15 bytes of UTF-8 or fewer), stored inside the `String` value itself, and two small strings
+/// are equal exactly when their bytes are. Other names are looked up by hash.
+struct AttributePositions {
+    private let smallNames: [(UInt64, UInt64)]
+    private let byName: [String: Int]
+
+    init(_ names: [String]) {
+        // Where a `String` is not two 64-bit words (32-bit platforms), every lookup hashes.
+        smallNames = MemoryLayout<String>.size == 16 ? names.map(Self.bytes) : []
+        byName = Dictionary(names.enumerated().map { ($1, $0) }) { first, _ in first }
+    }
+
+    /// The position of `name`, or `nil` if it is no attribute.
+    subscript(name: String) -> Int? {
+        guard !smallNames.isEmpty else { return byName[name] }
+        let bytes = Self.bytes(of: name)
+        // Equal bytes mean equal strings (the same small string, or the same storage); unequal bytes prove
+        // nothing, so a miss falls back to the hashed lookup.
+        for position in smallNames.indices where smallNames[position] == bytes { return position }
+        return byName[name]
+    }
+
+    /// The two words of a `String` value.
+    private static func bytes(of string: String) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: string) {
+            ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
+        }
+    }
 }

@@ -140,13 +140,7 @@ extension PersistentModel {
     /// Creates an instance whose relationships `resolver` loads on first read.
     package init(snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError) {
         self.init()
-        for entry in ModelWriters.of(Self.self).entries {
-            let value = snapshot.values[entry.name] ?? .null
-            if let write = entry.write, write(&self, value) { continue }
-            // A relationship, or a value of the wrong kind: the declaration sets it or throws the typed error.
-            try Self.schemaAttributes[entry.position].setValue(
-                value, on: &self, resolver: resolver, isFresh: true)
-        }
+        try ModelWriters.of(Self.self).fill(&self, from: snapshot.values, resolver: resolver)
         persistentModelID = snapshot.persistentIdentifier
     }
 

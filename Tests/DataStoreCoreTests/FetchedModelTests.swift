@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import DataStoreCore
+
+/// How a fetch fills in the models it creates (`init(snapshot:)`): `@Attribute` storage written in place at
+/// its offset in the instance, names matched without hashing where they can be, and every attribute set, the
+/// ones the snapshot lacks to `null`.
+@Suite struct FetchedModelTests {
+    final class Voyage: PersistentModel {
+        static let schemaAttributes: [ModelAttribute<Voyage>] = [
+            .attribute("name", \.name), .attribute("captain", \.captain), .attribute("legs", \.legs),
+            .attribute("distance", \.distance), .attribute("isCharter", \.isCharter),
+            .attribute("departure", \.departure), .attribute("ports", \.ports),
+            // Longer than the 15 bytes a `String` holds inline: matched by hash, not by its bytes.
+            .attribute("portOfRegistryAndFlagState", \.portOfRegistryAndFlagState),
+            .attribute("notes", \.notes),
+        ]
+        var persistentModelID = PersistentIdentifier()
+        @Attribute var name = "unnamed"
+        @Attribute var captain: String? = "nobody"
+        @Attribute var legs: Int64 = -1
+        @Attribute var distance: Double? = -1
+        @Attribute var isCharter = true
+        @Attribute var departure: Date? = Date(timeIntervalSince1970: 1)
+        @Attribute var ports: [String] = ["nowhere"]
+        @Attribute var portOfRegistryAndFlagState = "none"
+        /// A plain stored property: written through its key path, not in place.
+        var notes: String? = "none"
+        init() {}
+    }
+
+    struct Postcard: PersistentModel {
+        static let schemaAttributes: [ModelAttribute<Postcard>] = [.attribute("text", \.text)]
+        var persistentModelID = PersistentIdentifier()
+        var text = ""
+        init() {}
+    }
+
+    static let id = PersistentIdentifier(storeIdentifier: "s", entityName: "Voyage", primaryKey: "v1")
+
+    static let values: [String: SnapshotValue] = [
+        "name": .string("Transat"), "captain": .string("Ellen MacArthur"), "legs": .integer(3),
+        "distance": .double(5_800.5), "isCharter": .bool(false),
+        "departure": .date(Date(timeIntervalSince1970: 1_700_000_000)), "ports": .array([.string("Brest")]),
+        "portOfRegistryAndFlagState": .string("Saint-Malo, France"), "notes": .string("windy"),
+    ]
+
+    @Test func everyAttributeComesFromItsSnapshot() throws {
+        // Names built at run time, so that no key shares storage with the declarations' names.
+        var values: [String: SnapshotValue] = [:]
+        for (name, value) in Self.values { values[String(name.reversed().reversed())] = value }
+        let voyage = try Voyage(snapshot: DataStoreSnapshot(persistentIdentifier: Self.id, values: values))
+        #expect(voyage.persistentModelID == Self.id)
+        #expect(voyage.name == "Transat")
+        #expect(voyage.captain == "Ellen MacArthur")
+        #expect(voyage.legs == 3)
+        #expect(voyage.distance == 5_800.5)
+        #expect(voyage.isCharter == false)
+        #expect(voyage.departure == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(voyage.ports == ["Brest"])
+        #expect(voyage.portOfRegistryAndFlagState == "Saint-Malo, France")
+        #expect(voyage.notes == "windy")
+        #expect(voyage.snapshotValues == Self.values)
+    }
+
+    @Test func theAttributeStorageIsWrittenInPlace() throws {
+        let writers = ModelWriters.of(Voyage.self)
+        #expect(writers.writesInPlace)
+        let inPlace = writers.entries.map { entry in
+            if case .inPlace = entry.write { true } else { false }
+        }
+        // Every `@Attribute`; not the plain property.
+        #expect(inPlace == [true, true, true, true, true, true, true, true, false])
+        // A struct has no instance address to write at.
+        #expect(ModelWriters.of(Postcard.self).writesInPlace == false)
+    }
+
+    @Test func anAttributeTheSnapshotLacksIsSetToNull() throws {
+        var values = Self.values
+        values["captain"] = nil
+        values["distance"] = nil
+        values["departure"] = nil
+        values["notes"] = nil
+        let voyage = try Voyage(snapshot: DataStoreSnapshot(persistentIdentifier: Self.id, values: values))
+        // Not the defaults `init()` gave them.
+        #expect(voyage.captain == nil)
+        #expect(voyage.distance == nil)
+        #expect(voyage.departure == nil)
+        #expect(voyage.notes == nil)
+        #expect(voyage.name == "Transat")
+    }
+
+    @Test func aValueOfTheWrongKindThrowsTheTypedError() {
+        let cases: [(String, SnapshotValue)] = [
+            ("legs", .string("three")), ("portOfRegistryAndFlagState", .integer(1)),
+        ]
+        for (name, wrong) in cases {
+            var values = Self.values
+            values[name] = wrong
+            #expect {
+                try Voyage(snapshot: DataStoreSnapshot(persistentIdentifier: Self.id, values: values))
+            } throws: { error in
+                guard let error = error as? DataStoreError else { return false }
+                return error.code == .attributeTypeMismatch && error.entity == "Voyage"
+                    && error.attribute == name
+                    && error.foundType == wrong.kindName
+            }
+        }
+        // A required attribute the snapshot lacks is a `null` of the wrong kind.
+        var values = Self.values
+        values["legs"] = nil
+        #expect(throws: DataStoreError.self) {
+            try Voyage(snapshot: DataStoreSnapshot(persistentIdentifier: Self.id, values: values))
+        }
+    }
+
+    @Test func aNameThatIsNoAttributeIsIgnored() throws {
+        var values = Self.values
+        values["crew"] = .integer(12)
+        values["aNameMuchLongerThanFifteenBytes"] = .string("ignored")
+        let voyage = try Voyage(snapshot: DataStoreSnapshot(persistentIdentifier: Self.id, values: values))
+        #expect(voyage.snapshotValues == Self.values)
+    }
+
+    @Test func positionsAreFoundForShortAndLongNames() {
+        let names = ["a", "fifteen-bytes!!", "sixteen-bytes!!!", "name", "a much longer attribute name"]
+        let positions = AttributePositions(names)
+        for (position, name) in names.enumerated() {
+            #expect(positions[name] == position)
+            // The same text in storage of its own.
+            #expect(positions[String(decoding: Array(name.utf8), as: UTF8.self)] == position)
+        }
+        #expect(positions["b"] == nil)
+        #expect(positions["sixteen-bytes!!?"] == nil)
+        #expect(positions[""] == nil)
+    }
+}
