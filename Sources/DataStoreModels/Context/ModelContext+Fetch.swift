@@ -12,9 +12,43 @@ extension ModelContext {
     public func fetch<Model: PersistentModel>(_ descriptor: FetchDescriptor<Model>) throws -> [Model] {
         let resolver = makeResolver(for: Model.self)
         let snapshots = try fetchSnapshots(descriptor)
-        if Model.self is AnyObject.Type { registry.reserveCapacity(adding: snapshots.count) }
-        let models: [Model] = try snapshots.map { try materialize($0, resolver: resolver) }
+        let models: [Model] =
+            Model.self is AnyObject.Type
+            ? try materializeInstances(snapshots, resolver: resolver)
+            : try snapshots.map { try materialize($0, resolver: resolver) }
         if let resolver { prefetch(descriptor.relationshipKeyPathsForPrefetching, through: resolver) }
+        return models
+    }
+
+    /// Class models for fetched snapshots, as ``materialize(_:resolver:untracked:)`` makes them one by one, with
+    /// what is the same for every model done once: the new instances are registered without looking for an
+    /// earlier registration when the context tracks nothing (a fetch names each identifier once), and tracked
+    /// under one lock.
+    private func materializeInstances<Model: PersistentModel>(
+        _ snapshots: [DataStoreSnapshot], resolver: ContextRelationshipResolver?
+    ) throws -> [Model] {
+        registry.reserveCapacity(adding: snapshots.count)
+        let reportsChanges = ChangeReportingDiscovery.reportsChanges(Model.self)
+        let tracksNothing = registry.isEmpty
+        var models: [Model] = []
+        models.reserveCapacity(snapshots.count)
+        var reporting: [AnyObject] = []
+        if reportsChanges { reporting.reserveCapacity(snapshots.count) }
+        defer { registry.track(fetched: reporting) }
+        for snapshot in snapshots {
+            guard tracksNothing else {
+                models.append(try materialize(snapshot, resolver: resolver))
+                continue
+            }
+            resolver?.note(snapshot, of: Model.self)
+            let model = try Model(snapshot: snapshot, resolver: resolver)
+            registry.register(
+                fetched: snapshot.persistentIdentifier,
+                Registration(model: model, baseline: .saved(snapshot.values)), reportsChanges: reportsChanges)
+            // A class instance is its reference; the cast through `AnyObject` would look the type up each time.
+            if reportsChanges { reporting.append(unsafeBitCast(model, to: AnyObject.self)) }
+            models.append(model)
+        }
         return models
     }
 

@@ -36,6 +36,23 @@ struct ModelRegistry {
         entries.reserveCapacity(entries.count + count)
     }
 
+    /// Registers a model a fetch created, under an identifier the registry does not hold. The caller says
+    /// whether its type reports its changes, and tracks the reporting instances itself, all under one lock
+    /// (``track(fetched:)``): the cost of a fetch of many models is mostly the cost of registering them.
+    mutating func register(
+        fetched id: PersistentIdentifier, _ registration: ModelContext.Registration,
+        reportsChanges: Bool
+    ) {
+        assert(entries[id] == nil, "\(id) is registered already")
+        entries[id] = registration
+        if !reportsChanges { alwaysCompared.insert(id) }
+    }
+
+    /// Connects the instances of models registered with ``register(fetched:_:reportsChanges:)`` to the log.
+    func track(fetched instances: [AnyObject]) {
+        ModelChangeTracking.track(instances, in: log)
+    }
+
     /// Removes and returns the registration of `id`.
     mutating func removeValue(forKey id: PersistentIdentifier) -> ModelContext.Registration? {
         let old = entries[id]

@@ -29,8 +29,15 @@ package enum ModelChangeTracking {
     /// Sends the changes of `model` to `log` from now on (replacing another context's log: the last context
     /// to register an instance is the one it reports to).
     package static func track(_ model: AnyObject, in log: ModelChangeLog) {
+        track(CollectionOfOne(model), in: log)
+    }
+
+    /// ``track(_:in:)`` for many models under one lock: how a fetch tracks the models it creates.
+    package static func track(_ models: some Collection<AnyObject>, in log: ModelChangeLog) {
+        guard !models.isEmpty else { return }
         table.withLock { table in
-            table.entries[ObjectIdentifier(model)] = Entry(log: log)
+            if models.count > 1 { table.entries.reserveCapacity(table.entries.count + models.count) }
+            for model in models { table.entries[ObjectIdentifier(model)] = Entry(log: log) }
             if table.entries.count >= table.sweepAt {
                 table.entries = table.entries.filter { $0.value.log != nil }
                 table.sweepAt = max(1_024, table.entries.count * 2)
