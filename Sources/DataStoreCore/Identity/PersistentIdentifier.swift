@@ -36,17 +36,20 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     /// `UUID()` on Linux opens and reads `/dev/urandom` each time and formats through `snprintf`.
     static func randomUUIDString() -> String {
         var bytes = RandomUUID.make().uuid
+        // Upper-case hexadecimal, computed: a table of digits made here would be one more allocation per model.
+        func digit(_ nibble: UInt8) -> UInt8 {
+            nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
+        }
         return withUnsafeBytes(of: &bytes) { buffer in
-            let digits = Array("0123456789ABCDEF".utf8)
-            return String(unsafeUninitializedCapacity: 36) { text in
+            String(unsafeUninitializedCapacity: 36) { text in
                 var position = 0
                 for (index, byte) in buffer.enumerated() {
                     if index == 4 || index == 6 || index == 8 || index == 10 {
                         text[position] = UInt8(ascii: "-")
                         position += 1
                     }
-                    text[position] = digits[Int(byte >> 4)]
-                    text[position + 1] = digits[Int(byte & 0x0F)]
+                    text[position] = digit(byte >> 4)
+                    text[position + 1] = digit(byte & 0x0F)
                     position += 2
                 }
                 return position
