@@ -155,8 +155,11 @@ public enum DataStoreConformance {
             }
             let (seconds, attoseconds) = limit.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timeout)
             race.work = Task.detached {
+                // The clock starts when the check does, not when it was queued: a parallel test run (under a
+                // sanitizer, on two cores) can keep a check waiting for a thread for minutes before it starts.
+                DispatchQueue.global().asyncAfter(
+                    deadline: .now() + .nanoseconds(nanoseconds), execute: timeout)
                 do {
                     try await body()
                     race.finish(.success(()))
