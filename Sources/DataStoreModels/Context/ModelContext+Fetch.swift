@@ -22,14 +22,14 @@ extension ModelContext {
 
     /// Class models for fetched snapshots, as ``materialize(_:resolver:untracked:)`` makes them one by one, with
     /// what is the same for every model done once: the new instances are registered without looking for an
-    /// earlier registration when the context tracks nothing (a fetch names each identifier once), and tracked
-    /// under one lock.
+    /// earlier registration when the context tracks none of them (it tracks nothing, or the caller knows:
+    /// `untracked`; a fetch names each identifier once), and tracked under one lock.
     private func materializeInstances<Model: PersistentModel>(
-        _ snapshots: [DataStoreSnapshot], resolver: ContextRelationshipResolver?
+        _ snapshots: [DataStoreSnapshot], resolver: ContextRelationshipResolver?, untracked: Bool = false
     ) throws -> [Model] {
         registry.reserveCapacity(adding: snapshots.count)
         let reportsChanges = ChangeReportingDiscovery.reportsChanges(Model.self)
-        let tracksNothing = registry.isEmpty
+        let tracksNothing = untracked || registry.isEmpty
         var models: [Model] = []
         models.reserveCapacity(snapshots.count)
         var reporting: [AnyObject] = []
@@ -118,9 +118,14 @@ extension ModelContext {
         var descriptor = FetchDescriptor<Model>(
             predicate: #Predicate { identifiers.contains($0.persistentModelID) })
         descriptor.includePendingChanges = false
-        for snapshot in try fetchSnapshots(descriptor) {
-            _ = try materialize(snapshot, resolver: resolver, untracked: true) as Model
+        let snapshots = try fetchSnapshots(descriptor)
+        guard Model.self is AnyObject.Type else {
+            for snapshot in snapshots {
+                _ = try materialize(snapshot, resolver: resolver, untracked: true) as Model
+            }
+            return
         }
+        _ = try materializeInstances(snapshots, resolver: resolver, untracked: true) as [Model]
     }
 
     /// The tracked instance with the given identifier, without fetching.

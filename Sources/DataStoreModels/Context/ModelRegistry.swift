@@ -17,17 +17,28 @@ struct ModelRegistry {
 
     subscript(id: PersistentIdentifier) -> ModelContext.Registration? {
         get { entries[id] }
-        set {
-            let old = entries[id]
-            entries[id] = newValue
-            connect(old: old, new: newValue)
-            if let newValue, newValue.needsComparing {
-                alwaysCompared.insert(id)
-            } else if !alwaysCompared.isEmpty {
-                alwaysCompared.remove(id)
-            }
-            if newValue == nil { log.forget([id]) }
+        set { _ = replace(id, with: newValue) }
+    }
+
+    /// Sets or removes the registration of `id` and returns the one it replaces, hashing `id` once for the
+    /// table (a save re-registers every model it inserted, a fetch every model it made).
+    private mutating func replace(_ id: PersistentIdentifier, with newValue: ModelContext.Registration?)
+        -> ModelContext.Registration?
+    {
+        let old: ModelContext.Registration?
+        if let newValue {
+            old = entries.updateValue(newValue, forKey: id)
+        } else {
+            old = entries.removeValue(forKey: id)
         }
+        connect(old: old, new: newValue)
+        if let newValue, newValue.needsComparing {
+            alwaysCompared.insert(id)
+        } else if !alwaysCompared.isEmpty {
+            alwaysCompared.remove(id)
+        }
+        if newValue == nil { log.forget(id) }
+        return old
     }
 
     /// Makes room for `count` more registrations at once (a fetch of many models), so that the table does not
@@ -55,9 +66,7 @@ struct ModelRegistry {
 
     /// Removes and returns the registration of `id`.
     mutating func removeValue(forKey id: PersistentIdentifier) -> ModelContext.Registration? {
-        let old = entries[id]
-        self[id] = nil
-        return old
+        replace(id, with: nil)
     }
 
     /// Whether the context tracks no model at all.

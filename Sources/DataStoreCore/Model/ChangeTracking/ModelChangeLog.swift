@@ -41,6 +41,13 @@ package final class ModelChangeLog: Sendable {
         }
     }
 
+    /// Forgets one identifier (``forget(_:)-(some Sequence<PersistentIdentifier>)`` without a collection to make).
+    package func forget(_ identifier: PersistentIdentifier) {
+        state.withLock { state in
+            if !state.changed.isEmpty { state.changed.remove(identifier) }
+        }
+    }
+
     /// Runs `body` without noting changes: the context writing stored values into its models.
     package func suspended<T>(_ body: () throws -> T) rethrows -> T {
         state.withLock { $0.suspended += 1 }
