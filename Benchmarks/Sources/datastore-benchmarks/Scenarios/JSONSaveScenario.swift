@@ -88,7 +88,7 @@ enum JSONSaveScenario {
                 }
             })
         report.ratio(
-            "json_durable_save_vs_fsync", candidate: durable, baseline: rawWrites, atLeast: 0.5,
+            "json_durable_save_vs_fsync", candidate: durable, baseline: rawWrites, atLeast: 0.9,
             candidateLabel: "\(batch) durable saves",
             baselineLabel: "\(batch) write+fsync of \(recordSize) bytes")
         let singleRate = Double(batch) / durable.median

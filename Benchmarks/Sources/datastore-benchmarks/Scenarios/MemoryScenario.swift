@@ -47,8 +47,8 @@ enum MemoryScenario {
             let perChange = Double(after - before) / Double(sizes.memoryChanges)
             let name = perTransaction == 10 ? "inmemory_bytes_per_change" : "inmemory_bytes_per_change_single"
             report.metric(
-                name, perChange, "bytes", target: perTransaction == 10 ? "<= 200" : "",
-                met: perTransaction == 10 ? perChange <= 200 : nil,
+                name, perChange, "bytes", target: perTransaction == 10 ? "<= 150" : "",
+                met: perTransaction == 10 ? perChange <= 150 : nil,
                 detail: "\(sizes.memoryChanges) one-attribute updates in transactions of \(perTransaction); "
                     + "heap in use grew \(after - before) bytes")
         }
@@ -83,7 +83,7 @@ enum MemoryScenario {
             baseline: { _ = try direct!.save(DataStoreSaveChangesRequest(inserted: snapshots)) })
         let overhead = context.median / store.median
         report.metric(
-            "model_layer_overhead", overhead, "x", target: "<= 2", met: overhead <= 2,
+            "model_layer_overhead", overhead, "x", target: "<= 1.3", met: overhead <= 1.3,
             detail: "ModelContext insert+save of \(count): median \(Report.time(context.median)); "
                 + "store save of the same snapshots: median \(Report.time(store.median))")
     }

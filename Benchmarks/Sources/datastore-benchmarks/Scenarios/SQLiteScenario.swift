@@ -82,7 +82,7 @@ enum SQLiteScenario {
             },
             baseline: { batches in for batch in batches { try sqliteSave(batch, kind: "update") } })
         report.ratio(
-            "json_vs_sqlite_durable_saves", candidate: jsonSave, baseline: sqliteTransaction, atLeast: 1.0,
+            "json_vs_sqlite_durable_saves", candidate: jsonSave, baseline: sqliteTransaction, atLeast: 1.25,
             candidateLabel: "20 durable 10-change saves",
             baselineLabel: "20 SQLite transactions (WAL, synchronous=FULL)")
 
