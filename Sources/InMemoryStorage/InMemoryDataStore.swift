@@ -70,17 +70,15 @@ public final class InMemoryDataStore: DataStore, Sendable {
     {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let (candidates, rows) = state.withLock { state in
-            let candidates = state.table.candidates(for: request.descriptor, bounds: bounds)
-            state.modelsExamined += candidates.count
+            let candidates = state.table.selectCandidates(for: request.descriptor, bounds: bounds)
+            state.modelsExamined += candidates.rows.count
             state.fetchRequests += 1
             return (candidates, state.table.relatedRows(for: Model.self))
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows,
-                bounds: bounds,
-                candidatesInIdentifierOrder: SnapshotTable.givesCandidatesInIdentifierOrder(
-                    for: request.descriptor)))
+                request.descriptor, over: candidates.rows, storeIdentifier: identifier, relatedRows: rows,
+                bounds: bounds, candidatesInIdentifierOrder: candidates.areInIdentifierOrder))
     }
 
     /// Commits the request as one transaction, or throws and changes nothing.

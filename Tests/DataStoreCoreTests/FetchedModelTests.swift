@@ -14,7 +14,7 @@ import Testing
             .attribute("departure", \.departure), .attribute("ports", \.ports),
             // Longer than the 15 bytes a `String` holds inline: matched by hash, not by its bytes.
             .attribute("portOfRegistryAndFlagState", \.portOfRegistryAndFlagState),
-            .attribute("notes", \.notes),
+            .attribute("notes", \.notes), .attribute("crew", \.crew), .attribute("motto", \.motto),
         ]
         var persistentModelID = PersistentIdentifier()
         @Attribute var name = "unnamed"
@@ -25,8 +25,19 @@ import Testing
         @Attribute var departure: Date? = Date(timeIntervalSince1970: 1)
         @Attribute var ports: [String] = ["nowhere"]
         @Attribute var portOfRegistryAndFlagState = "none"
-        /// A plain stored property: written through its key path, not in place.
+        /// A plain stored property: written in place too.
         var notes: String? = "none"
+        /// A stored property with an observer: written through its key path, so that the observer runs.
+        var crew: Int64 = 0 {
+            didSet { crewChanges += 1 }
+        }
+        var crewChanges = 0
+        /// A computed property: written through its key path, which calls the setter.
+        var motto: String {
+            get { mottoStorage }
+            set { mottoStorage = newValue.uppercased() }
+        }
+        var mottoStorage = ""
         init() {}
     }
 
@@ -44,6 +55,7 @@ import Testing
         "distance": .double(5_800.5), "isCharter": .bool(false),
         "departure": .date(Date(timeIntervalSince1970: 1_700_000_000)), "ports": .array([.string("Brest")]),
         "portOfRegistryAndFlagState": .string("Saint-Malo, France"), "notes": .string("windy"),
+        "crew": .integer(12), "motto": .string("FAIR WINDS"),
     ]
 
     @Test func everyAttributeComesFromItsSnapshot() throws {
@@ -61,6 +73,8 @@ import Testing
         #expect(voyage.ports == ["Brest"])
         #expect(voyage.portOfRegistryAndFlagState == "Saint-Malo, France")
         #expect(voyage.notes == "windy")
+        #expect(voyage.crew == 12 && voyage.crewChanges == 1)
+        #expect(voyage.motto == "FAIR WINDS")
         #expect(voyage.snapshotValues == Self.values)
     }
 
@@ -70,8 +84,8 @@ import Testing
         let inPlace = writers.entries.map { entry in
             if case .inPlace = entry.write { true } else { false }
         }
-        // Every `@Attribute`; not the plain property.
-        #expect(inPlace == [true, true, true, true, true, true, true, true, false])
+        // Every stored property; not the observed one, nor the computed one.
+        #expect(inPlace == [true, true, true, true, true, true, true, true, true, false, false])
         // A struct has no instance address to write at.
         #expect(ModelWriters.of(Postcard.self).writesInPlace == false)
     }
@@ -117,7 +131,7 @@ import Testing
 
     @Test func aNameThatIsNoAttributeIsIgnored() throws {
         var values = Self.values
-        values["crew"] = .integer(12)
+        values["cook"] = .integer(1)
         values["aNameMuchLongerThanFifteenBytes"] = .string("ignored")
         let voyage = try Voyage(snapshot: DataStoreSnapshot(persistentIdentifier: Self.id, values: values))
         #expect(voyage.snapshotValues == Self.values)

@@ -77,6 +77,29 @@ import Testing
         #expect(Self.everyKey(table).isEmpty)
     }
 
+    /// A fetch of many rows by identifier (how a context loads related models) gets them in identifier order
+    /// from the table; a fetch of a few gets them unordered, and the query orders them. Both answer the same.
+    @Test func manyRowsByIdentifierComeInOrderAndFewAreOrderedByTheQuery() throws {
+        var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
+        let keys = (0..<200).map { String(format: "k%03d", ($0 * 37) % 200) }
+        table.apply(
+            try table.plan(DataStoreSaveChangesRequest(inserted: keys.map { Self.tag($0, "label \($0)") })))
+        for wanted in [Set(keys.prefix(150)), Set(keys.prefix(3))] {
+            let ids = Set(wanted.map(Self.id))
+            let descriptor = FetchDescriptor<Tag>(predicate: #Predicate { ids.contains($0.persistentModelID) })
+            let bounds = ModelPredicateBounds<Tag>(descriptor.predicate)
+            let picked = table.selectCandidates(for: descriptor, bounds: bounds)
+            let pickedKeys = picked.rows.map(\.persistentIdentifier.primaryKey)
+            #expect(Set(pickedKeys) == wanted)
+            #expect(picked.areInIdentifierOrder == (wanted.count == 150))
+            if picked.areInIdentifierOrder { #expect(pickedKeys == pickedKeys.sorted()) }
+            let answer = try SnapshotQuery.run(
+                descriptor, over: picked.rows, storeIdentifier: "tags", bounds: bounds,
+                candidatesInIdentifierOrder: picked.areInIdentifierOrder)
+            #expect(answer.map(\.persistentIdentifier.primaryKey) == wanted.sorted())
+        }
+    }
+
     @Test func planningNeverChangesTheTable() throws {
         var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
         table.apply(try table.plan(DataStoreSaveChangesRequest(inserted: [Self.tag("1", "home")])))

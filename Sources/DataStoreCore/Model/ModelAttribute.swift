@@ -23,9 +23,10 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     package let relationship: RelationshipAccess<Model>?
     private let read: (Model) -> SnapshotValue
     private let write: (inout Model, SnapshotValue) -> Bool
-    /// Given the key path of the `@Attribute` wrapper that stores the value, a writer that sets the wrapper's
-    /// value directly (no change is noted): how a fetch fills in a new model. `nil` for other attributes.
-    private var storageWriter: ((AnyKeyPath) -> FreshWriter<Model>?)?
+    /// Given the key path of the `@Attribute` wrapper that stores the value (`nil` for a plain property), a
+    /// writer that sets the stored value directly (no change is noted): how a fetch fills in a new model. `nil`
+    /// when there is none (the attribute's own writer sets it then).
+    private var storageWriter: ((AnyKeyPath?) -> FreshWriter<Model>?)?
 
     /// Declares an attribute stored at `keyPath` under `name`. Give `originalName` when the attribute was
     /// renamed: a store that still holds the old name renames it on opening (a lightweight migration).
@@ -43,6 +44,17 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
             read: { $0[keyPath: keyPath].snapshotValue },
             write: writer(keyPath),
             storageWriter: { path in
+                guard let path else {
+                    // A plain stored property of a class model is written in place too.
+                    guard let reference = keyPath as? ReferenceWritableKeyPath<Model, Value>,
+                        let offset = StoredPropertyOffset.of(reference)
+                    else { return nil }
+                    return .inPlace(offset: offset) { storage, value in
+                        guard let converted = Value(snapshotValue: value) else { return false }
+                        storage.assumingMemoryBound(to: Value.self).pointee = converted
+                        return true
+                    }
+                }
                 guard let storage = path as? ReferenceWritableKeyPath<Model, Attribute<Value>> else {
                     return nil
                 }
@@ -130,7 +142,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
         name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
         valueKind: String, originalName: String?, read: @escaping (Model) -> SnapshotValue,
         write: @escaping (inout Model, SnapshotValue) -> Bool,
-        storageWriter: ((AnyKeyPath) -> FreshWriter<Model>?)? = nil
+        storageWriter: ((AnyKeyPath?) -> FreshWriter<Model>?)? = nil
     ) {
         self.init(
             name: name, keyPath: keyPath, options: options, valueTypeName: valueTypeName,
@@ -195,7 +207,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     /// relationship.
     func freshWriter(storage: AnyKeyPath?) -> FreshWriter<Model>? {
         guard relationship == nil else { return nil }
-        if let storage, let direct = storageWriter?(storage) { return direct }
+        if let direct = storageWriter?(storage) { return direct }
         return .model(write)
     }
 

@@ -19,7 +19,7 @@ public enum SnapshotQuery {
     ///
     /// Pass `bounds` when the store analysed the predicate already (to pick candidates from an index), so that
     /// it is not analysed twice, and `candidatesInIdentifierOrder` when the candidates come in ascending
-    /// identifier order already (as ``SnapshotTable/givesCandidatesInIdentifierOrder(for:)`` says), so that a
+    /// identifier order already (``SnapshotCandidates/areInIdentifierOrder``), so that a
     /// fetch without `sortBy` does not sort them again.
     public static func run<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,

@@ -133,17 +133,30 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     public func candidates<Model: PersistentModel>(for bounds: ModelPredicateBounds<Model>)
         -> [DataStoreSnapshot]
     {
-        candidates(of: Model.entityName, bounds: bounds.values)
+        candidates(of: Model.entityName, bounds: bounds.values).rows
     }
 
     /// ``candidates(for:)-(ModelPredicateBounds<Model>)``, not generic: the stores call it from code that is
     /// not specialised for the model.
     private func candidates(of entity: String, bounds: PredicateBoundValues, ordered: Bool = false)
-        -> [DataStoreSnapshot]
+        -> SnapshotCandidates
     {
-        if let id = bounds.identifier { return self[id].map { [$0] } ?? [] }
+        if let id = bounds.identifier {
+            return SnapshotCandidates(rows: self[id].map { [$0] } ?? [], areInIdentifierOrder: true)
+        }
         if let ids = bounds.identifiers {
-            return ids.compactMap { $0.entityName == entity ? self[$0] : nil }
+            // Many of the entity's rows (how a context loads the models a fetch's relationships name): keep the
+            // rows in order that are among them, rather than sort them afterwards.
+            if ids.count >= 64, let rows = rowsByEntity[entity], ids.count * 4 >= rows.count {
+                return SnapshotCandidates(
+                    rows: identifierOrder.rows(of: entity, in: rows).filter {
+                        ids.contains($0.persistentIdentifier)
+                    },
+                    areInIdentifierOrder: true)
+            }
+            return SnapshotCandidates(
+                rows: ids.compactMap { $0.entityName == entity ? self[$0] : nil }, areInIdentifierOrder: false
+            )
         }
         if let indexed = indexedAttributes(of: entity), let index = valueIndex[entity] {
             if let membership = bounds.attributeMembership, indexed.contains(membership.name) {
@@ -152,7 +165,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 for value in membership.values {
                     holders.formUnion(index[membership.name]?[value] ?? IndexHolders())
                 }
-                return holders.compactMap { rows[$0] }
+                return SnapshotCandidates(rows: holders.compactMap { rows[$0] }, areInIdentifierOrder: false)
             }
             var smallest: IndexHolders?
             for constraint in bounds.attributeConstraints
@@ -193,11 +206,15 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             }
             if let smallest {
                 let rows = rowsByEntity[entity] ?? [:]
-                return smallest.compactMap { rows[$0] }
+                return SnapshotCandidates(rows: smallest.compactMap { rows[$0] }, areInIdentifierOrder: false)
             }
         }
-        guard ordered, let rows = rowsByEntity[entity], rows.count > 1 else { return Array(rows(of: entity)) }
-        return identifierOrder.rows(of: entity, in: rows)
+        guard ordered, let rows = rowsByEntity[entity], rows.count > 1 else {
+            return SnapshotCandidates(
+                rows: Array(rows(of: entity)), areInIdentifierOrder: rows(of: entity).count < 2)
+        }
+        return SnapshotCandidates(
+            rows: identifierOrder.rows(of: entity, in: rows), areInIdentifierOrder: true)
     }
 
     /// The rows a fetch must examine: ``candidates(for:)-(ModelPredicateBounds<Model>)`` for its predicate,
@@ -211,13 +228,21 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     )
         -> [DataStoreSnapshot]
     {
+        selectCandidates(for: descriptor, bounds: bounds).rows
+    }
+
+    /// ``candidates(for:bounds:)``, saying whether they come in identifier order: a fetch of every row
+    /// (without a predicate, sort or limit) gets them in order, as kept between fetches, and so does a fetch of
+    /// many rows by identifier.
+    public func selectCandidates<Model: PersistentModel>(
+        for descriptor: FetchDescriptor<Model>, bounds: ModelPredicateBounds<Model>? = nil
+    ) -> SnapshotCandidates {
         let entity = Model.entityName
         if let bounds, descriptor.fetchLimit == nil {
             // The common case, first: it touches the generic descriptor least. A fetch of everything gets the
             // rows in the order it answers in.
-            return candidates(
-                of: entity, bounds: bounds.values,
-                ordered: Self.givesCandidatesInIdentifierOrder(for: descriptor))
+            let everything = descriptor.predicate == nil && descriptor.sortBy.isEmpty
+            return candidates(of: entity, bounds: bounds.values, ordered: everything)
         }
         guard descriptor.predicate == nil, let limit = descriptor.fetchLimit,
             let sort = descriptor.sortBy.first, let keyPath = sort.keyPath,
@@ -238,17 +263,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             // The whole tie group: the query's own sort then orders the ties as a full sort would.
             result += (index[key] ?? IndexHolders()).compactMap { rows[$0] }
         }
-        return result
-    }
-
-    /// Whether ``candidates(for:bounds:)`` gives the candidates of `descriptor` in identifier order, as the
-    /// answer comes: a fetch of every row, unsorted and without a limit, given its `bounds`. Pass the answer to
-    /// ``SnapshotQuery/run(_:over:storeIdentifier:relatedRows:bounds:candidatesInIdentifierOrder:)`` so that it
-    /// does not sort them again.
-    public static func givesCandidatesInIdentifierOrder<Model: PersistentModel>(
-        for descriptor: FetchDescriptor<Model>
-    ) -> Bool {
-        descriptor.predicate == nil && descriptor.sortBy.isEmpty && descriptor.fetchLimit == nil
+        return SnapshotCandidates(rows: result, areInIdentifierOrder: false)
     }
 
     /// The table, when a query of `Model` may follow relationships to other rows (pass it to ``SnapshotQuery``

@@ -223,16 +223,14 @@ public final class JSONFileDataStore: DataStore, Sendable {
     {
         let bounds = ModelPredicateBounds<Model>(request.descriptor.predicate)
         let (candidates, rows) = try read { state in
-            let candidates = state.replayed.table.candidates(for: request.descriptor, bounds: bounds)
-            state.statistics.modelsExamined += candidates.count
+            let candidates = state.replayed.table.selectCandidates(for: request.descriptor, bounds: bounds)
+            state.statistics.modelsExamined += candidates.rows.count
             return (candidates, state.replayed.table.relatedRows(for: Model.self))
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates, storeIdentifier: identifier, relatedRows: rows,
-                bounds: bounds,
-                candidatesInIdentifierOrder: SnapshotTable.givesCandidatesInIdentifierOrder(
-                    for: request.descriptor)))
+                request.descriptor, over: candidates.rows, storeIdentifier: identifier, relatedRows: rows,
+                bounds: bounds, candidatesInIdentifierOrder: candidates.areInIdentifierOrder))
     }
 
     /// Commits the request as one journal record, after catching up on other processes' commits.
