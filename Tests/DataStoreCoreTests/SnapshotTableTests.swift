@@ -86,7 +86,8 @@ import Testing
             try table.plan(DataStoreSaveChangesRequest(inserted: keys.map { Self.tag($0, "label \($0)") })))
         for wanted in [Set(keys.prefix(150)), Set(keys.prefix(3))] {
             let ids = Set(wanted.map(Self.id))
-            let descriptor = FetchDescriptor<Tag>(predicate: #Predicate { ids.contains($0.persistentModelID) })
+            let descriptor = FetchDescriptor<Tag>(
+                predicate: #Predicate { ids.contains($0.persistentModelID) })
             let bounds = ModelPredicateBounds<Tag>(descriptor.predicate)
             let picked = table.selectCandidates(for: descriptor, bounds: bounds)
             let pickedKeys = picked.rows.map(\.persistentIdentifier.primaryKey)

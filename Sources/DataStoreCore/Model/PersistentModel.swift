@@ -117,8 +117,10 @@ extension PersistentModel {
 
     /// The instance's attribute values by name, as a store persists them.
     public var snapshotValues: [String: SnapshotValue] {
+        let attributes = Self.schemaAttributes
         var values: [String: SnapshotValue] = [:]
-        for attribute in Self.schemaAttributes {
+        values.reserveCapacity(attributes.count)
+        for attribute in attributes {
             values[attribute.name] = attribute.value(of: self)
         }
         return values

@@ -4,6 +4,8 @@ import DataStoreCore
 struct ModelTypeRegistry: @unchecked Sendable {
     // `@unchecked`: metatypes are immutable; the dictionary is never mutated after init.
     let types: [String: any PersistentModel.Type]
+    /// Whether some type declares a relationship: a save of a container without any checks none.
+    let haveRelationships: Bool
 
     init(_ types: [any PersistentModel.Type]) {
         var byName: [String: any PersistentModel.Type] = [:]
@@ -11,6 +13,10 @@ struct ModelTypeRegistry: @unchecked Sendable {
             byName[type.entityName] = type
         }
         self.types = byName
+        func declaresRelationships<Model: PersistentModel>(_: Model.Type) -> Bool {
+            ModelTypeFacts.of(Model.self).hasRelationships
+        }
+        haveRelationships = types.contains { declaresRelationships($0) }
     }
 
     func typedChange(_ change: some HistoryChange) -> ModelHistoryChange {

@@ -22,6 +22,8 @@ extension ModelContext {
     /// Inserts the new models `model`'s loaded relationships hold, and theirs in turn, as SwiftData inserts
     /// a model's related models with it.
     func insertRelatedModels<Model: PersistentModel>(of model: Model) {
+        // Most inserts are of types without relationships: no attribute to copy and look at.
+        guard ModelTypeFacts.of(Model.self).hasRelationships else { return }
         for attribute in Model.schemaAttributes {
             guard let relationship = attribute.relationship else { continue }
             for related in relationship.loadedModels(model) where resolve(related.persistentModelID) == nil {
@@ -38,6 +40,7 @@ extension ModelContext {
     ///   model, an instance other than the one this context tracks for its identifier (a model of another
     ///   context), or a model of another container.
     func prepareRelationshipsForSave() throws(DataStoreError) {
+        guard container.modelTypes.haveRelationships else { return }
         var checked = Set<PersistentIdentifier>()
         // Models whose relationships gained something are inserted or changed: no other needs a look.
         var queue = insertOrder + updatedIdentifiers

@@ -55,32 +55,43 @@ extension ModelContext {
     func pendingRequests() throws -> [String: DataStoreSaveChangesRequest] {
         try prepareRelationshipsForSave()
         var parts: [String: DataStoreSaveChangesRequest] = [:]
-        func add(
-            _ id: PersistentIdentifier,
-            _ path: WritableKeyPath<DataStoreSaveChangesRequest, [DataStoreSnapshot]>
-        )
-            throws
-        {
-            guard let registration = registry[id] else { return }
+        // The store of the last entity looked up: a save's models are mostly of one entity.
+        var lastStore: (entity: String, store: String)?
+        func store(of id: PersistentIdentifier) throws -> String {
+            if let lastStore, lastStore.entity == id.entityName { return lastStore.store }
             guard let store = container.storeIdentifierByEntity[id.entityName] else {
                 throw DataStoreError.modelTypeNotInContainer(entity: id.entityName)
             }
-            var values = registration.currentValues
-            var baseline: [String: SnapshotValue]?
-            if path == \.updated, case .saved(let saved) = registration.baseline {
-                // A change set: only what this context changed, and what it changed it from.
-                values = values.filter { name, value in (saved[name] ?? .null) != value }
-                baseline = Dictionary(uniqueKeysWithValues: values.keys.map { ($0, saved[$0] ?? .null) })
+            lastStore = (id.entityName, store)
+            return store
+        }
+        /// The snapshots of `ids` by store, with each update's baseline (a change set: only what this context
+        /// changed, and what it changed it from).
+        func snapshots(_ ids: [PersistentIdentifier], updates: Bool) throws -> [String: [DataStoreSnapshot]] {
+            var byStore: [String: [DataStoreSnapshot]] = [:]
+            for id in ids {
+                guard let registration = registry[id] else { continue }
+                let store = try store(of: id)
+                var values = registration.currentValues
+                if updates, case .saved(let saved) = registration.baseline {
+                    values = values.filter { name, value in (saved[name] ?? .null) != value }
+                    parts[store, default: newRequest()].baselines[id] = Dictionary(
+                        uniqueKeysWithValues: values.keys.map { ($0, saved[$0] ?? .null) })
+                }
+                byStore[store, default: []].append(
+                    DataStoreSnapshot(persistentIdentifier: id, values: values))
             }
-            let snapshot = DataStoreSnapshot(persistentIdentifier: id, values: values)
-            parts[store, default: newRequest()][keyPath: path].append(snapshot)
-            if let baseline { parts[store]?.baselines[id] = baseline }
+            return byStore
         }
-        for id in insertOrder { try add(id, \.inserted) }
-        for id in updatedIdentifiers.sorted() {
-            try add(id, \.updated)
+        for (store, inserted) in try snapshots(insertOrder, updates: false) {
+            parts[store, default: newRequest()].inserted = inserted
         }
-        for id in deleteOrder { try add(id, \.deleted) }
+        for (store, updated) in try snapshots(updatedIdentifiers.sorted(), updates: true) {
+            parts[store, default: newRequest()].updated = updated
+        }
+        for (store, deleted) in try snapshots(deleteOrder, updates: false) {
+            parts[store, default: newRequest()].deleted = deleted
+        }
         return parts
     }
 
@@ -111,8 +122,14 @@ extension ModelContext {
                 registry[used] = registration
             }
         }
-        let inserted = Set(request.inserted.map(\.persistentIdentifier))
-        insertOrder.removeAll { inserted.contains($0) }
+        if request.inserted.count == insertOrder.count {
+            // Every pending insert was in this request (the request was made from `insertOrder`, which names
+            // each model once): nothing to look up.
+            insertOrder.removeAll()
+        } else {
+            let inserted = Set(request.inserted.map(\.persistentIdentifier))
+            insertOrder.removeAll { inserted.contains($0) }
+        }
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             guard let registration = registry[id] else { continue }

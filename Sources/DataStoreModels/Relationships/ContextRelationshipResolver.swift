@@ -76,8 +76,9 @@ final class ContextRelationshipResolver: RelatedModelResolving {
         {
             return tracked  // Everything loaded already: the common case after the first read of a fetch.
         }
-        var missing = Set<PersistentIdentifier>()
-        for id in gather(entity) + identifiers where context.resolve(id) == nil {
+        let wanted = gather(entity) + identifiers
+        var missing = Set<PersistentIdentifier>(minimumCapacity: wanted.count)
+        for id in wanted where context.resolve(id) == nil {
             missing.insert(id)
         }
         if !missing.isEmpty {

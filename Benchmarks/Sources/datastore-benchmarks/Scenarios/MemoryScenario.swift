@@ -69,7 +69,14 @@ enum MemoryScenario {
                     model.rank = index % 100
                     return model
                 }
-                snapshots = (0..<count).map { note($0, store: "bench") }
+                // The snapshots the context sends: the models' own identifiers (UUIDs) and values.
+                snapshots = models.map { model in
+                    DataStoreSnapshot(
+                        persistentIdentifier: PersistentIdentifier(
+                            storeIdentifier: "bench", entityName: "Note",
+                            primaryKey: model.persistentModelID.primaryKey),
+                        values: model.snapshotValues)
+                }
                 container = try ModelContainer(
                     for: [Note.self],
                     configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "bench"))])
