@@ -77,6 +77,29 @@ import Testing
         #expect(Self.everyKey(table).isEmpty)
     }
 
+    /// A copy of the table made before an update keeps its own rows in order: fetching from it after the update
+    /// must not hand its rows to the table (they share the order until one of them changes).
+    @Test func aCopyFetchedAfterAnUpdateDoesNotLendItsRowsToTheTable() throws {
+        var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
+        table.apply(
+            try table.plan(
+                DataStoreSaveChangesRequest(inserted: [
+                    Self.tag("1", "a"), Self.tag("2", "b"), Self.tag("3", "c"),
+                ])))
+        let copy = table
+        table.apply(try table.plan(DataStoreSaveChangesRequest(updated: [Self.tag("2", "b", "blue")])))
+        let everything = FetchDescriptor<Tag>()
+        let copied = copy.candidates(for: everything, bounds: ModelPredicateBounds<Tag>(nil))
+        #expect(copied.map { $0[attribute: "colour"] } == [.string("red"), .string("red"), .string("red")])
+        let current = table.candidates(for: everything, bounds: ModelPredicateBounds<Tag>(nil))
+        #expect(current.map { $0[attribute: "colour"] } == [.string("red"), .string("blue"), .string("red")])
+        // And every row in order, as a checkpoint writes them.
+        #expect(
+            table.rowsInIdentifierOrder.map { $0[attribute: "colour"] }
+                == current.map { $0[attribute: "colour"] })
+        #expect(copy.rowsInIdentifierOrder.map(\.persistentIdentifier) == copied.map(\.persistentIdentifier))
+    }
+
     /// A fetch of many rows by identifier (how a context loads related models) gets them in identifier order
     /// from the table; a fetch of a few gets them unordered, and the query orders them. Both answer the same.
     @Test func manyRowsByIdentifierComeInOrderAndFewAreOrderedByTheQuery() throws {

@@ -44,6 +44,15 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         rowsByEntity[identifier.entityName]?[identifier]
     }
 
+    /// Every row in ascending identifier order (entity by entity: a table's rows all name its store), from the
+    /// order the table keeps between fetches: how a checkpoint writes them, without sorting them each time.
+    package var rowsInIdentifierOrder: [DataStoreSnapshot] {
+        rowsByEntity.keys.sorted().flatMap { entity -> [DataStoreSnapshot] in
+            guard let rows = rowsByEntity[entity] else { return [] }
+            return rows.count > 1 ? identifierOrder.rows(of: entity, in: rows) : Array(rows.values)
+        }
+    }
+
     /// The rows of one entity, in no particular order.
     public func rows(of entityName: String) -> Dictionary<PersistentIdentifier, DataStoreSnapshot>.Values {
         (rowsByEntity[entityName] ?? [:]).values
@@ -91,8 +100,11 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed {
                 identifierOrder = OrderedRows()
             }
-        } else if identifierOrder.holdsRows(of: id.entityName) {
-            // Copies of the table share the instance: the new one keeps the order and leaves the rows out.
+        } else if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.holdsRows(of: id.entityName)
+        {
+            // The rows held are stale. And while a copy of the table shares the instance, the copy may fill it
+            // with its own rows later, which this table must not read: it takes an instance of its own, with the
+            // same order and without this entity's rows.
             identifierOrder = identifierOrder.droppingRows(of: id.entityName)
         }
         // An update of attributes no unique constraint or index covers (the common case) moves neither.

@@ -167,11 +167,12 @@ struct ReplayedState: Sendable {
 
     /// The record of the compacted state, with history in `segments` (a checkpoint writes them first).
     func snapshotRecord(segments: [HistoryIndex.File]) -> JournalRecord.SnapshotRecord {
-        let rows = Array(table.countsByEntity.keys).flatMap { table.rows(of: $0) }
+        // In identifier order, so that the file is the same for the same rows; the table keeps that order.
+        let rows = table.rowsInIdentifierOrder
         return JournalRecord.SnapshotRecord(
             format: Self.formatVersion, store: storeIdentifier, epoch: epoch, sequence: latestSequence,
             nextChange: nextChangeIdentifier, oldestValid: oldestValidSequence, lastTimestamp: lastTimestamp,
-            rows: rows.sorted { $0.persistentIdentifier < $1.persistentIdentifier },
+            rows: rows,
             history: [], schema: recorded, schemaGeneration: schemaGeneration, segments: segments,
             forgottenThrough: history.forgottenThrough, forgotten: history.forgotten.sorted())
     }
