@@ -108,7 +108,8 @@ extension ModelContext {
             let proposed = snapshot.persistentIdentifier
             guard var registration = registry.removeValue(forKey: proposed) else { continue }
             let used = remapped[proposed] ?? proposed
-            aliases[proposed.primaryKey] = used
+            // `insert` mapped the key to the identifier it assigned; only a remapping changes it.
+            if used != proposed { aliases[proposed.primaryKey] = used }
             // A saved struct is a value: nothing to track (see below), so skip re-registering it.
             guard type(of: registration.model) is AnyObject.Type else { continue }
             registration.model.persistentModelID = used

@@ -95,6 +95,11 @@ struct ModelRegistry {
             if let instance = new.reportingInstance { ModelChangeTracking.track(instance, in: log) }
             return
         }
+        // The common removal (a saved insert re-registered, a delete): one instance to untrack.
+        if let old, new == nil, old.twins.isEmpty {
+            if let instance = old.reportingInstance { ModelChangeTracking.untrack(instance, from: log) }
+            return
+        }
         let before = old?.instances ?? []
         let after = new?.instances ?? []
         for instance in before where !after.contains(where: { $0 === instance }) {
