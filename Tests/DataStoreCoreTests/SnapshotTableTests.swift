@@ -32,6 +32,13 @@ import Testing
         init() {}
     }
 
+    /// A table holding tags with these keys and labels, inserted in this order.
+    static func table(holding tags: [(key: String, label: String)]) throws -> SnapshotTable {
+        var table = SnapshotTable(storeIdentifier: "tags", schema: schema)
+        table.apply(try table.plan(DataStoreSaveChangesRequest(inserted: tags.map { tag($0.key, $0.label) })))
+        return table
+    }
+
     /// The keys of the rows a fetch of every tag examines, in the order it gets them.
     static func everyKey(_ table: SnapshotTable) -> [String] {
         table.candidates(for: FetchDescriptor<Tag>(), bounds: ModelPredicateBounds<Tag>(nil))
@@ -41,12 +48,7 @@ import Testing
     /// Every row comes in identifier order (kept between fetches, not sorted on each): an insert or a delete
     /// changes the order, an update does not, and a copy of the table keeps the order of its own rows.
     @Test func everyRowComesInIdentifierOrderAfterInsertsAndDeletes() throws {
-        var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
-        table.apply(
-            try table.plan(
-                DataStoreSaveChangesRequest(inserted: [
-                    Self.tag("3", "c"), Self.tag("1", "a"), Self.tag("5", "e"),
-                ])))
+        var table = try Self.table(holding: [("3", "c"), ("1", "a"), ("5", "e")])
         let unfetched = table
         #expect(Self.everyKey(table) == ["1", "3", "5"])
         let fetched = table
@@ -80,12 +82,7 @@ import Testing
     /// A copy of the table made before an update keeps its own rows in order: fetching from it after the update
     /// must not hand its rows to the table (they share the order until one of them changes).
     @Test func aCopyFetchedAfterAnUpdateDoesNotLendItsRowsToTheTable() throws {
-        var table = SnapshotTable(storeIdentifier: "tags", schema: Self.schema)
-        table.apply(
-            try table.plan(
-                DataStoreSaveChangesRequest(inserted: [
-                    Self.tag("1", "a"), Self.tag("2", "b"), Self.tag("3", "c"),
-                ])))
+        var table = try Self.table(holding: [("1", "a"), ("2", "b"), ("3", "c")])
         let copy = table
         table.apply(try table.plan(DataStoreSaveChangesRequest(updated: [Self.tag("2", "b", "blue")])))
         let everything = FetchDescriptor<Tag>()
