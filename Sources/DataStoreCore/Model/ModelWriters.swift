@@ -7,7 +7,7 @@ import Synchronization
 /// setter (two key path projections and a change note). A new model is tracked by no context, so its values
 /// can go straight into the wrappers' storage; this table holds, per attribute, the writer that does that.
 final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
-    // `@unchecked`: immutable after creation; closures capture only key paths.
+    // `@unchecked`: immutable after creation; closures capture only key paths and offsets.
 
     /// One attribute: its name in snapshots, its position in `schemaAttributes`, and its writer (`nil` for a
     /// relationship, which a resolver sets).
@@ -104,57 +104,4 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
 /// The tables of ``ModelWriters``, by model type (a generic class has no static stored properties).
 private enum ModelWritersCache {
     static let tables = Lock<[ObjectIdentifier: AnyObject]>([:])
-}
-
-/// The writer of an attribute that a fetch writes in place (see ``FreshWriter/inPlace(offset:write:)``).
-struct InPlaceWriter {
-    let offset: Int
-    let write: (UnsafeMutableRawPointer, SnapshotValue) -> Bool
-
-    /// Writes each of `values` whose attribute has a writer into the instance at `instance`, and returns
-    /// `unset` (a bit per attribute position) without the positions it wrote.
-    static func write(
-        _ values: [String: SnapshotValue], into instance: UnsafeMutableRawPointer, writers: [InPlaceWriter?],
-        positions: AttributePositions, unset: UInt64
-    ) -> UInt64 {
-        var unset = unset
-        for (name, value) in values {
-            guard let position = positions[name], let writer = writers[position],
-                writer.write(instance + writer.offset, value)
-            else { continue }
-            unset &= ~(1 << position)
-        }
-        return unset
-    }
-}
-
-/// Attribute positions by name, found without hashing where it can be: a name in a snapshot is most often
-/// a small string (15 bytes of UTF-8 or fewer), stored inside the `String` value itself, and two small strings
-/// are equal exactly when their bytes are. Other names are looked up by hash.
-struct AttributePositions {
-    private let smallNames: [(UInt64, UInt64)]
-    private let byName: [String: Int]
-
-    init(_ names: [String]) {
-        // Where a `String` is not two 64-bit words (32-bit platforms), every lookup hashes.
-        smallNames = MemoryLayout<String>.size == 16 ? names.map(Self.bytes) : []
-        byName = Dictionary(names.enumerated().map { ($1, $0) }) { first, _ in first }
-    }
-
-    /// The position of `name`, or `nil` if it is no attribute.
-    subscript(name: String) -> Int? {
-        guard !smallNames.isEmpty else { return byName[name] }
-        let bytes = Self.bytes(of: name)
-        // Equal bytes mean equal strings (the same small string, or the same storage); unequal bytes prove
-        // nothing, so a miss falls back to the hashed lookup.
-        for position in smallNames.indices where smallNames[position] == bytes { return position }
-        return byName[name]
-    }
-
-    /// The two words of a `String` value.
-    private static func bytes(of string: String) -> (UInt64, UInt64) {
-        withUnsafeBytes(of: string) {
-            ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
-        }
-    }
 }
