@@ -27,6 +27,10 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
     /// writer that sets the stored value directly (no change is noted): how a fetch fills in a new model. `nil`
     /// when there is none (the attribute's own writer sets it then).
     private var storageWriter: ((AnyKeyPath?) -> FreshWriter<Model>?)?
+    /// Given the same key path, a reader of the stored value at its byte offset in the model's storage (a class
+    /// instance or a struct value): how a save reads a model. `nil` when there is none (the attribute's own
+    /// reader reads it then).
+    private var storageReader: ((AnyKeyPath?) -> InPlaceReader?)?
 
     /// Declares an attribute stored at `keyPath` under `name`. Give `originalName` when the attribute was
     /// renamed: a store that still holds the old name renames it on opening (a lightweight migration).
@@ -43,6 +47,28 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
             valueKind: Value.snapshotValueKind, originalName: originalName,
             read: { $0[keyPath: keyPath].snapshotValue },
             write: writer(keyPath),
+            storageReader: { path in
+                if let path {
+                    guard let storage = path as? ReferenceWritableKeyPath<Model, Attribute<Value>>,
+                        let offset = StoredPropertyOffset.of(storage)
+                    else { return nil }
+                    return InPlaceReader(offset: offset) {
+                        $0.assumingMemoryBound(to: Attribute<Value>.self).pointee.value.snapshotValue
+                    }
+                }
+                let offset: Int?
+                if let reference = keyPath as? ReferenceWritableKeyPath<Model, Value> {
+                    offset = StoredPropertyOffset.of(reference)
+                } else {
+                    // A struct model's stored property: the layout knows where it is (`nil` when computed).
+                    offset = MemoryLayout<Model>.offset(of: keyPath)
+                }
+                return offset.map { offset in
+                    InPlaceReader(offset: offset) {
+                        $0.assumingMemoryBound(to: Value.self).pointee.snapshotValue
+                    }
+                }
+            },
             storageWriter: { path in
                 guard let path else {
                     // A plain stored property of a class model is written in place too.
@@ -142,12 +168,14 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
         name: String, keyPath: PartialKeyPath<Model>, options: Schema.Attribute.Option, valueTypeName: String,
         valueKind: String, originalName: String?, read: @escaping (Model) -> SnapshotValue,
         write: @escaping (inout Model, SnapshotValue) -> Bool,
+        storageReader: ((AnyKeyPath?) -> InPlaceReader?)? = nil,
         storageWriter: ((AnyKeyPath?) -> FreshWriter<Model>?)? = nil
     ) {
         self.init(
             name: name, keyPath: keyPath, options: options, valueTypeName: valueTypeName,
             valueKind: valueKind,
             originalName: originalName, relationship: nil, read: read, write: write)
+        self.storageReader = storageReader
         self.storageWriter = storageWriter
     }
 
@@ -165,6 +193,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
         self.originalName = originalName
         self.read = read
         self.write = write
+        self.storageReader = nil
         self.storageWriter = nil
     }
 
@@ -209,6 +238,14 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
         guard relationship == nil else { return nil }
         if let direct = storageWriter?(storage) { return direct }
         return .model(write)
+    }
+
+    /// The fastest way to read this attribute: at its byte offset in the model's storage, found from
+    /// `storage` (its `@Attribute` storage's key path) or its own key path. `nil` for a relationship, a
+    /// `.codable` value or a computed property (``value(of:)`` reads it then).
+    func inPlaceReader(storage: AnyKeyPath?) -> InPlaceReader? {
+        guard relationship == nil else { return nil }
+        return storageReader?(storage)
     }
 
     /// Converts a constant from a predicate or key path to its persisted form, when it is convertible.

@@ -91,17 +91,6 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
 
     /// The table of `Model`, made on first use.
     static func of(_: Model.Type) -> ModelWriters {
-        let key = ObjectIdentifier(Model.self)
-        if let known = ModelWritersCache.tables.withLock({ $0[key] }) {
-            return unsafeDowncast(known, to: ModelWriters.self)
-        }
-        let made = ModelWriters()
-        ModelWritersCache.tables.withLock { $0[key] = made }
-        return made
+        ModelTypeTables.table(ModelWriters.self) { ModelWriters() }
     }
-}
-
-/// The tables of ``ModelWriters``, by model type (a generic class has no static stored properties).
-private enum ModelWritersCache {
-    static let tables = Lock<[ObjectIdentifier: AnyObject]>([:])
 }

@@ -117,13 +117,7 @@ extension PersistentModel {
 
     /// The instance's attribute values by name, as a store persists them.
     public var snapshotValues: [String: SnapshotValue] {
-        let attributes = Self.schemaAttributes
-        var values: [String: SnapshotValue] = [:]
-        values.reserveCapacity(attributes.count)
-        for attribute in attributes {
-            values[attribute.name] = attribute.value(of: self)
-        }
-        return values
+        ModelReaders.of(Self.self).values(of: self)
     }
 
     /// The instance's snapshot: its identifier and attribute values.

@@ -69,6 +69,17 @@ extension ModelContext {
         /// changed, and what it changed it from).
         func snapshots(_ ids: [PersistentIdentifier], updates: Bool) throws -> [String: [DataStoreSnapshot]] {
             var byStore: [String: [DataStoreSnapshot]] = [:]
+            // Consecutive snapshots of one store are gathered before the table is touched: a save of many models
+            // would otherwise hash the store's name once per model.
+            var run: (store: String, snapshots: [DataStoreSnapshot])?
+            func endRun() {
+                guard let run else { return }
+                if byStore[run.store] == nil {
+                    byStore[run.store] = run.snapshots
+                } else {
+                    byStore[run.store]?.append(contentsOf: run.snapshots)
+                }
+            }
             for id in ids {
                 guard let registration = registry[id] else { continue }
                 let store = try store(of: id)
@@ -78,9 +89,13 @@ extension ModelContext {
                     parts[store, default: newRequest()].baselines[id] = Dictionary(
                         uniqueKeysWithValues: values.keys.map { ($0, saved[$0] ?? .null) })
                 }
-                byStore[store, default: []].append(
-                    DataStoreSnapshot(persistentIdentifier: id, values: values))
+                if run?.store != store {
+                    endRun()
+                    run = (store, [])
+                }
+                run?.snapshots.append(DataStoreSnapshot(persistentIdentifier: id, values: values))
             }
+            endRun()
             return byStore
         }
         for (store, inserted) in try snapshots(insertOrder, updates: false) {

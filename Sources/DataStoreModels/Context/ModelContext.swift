@@ -141,7 +141,9 @@ public final class ModelContext {
     /// The identifier a model's (possibly stale or unresolved) identifier refers to: itself if registered,
     /// the identifier the store gave it if this context proposed it, or `nil` if the context never saw it.
     func resolve(_ id: PersistentIdentifier) -> PersistentIdentifier? {
-        if registry[id] != nil { return id }
+        // The registry holds resolved identifiers only (`insert` assigns one first): a new model's
+        // identifier is not looked up there.
+        if id.isResolved, registry.contains(id) { return id }
         if !aliases.isEmpty, let alias = aliases[id.primaryKey],
             !id.isResolved || alias.entityName == id.entityName
         {

@@ -20,6 +20,9 @@ struct ModelRegistry {
         set { _ = replace(id, with: newValue) }
     }
 
+    /// Whether `id` is registered, without copying its registration out.
+    func contains(_ id: PersistentIdentifier) -> Bool { entries.index(forKey: id) != nil }
+
     /// Sets or removes the registration of `id` and returns the one it replaces, hashing `id` once for the
     /// table (a save re-registers every model it inserted, a fetch every model it made).
     private mutating func replace(_ id: PersistentIdentifier, with newValue: ModelContext.Registration?)
