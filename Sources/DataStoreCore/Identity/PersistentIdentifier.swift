@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Identifies one model instance in one store: the store, the entity and a primary key.
 ///
@@ -28,8 +29,28 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
 
     /// Creates an unresolved identifier with a fresh random primary key, for a model not yet inserted.
     public init() {
-        self.init(storeIdentifier: nil, entityName: "", primaryKey: Self.randomUUIDString())
+        if Self.isReplacedRightAway {
+            self.init(storeIdentifier: nil, entityName: "", primaryKey: Self.placeholderKey())
+        } else {
+            self.init(storeIdentifier: nil, entityName: "", primaryKey: Self.randomUUIDString())
+        }
     }
+
+    /// Whether the identifiers `init()` makes now are replaced as soon as they are made: a fetch makes each model
+    /// with its `init()`, which draws an identifier, and then gives it the stored one. Drawing a random key only
+    /// to drop it was a tenth of making a model, so while this is set `init()` makes a placeholder instead.
+    @TaskLocal package static var isReplacedRightAway = false
+
+    private static let placeholders = Atomic<Int>(0)
+
+    /// A key no random one equals, distinct within the process, and short enough to need no allocation. One
+    /// that escapes (a model an `init()` makes inside another's) gets a random key when it is inserted.
+    private static func placeholderKey() -> String {
+        "\u{1}" + String(placeholders.wrappingAdd(1, ordering: .relaxed).newValue, radix: 36)
+    }
+
+    /// Whether the primary key is a placeholder that `init()` made while a fetch made a model.
+    package var isPlaceholder: Bool { primaryKey.utf8.first == 1 }
 
     /// A version 4 UUID from the system's random source, spelled as `UUID().uuidString` spells one. Every
     /// model a fetch materialises draws one (its `init()` runs before its values are set), and Foundation's

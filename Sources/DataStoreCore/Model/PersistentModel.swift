@@ -135,9 +135,13 @@ extension PersistentModel {
 
     /// Creates an instance whose relationships `resolver` loads on first read.
     package init(snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError) {
-        self.init()
-        try ModelWriters.of(Self.self).fill(&self, from: snapshot.values, resolver: resolver)
-        persistentModelID = snapshot.persistentIdentifier
+        // The identifier `init()` gives the model is replaced below (a fetch of many models sets the flag once).
+        var model =
+            PersistentIdentifier.isReplacedRightAway
+            ? Self() : PersistentIdentifier.$isReplacedRightAway.withValue(true) { Self() }
+        try ModelWriters.of(Self.self).fill(&model, from: snapshot.values, resolver: resolver)
+        model.persistentModelID = snapshot.persistentIdentifier
+        self = model
     }
 
     /// Overwrites the instance's attributes with snapshot values; absent names read as `null`.

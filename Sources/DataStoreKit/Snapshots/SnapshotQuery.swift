@@ -100,11 +100,7 @@ public enum SnapshotQuery {
     private static func inIdentifierOrder(_ candidates: [DataStoreSnapshot], offset: Int?, limit: Int?)
         -> [DataStoreSnapshot]
     {
-        var sorted = candidates
-        if sorted.count > 1 {
-            sorted.sort { $0.persistentIdentifier < $1.persistentIdentifier }
-        }
-        return window(sorted, offset: offset, limit: limit)
+        window(IdentifierOrder.sorted(candidates, by: \.persistentIdentifier), offset: offset, limit: limit)
     }
 
     /// The elements from `offset` on, at most `limit` of them (negative values count as zero).
@@ -134,7 +130,7 @@ public enum SnapshotQuery {
             matches.append((model, snapshot))
         }
         if descriptor.sortBy.isEmpty {
-            matches.sort { $0.snapshot.persistentIdentifier < $1.snapshot.persistentIdentifier }
+            matches = IdentifierOrder.sorted(matches, by: \.snapshot.persistentIdentifier)
         } else {
             let comparator = descriptor.sortBy
             matches.sort { lhs, rhs in

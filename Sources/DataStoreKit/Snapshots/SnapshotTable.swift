@@ -374,12 +374,13 @@ final class OrderedRows: Sendable {
     func rows(of entity: String, in rows: [PersistentIdentifier: DataStoreSnapshot]) -> [DataStoreSnapshot] {
         sorted.withLock { sorted in
             if let known = sorted[entity]?.rows { return known }
-            let identifiers = sorted[entity]?.identifiers ?? rows.keys.sorted()
+            let identifiers =
+                sorted[entity]?.identifiers ?? IdentifierOrder.sorted(Array(rows.keys), by: { $0 })
             let ordered = identifiers.compactMap { rows[$0] }
             // The order is replaced whenever the set of rows changes; should it ever be stale, sort afresh.
             guard ordered.count == rows.count else {
                 sorted[entity] = nil
-                return rows.values.sorted { $0.persistentIdentifier < $1.persistentIdentifier }
+                return IdentifierOrder.sorted(Array(rows.values), by: \.persistentIdentifier)
             }
             sorted[entity] = Entity(identifiers: identifiers, rows: ordered)
             return ordered

@@ -35,19 +35,23 @@ extension ModelContext {
         var reporting: [AnyObject] = []
         if reportsChanges { reporting.reserveCapacity(snapshots.count) }
         defer { registry.track(fetched: reporting) }
-        for snapshot in snapshots {
-            guard tracksNothing else {
-                models.append(try materialize(snapshot, resolver: resolver))
-                continue
+        // Each model's `init()` identifier is replaced right away by the stored one (no random key drawn).
+        try PersistentIdentifier.$isReplacedRightAway.withValue(true) {
+            for snapshot in snapshots {
+                guard tracksNothing else {
+                    models.append(try materialize(snapshot, resolver: resolver))
+                    continue
+                }
+                resolver?.note(snapshot, of: Model.self)
+                let model = try Model(snapshot: snapshot, resolver: resolver)
+                registry.register(
+                    fetched: snapshot.persistentIdentifier,
+                    Registration(model: model, baseline: .saved(snapshot.values)),
+                    reportsChanges: reportsChanges)
+                // A class instance is its reference; the cast through `AnyObject` would look the type up each time.
+                if reportsChanges { reporting.append(unsafeBitCast(model, to: AnyObject.self)) }
+                models.append(model)
             }
-            resolver?.note(snapshot, of: Model.self)
-            let model = try Model(snapshot: snapshot, resolver: resolver)
-            registry.register(
-                fetched: snapshot.persistentIdentifier,
-                Registration(model: model, baseline: .saved(snapshot.values)), reportsChanges: reportsChanges)
-            // A class instance is its reference; the cast through `AnyObject` would look the type up each time.
-            if reportsChanges { reporting.append(unsafeBitCast(model, to: AnyObject.self)) }
-            models.append(model)
         }
         return models
     }

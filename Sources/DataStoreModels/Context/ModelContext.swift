@@ -179,8 +179,11 @@ public final class ModelContext {
             return
         }
         let store = container.storeIdentifierByEntity[Model.entityName]
+        // A placeholder (a model made inside another's `init()` while a fetch made it) is unique in this
+        // process only: a stored model gets a random key.
+        let key = id.isPlaceholder ? PersistentIdentifier().primaryKey : id.primaryKey
         let assigned = PersistentIdentifier(
-            storeIdentifier: store ?? "", entityName: Model.entityName, primaryKey: id.primaryKey)
+            storeIdentifier: store ?? "", entityName: Model.entityName, primaryKey: key)
         model.persistentModelID = assigned
         registry[assigned] = Registration(model: model, baseline: .none)
         insertOrder.append(assigned)
