@@ -46,7 +46,20 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     /// A key no random one equals, distinct within the process, and short enough to need no allocation. One
     /// that escapes (a model an `init()` makes inside another's) gets a random key when it is inserted.
     private static func placeholderKey() -> String {
-        "\u{1}" + String(placeholders.wrappingAdd(1, ordering: .relaxed).newValue, radix: 36)
+        var number = UInt64(truncatingIfNeeded: placeholders.wrappingAdd(1, ordering: .relaxed).newValue)
+        // The marker, then the number in hexadecimal, least significant digit first: at most 15 bytes, which a
+        // `String` holds inline.
+        return String(unsafeUninitializedCapacity: 15) { text in
+            text[0] = 1
+            var count = 1
+            repeat {
+                let nibble = UInt8(number & 0xF)
+                text[count] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+                count += 1
+                number >>= 4
+            } while number != 0 && count < 15
+            return count
+        }
     }
 
     /// Whether the primary key is a placeholder that `init()` made while a fetch made a model.

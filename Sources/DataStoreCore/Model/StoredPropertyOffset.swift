@@ -11,16 +11,27 @@
 enum StoredPropertyOffset {
     /// The offset of the property `keyPath` names in instances of the class model `Model`, or `nil` when it
     /// cannot be trusted (a struct model, or a key path whose access does not reach the instance's storage).
+    ///
+    /// `comparingBytes: false` skips the check of the bytes, for a value whose copy need not have the same
+    /// bytes (an enum with payloads of several sizes copies only its case's): only for a key path known to name
+    /// a stored property, such as a property wrapper's storage.
     @usableFromInline
-    static func of<Model: PersistentModel, Value>(_ keyPath: ReferenceWritableKeyPath<Model, Value>) -> Int? {
+    static func of<Model: PersistentModel, Value>(
+        _ keyPath: ReferenceWritableKeyPath<Model, Value>, comparingBytes: Bool = true
+    ) -> Int? {
         guard Model.self is AnyObject.Type else { return nil }
         let first = Model()
         let second = Model()
         // Both instances are alive (held by `first` and `second`) while their addresses are compared.
         return withExtendedLifetime((first, second)) {
-            guard let offset = measured(keyPath, in: first), offset == measured(keyPath, in: second),
-                holdsValue(keyPath, at: offset, in: first), holdsValue(keyPath, at: offset, in: second)
-            else { return nil }
+            guard let offset = measured(keyPath, in: first), offset == measured(keyPath, in: second) else {
+                return nil
+            }
+            guard comparingBytes else { return offset }
+            guard holdsValue(keyPath, at: offset, in: first), holdsValue(keyPath, at: offset, in: second)
+            else {
+                return nil
+            }
             return offset
         }
     }

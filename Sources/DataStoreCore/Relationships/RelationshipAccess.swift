@@ -24,6 +24,8 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     /// keeps the loaded models when they already are those identifiers. `isFresh` says the model was just
     /// made by `init()`, so there is nothing loaded to keep.
     let setFault: (Model, SnapshotValue, (any RelatedModelResolving)?, _ isFresh: Bool) -> Void
+    /// Whether `setFault` writes a fresh model's storage in place, at its offset (for tests).
+    let writesFreshFaultsInPlace: () -> Bool
 
     init<Value: RelationshipValue>(
         keyPath: ReferenceWritableKeyPath<Model, Value>, deleteRule: Schema.Relationship.DeleteRule,
@@ -37,8 +39,18 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         identifiers = { model in storage.keyPath.map { model[keyPath: $0].identifiers } }
         snapshotValue = { model in storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
+        writesFreshFaultsInPlace = { storage.offset != nil }
         setFault = { model, value, resolver, isFresh in
             guard let keyPath = storage.keyPath else { return }
+            if isFresh, let offset = storage.offset {
+                // A model `init()` just made, which no context tracks: the storage is written where it lies,
+                // without a key path (see `StoredPropertyOffset`).
+                (StoredPropertyOffset.address(of: model) + offset).assumingMemoryBound(
+                    to: Relationship<Value>.self
+                )
+                .pointee = Relationship(fault: RelationshipFault(value: value, resolver: resolver))
+                return
+            }
             if !isFresh, case .loaded(let loaded) = model[keyPath: keyPath].state,
                 loaded.relatedModels.map(\.persistentModelID) == value.relatedIdentifiers
             {
@@ -59,6 +71,7 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         private let lock = Lock(())
         private let isFound = Atomic<Bool>(false)
         private nonisolated(unsafe) var found: ReferenceWritableKeyPath<Owner, Relationship<Value>>?
+        private nonisolated(unsafe) var foundOffset: Int?
 
         init(_ property: ReferenceWritableKeyPath<Owner, Value>) {
             self.property = property
@@ -67,15 +80,28 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         /// The `@Relationship` storage, or `nil` when the property is a plain stored property. Read on every
         /// snapshot and materialization, so after the first call it takes no lock.
         var keyPath: ReferenceWritableKeyPath<Owner, Relationship<Value>>? {
-            if isFound.load(ordering: .acquiring) { return found }
+            find()
+            return found
+        }
+
+        /// The storage's offset in an instance, when it can be trusted (see `StoredPropertyOffset`).
+        var offset: Int? {
+            find()
+            return foundOffset
+        }
+
+        private func find() {
+            if isFound.load(ordering: .acquiring) { return }
             lock.withLock { _ in
                 guard !isFound.load(ordering: .acquiring) else { return }
                 found =
                     RelationshipStorageDiscovery.find(property, in: Owner.self)
                     as? ReferenceWritableKeyPath<Owner, Relationship<Value>>
+                // The wrapper's storage is a stored property; its state is an enum whose copies need not
+                // match it byte for byte.
+                foundOffset = found.flatMap { StoredPropertyOffset.of($0, comparingBytes: false) }
                 isFound.store(true, ordering: .releasing)
             }
-            return found
         }
     }
 }
