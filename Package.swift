@@ -41,7 +41,9 @@ let package = Package(
     targets: [
         // The three layers (Docs/Architecture.md): values and protocols, the backend kit, the model layer.
         .target(name: "DataStoreCore"),
-        .target(name: "DataStoreKit", dependencies: ["DataStoreCore"]),
+        .target(name: "DataStoreKit", dependencies: ["DataStoreCore", "CFileStatus"]),
+        // A file's identity and size without its timestamps (`statx` on Linux; see the header for why).
+        .target(name: "CFileStatus"),
         .target(name: "DataStoreModels", dependencies: ["DataStoreCore", "DataStoreKit"]),
         .target(name: "InMemoryStorage", dependencies: ["DataStoreCore", "DataStoreKit"]),
         .target(
@@ -143,7 +145,8 @@ let package = Package(
                 "StoreTestSupport", "PostgresStorage", "DataStoreSync",
             ],
             path: "Tests/StoreProcessHelper"),
-        .testTarget(name: "DataStoreKitTests", dependencies: ["DataStoreCore", "DataStoreKit"]),
+        .testTarget(
+            name: "DataStoreKitTests", dependencies: ["DataStoreCore", "DataStoreKit", "CFileStatus"]),
         .testTarget(
             name: "JSONFileStorageTests",
             dependencies: [
