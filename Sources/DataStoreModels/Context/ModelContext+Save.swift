@@ -118,6 +118,18 @@ extension ModelContext {
     private func recordSaved(
         _ request: DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
     ) {
+        // The common save of new struct models into a context that tracks nothing else: every registration is
+        // one of this request's inserts (each names a registration once, and an update or delete would need one
+        // more), none was remapped, and a saved struct is not tracked (see below). The registry empties at once,
+        // without looking each one up.
+        if remapped.isEmpty, request.inserted.count == registry.count,
+            request.inserted.count == insertOrder.count,
+            registry.holdsOnlyStructModels
+        {
+            registry.removeAllStructModels()
+            insertOrder.removeAll()
+            return
+        }
         let log = registry.log
         for snapshot in request.inserted {
             let proposed = snapshot.persistentIdentifier
