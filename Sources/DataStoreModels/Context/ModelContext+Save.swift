@@ -114,6 +114,21 @@ extension ModelContext {
         DataStoreSaveChangesRequest(editingState: editingState, mergePolicy: mergePolicy)
     }
 
+    /// Whether every model `request` inserts is a struct, by its entity's model type (a save's inserts are mostly
+    /// of one entity: each entity is looked up once in a row).
+    private func insertsOnlyStructModels(_ request: DataStoreSaveChangesRequest) -> Bool {
+        var last: String?
+        for snapshot in request.inserted {
+            let entity = snapshot.persistentIdentifier.entityName
+            if entity == last { continue }
+            guard let type = container.modelTypes.types[entity], !(type is AnyObject.Type) else {
+                return false
+            }
+            last = entity
+        }
+        return true
+    }
+
     /// Updates the context after one store committed `request`.
     private func recordSaved(
         _ request: DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
@@ -124,7 +139,7 @@ extension ModelContext {
         // without looking each one up.
         if remapped.isEmpty, request.inserted.count == registry.count,
             request.inserted.count == insertOrder.count,
-            registry.holdsOnlyStructModels
+            insertsOnlyStructModels(request)
         {
             registry.removeAllStructModels()
             insertOrder.removeAll()

@@ -78,28 +78,11 @@ struct ModelRegistry {
     /// The number of registrations.
     var count: Int { entries.count }
 
-    /// Whether every registration holds a struct model (a value, which nothing tracks once it is saved).
-    var holdsOnlyStructModels: Bool {
-        // Mostly one type: its answer is looked up once.
-        var last: (type: ObjectIdentifier, isStruct: Bool)?
-        for registration in entries.values {
-            let type = Swift.type(of: registration.model)
-            if let last, last.type == ObjectIdentifier(type) {
-                if !last.isStruct { return false }
-                continue
-            }
-            let isStruct = !(type is AnyObject.Type)
-            if !isStruct { return false }
-            last = (ObjectIdentifier(type), isStruct)
-        }
-        return true
-    }
-
     /// Removes every registration at once: what removing each would do, for a registry that holds only struct
     /// models (no instance is connected to the log).
     mutating func removeAllStructModels() {
-        assert(holdsOnlyStructModels)
-        log.forget(Array(entries.keys))
+        assert(entries.values.allSatisfy { !(type(of: $0.model) is AnyObject.Type) })
+        log.forget(entries.keys)
         entries.removeAll()
         alwaysCompared.removeAll()
     }

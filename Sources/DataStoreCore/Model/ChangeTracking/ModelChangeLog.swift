@@ -37,6 +37,8 @@ package final class ModelChangeLog: Sendable {
     /// Forgets `identifiers`: their models are as saved again, or no longer tracked.
     package func forget(_ identifiers: some Sequence<PersistentIdentifier>) {
         state.withLock { state in
+            // Usually nothing was noted: nothing to look up.
+            guard !state.changed.isEmpty else { return }
             for id in identifiers { state.changed.remove(id) }
         }
     }
