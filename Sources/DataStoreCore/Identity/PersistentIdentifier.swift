@@ -28,6 +28,11 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     }
 
     /// Creates an unresolved identifier with a fresh random primary key, for a model not yet inserted.
+    ///
+    /// While a fetch makes models (each through its `init()`, whose identifier the stored one then replaces),
+    /// the key is a placeholder instead: unique within the process, never equal to a random key. A model made
+    /// inside another's `init()` during a fetch keeps its placeholder until a context inserts it, which gives
+    /// it a random key.
     public init() {
         if Self.isReplacedRightAway {
             self.init(storeIdentifier: nil, entityName: "", primaryKey: Self.placeholderKey())
