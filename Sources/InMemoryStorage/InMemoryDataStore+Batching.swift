@@ -6,10 +6,9 @@ extension InMemoryDataStore: DataStoreBatching {
     /// found and deleted under the store's lock, so a concurrent save cannot slip between them.
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         try state.withLock { state throws(DataStoreError) in
-            let save = try state.table.saveRequest(deleting: request, modelsExamined: &state.modelsExamined)
-            guard !save.deleted.isEmpty else { return }
-            let plan = try state.table.plan(save)
-            _ = commit(plan, of: save, in: &state)
+            let plan = try state.table.plan(deleting: request, modelsExamined: &state.modelsExamined)
+            guard !plan.changes.isEmpty else { return }
+            _ = commit(plan, editingState: request.editingState, in: &state)
         }
     }
 }

@@ -20,7 +20,7 @@ extension InMemoryDataStore: SchemaMigrating {
                 let migration = try state.table.migration(from: stored, to: schema, applying: changes)
                 var token: InMemoryHistoryToken?
                 if let plan = migration.plan, let changes {
-                    token = commit(plan, of: changes, in: &state)
+                    token = commit(plan, editingState: changes.editingState, in: &state)
                 }
                 state.table = migration.table
                 return token

@@ -91,7 +91,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
                 return DataStoreSaveChangesResult(
                     storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
             }
-            let token = commit(plan, of: request, in: &state)
+            let token = commit(plan, editingState: request.editingState, in: &state)
             return DataStoreSaveChangesResult(
                 storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: token,
                 deleteRuleChanges: plan.deleteRuleChanges)
@@ -99,7 +99,7 @@ public final class InMemoryDataStore: DataStore, Sendable {
     }
 
     /// Records a validated, non-empty plan as the next transaction and applies it to the rows.
-    func commit(_ plan: SavePlan, of request: DataStoreSaveChangesRequest, in state: inout State)
+    func commit(_ plan: SavePlan, editingState: EditingState, in state: inout State)
         -> InMemoryHistoryToken
     {
         let sequence = state.latestSequence + 1
@@ -118,9 +118,9 @@ public final class InMemoryDataStore: DataStore, Sendable {
         let timestamp = max(Date(), state.lastTimestamp)
         state.table.apply(plan)
         let transaction = InMemoryHistoryTransaction(
-            timestamp: timestamp, changes: changes, token: token, author: request.editingState.author,
-            bundleIdentifier: request.editingState.bundleIdentifier,
-            processIdentifier: request.editingState.processIdentifier)
+            timestamp: timestamp, changes: changes, token: token, author: editingState.author,
+            bundleIdentifier: editingState.bundleIdentifier, processIdentifier: editingState.processIdentifier
+        )
         state.history.append(transaction)
         for observer in state.observers.values {
             observer.yield(transaction)

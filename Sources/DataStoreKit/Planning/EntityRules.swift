@@ -44,4 +44,27 @@ final class EntityRules: Sendable {
     func uniqueKeys(of snapshot: DataStoreSnapshot) -> [UniqueKey] {
         UniqueKey.keys(of: snapshot, entity: entity.name, constraints: uniqueConstraints)
     }
+
+    /// The change that deletes `row`, a model of this entity: with its tombstone and its previous values.
+    func deletion(of row: DataStoreSnapshot) -> PlannedChange {
+        PlannedChange(
+            kind: .delete, identifier: row.persistentIdentifier, tombstone: tombstone(of: row),
+            previousValues: previousValues(of: row, among: nil))
+    }
+
+    /// The values of `row` that a delete's tombstone keeps.
+    func tombstone(of row: DataStoreSnapshot) -> [String: SnapshotValue] {
+        Dictionary(uniqueKeysWithValues: preservedAttributeNames.map { ($0, row[attribute: $0]) })
+    }
+
+    /// The values in `row` (the row before the change) of the attributes marked `.preservePreviousValue`,
+    /// among `changed` (an update's) or all of them (a delete); `nil` when none.
+    func previousValues(of row: DataStoreSnapshot, among changed: [String]?) -> [String: SnapshotValue]? {
+        guard !previousValueAttributeNames.isEmpty else { return nil }
+        let names =
+            changed.map { $0.filter(previousValueAttributeNames.contains) }
+            ?? Array(previousValueAttributeNames)
+        guard !names.isEmpty else { return nil }
+        return Dictionary(uniqueKeysWithValues: names.map { ($0, row[attribute: $0]) })
+    }
 }

@@ -417,10 +417,11 @@ public enum SavePlanner {
                             kind: .update, identifier: id, values: values, updatedAttributes: changed,
                             previousValues: previousValues(of: before, among: changed)))
                 case (let before?, nil):
-                    result.append(
-                        PlannedChange(
-                            kind: .delete, identifier: id, tombstone: tombstone(of: before),
-                            previousValues: previousValues(of: before, among: nil)))
+                    guard let rules = rules(for: id.entityName) else {
+                        result.append(PlannedChange(kind: .delete, identifier: id, tombstone: [:]))
+                        continue
+                    }
+                    result.append(rules.deletion(of: before))
                 case (nil, nil):
                     continue
                 }
@@ -428,24 +429,12 @@ public enum SavePlanner {
             return result
         }
 
-        mutating func tombstone(of snapshot: DataStoreSnapshot) -> [String: SnapshotValue] {
-            let names = rules(for: snapshot.persistentIdentifier.entityName)?.preservedAttributeNames ?? []
-            return Dictionary(uniqueKeysWithValues: names.map { ($0, snapshot[attribute: $0]) })
-        }
-
         /// The values in `snapshot` (the row before the change) of the attributes marked
-        /// `.preservePreviousValue`, among `changed` (an update's) or all of them (a delete); `nil` when none.
-        mutating func previousValues(of snapshot: DataStoreSnapshot, among changed: [String]?)
+        /// `.preservePreviousValue`, among `changed` (an update's); `nil` when none.
+        mutating func previousValues(of snapshot: DataStoreSnapshot, among changed: [String])
             -> [String: SnapshotValue]?
         {
-            guard
-                let marked = rules(for: snapshot.persistentIdentifier.entityName)?
-                    .previousValueAttributeNames,
-                !marked.isEmpty
-            else { return nil }
-            let names = changed.map { $0.filter(marked.contains) } ?? Array(marked)
-            guard !names.isEmpty else { return nil }
-            return Dictionary(uniqueKeysWithValues: names.map { ($0, snapshot[attribute: $0]) })
+            rules(for: snapshot.persistentIdentifier.entityName)?.previousValues(of: snapshot, among: changed)
         }
     }
 }

@@ -18,7 +18,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     /// Entity → indexed attribute → value → the models holding it (see `Schema/Entity/indexedAttributeNames`).
     private var valueIndex: [String: [String: [SnapshotValue: IndexHolders]]] = [:]
     /// Each entity's unique constraints and the attributes ``valueIndex`` covers, from the schema.
-    private let rules: [String: EntityRules]
+    let rules: [String: EntityRules]
     /// The indexed values in order, for range lookups: sorted on first use after a change, and replaced (not
     /// emptied) when an indexed value changes, so that copies of the table keep their own.
     private var orderedValues = OrderedIndexValues()
@@ -75,8 +75,90 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
 
     /// Commits a plan made by ``plan(_:)-(DataStoreSaveChangesRequest)`` on this table's current state (or replays a journaled one).
     public mutating func apply(_ plan: SavePlan) {
-        for change in plan.changes {
-            apply(change)
+        apply(plan.changes)
+    }
+
+    /// Commits planned changes in order (a plan's, or a journaled transaction's).
+    ///
+    /// Consecutive deletes of one entity (a batch delete's) are applied together: the entity's rows, index and
+    /// orders are looked up once for all of them rather than once per row.
+    public mutating func apply(_ changes: [PlannedChange]) {
+        var start = changes.startIndex
+        while start < changes.endIndex {
+            let entity = changes[start].identifier.entityName
+            var end = start
+            while end < changes.endIndex, changes[end].kind == .delete,
+                changes[end].identifier.entityName == entity
+            {
+                end += 1
+            }
+            if end - start > 1 {
+                deleteRows(of: entity, changes[start..<end].lazy.map(\.identifier))
+                start = end
+            } else {
+                apply(changes[start])
+                start += 1
+            }
+        }
+    }
+
+    /// Removes the rows of `entity` named by `identifiers`, with their unique values and index entries: what
+    /// applying a delete of each does, in one pass per structure.
+    private mutating func deleteRows(
+        of entity: String, _ identifiers: some Collection<PersistentIdentifier>
+    ) {
+        var removed: [DataStoreSnapshot] = []
+        removed.reserveCapacity(identifiers.count)
+        Self.remove(identifiers, from: &rowsByEntity[entity, default: [:]], into: &removed)
+        guard !removed.isEmpty else { return }
+        if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed {
+            identifierOrder = OrderedRows()
+        }
+        if let rules = rules[entity], !rules.uniqueConstraints.isEmpty {
+            for row in removed {
+                for key in rules.uniqueKeys(of: row) where uniqueOwners[key] == row.persistentIdentifier {
+                    uniqueOwners[key] = nil
+                }
+            }
+        }
+        if let attributes = indexedAttributes(of: entity) {
+            orderedValues = OrderedIndexValues()
+            for name in attributes {
+                Self.unindex(
+                    removed, attribute: name, in: &valueIndex[entity, default: [:]][name, default: [:]])
+            }
+        }
+    }
+
+    /// Moves the rows named by `identifiers` out of `rows` (one entity's) into `removed`.
+    private static func remove(
+        _ identifiers: some Collection<PersistentIdentifier>,
+        from rows: inout [PersistentIdentifier: DataStoreSnapshot], into removed: inout [DataStoreSnapshot]
+    ) {
+        for id in identifiers {
+            if let row = rows.removeValue(forKey: id) { removed.append(row) }
+        }
+    }
+
+    /// Removes `rows` (distinct rows, each held in `index` under its value) from `index`, one attribute's
+    /// value index.
+    ///
+    /// Rows come in runs of one value (a batch delete by an indexed equality is one run): a run as long as its
+    /// value's holders is all of them, and empties the entry at once instead of removing each identifier.
+    private static func unindex(
+        _ rows: [DataStoreSnapshot], attribute name: String, in index: inout [SnapshotValue: IndexHolders]
+    ) {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let value = rows[start][attribute: name]
+            var end = start + 1
+            while end < rows.endIndex, rows[end][attribute: name] == value { end += 1 }
+            if index[value]?.count == end - start {
+                index[value] = IndexHolders()
+            } else {
+                for row in rows[start..<end] { index[value]?.remove(row.persistentIdentifier) }
+            }
+            start = end
         }
     }
 

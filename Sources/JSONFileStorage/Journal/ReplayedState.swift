@@ -130,9 +130,7 @@ struct ReplayedState: Sendable {
     /// Applies a committed transaction whose record is at `offset` of the journal: the rows change and
     /// history grows.
     mutating func apply(_ body: JournalRecord.TransactionRecord, at offset: Int64) {
-        for change in body.changes {
-            table.apply(change)
-        }
+        table.apply(body.changes)
         history.journal.append(
             sequence: body.sequence, timestamp: body.timestamp, offset: offset)
         if history.recentChangeLimit > 0 {

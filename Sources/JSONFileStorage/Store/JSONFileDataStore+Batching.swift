@@ -14,7 +14,12 @@ extension JSONFileDataStore: DataStoreBatching {
         maintainIfDue()
         var examined = 0
         let results = try commit { state in
-            [try state.replayed.table.saveRequest(deleting: request, modelsExamined: &examined)]
+            [
+                (
+                    request.editingState,
+                    .success(try state.replayed.table.plan(deleting: request, modelsExamined: &examined))
+                )
+            ]
         }
         access.inMemory { $0.statistics.modelsExamined += examined }
         if case .failure(let error)? = results.first { throw error }
