@@ -152,6 +152,43 @@ import Testing
         .sorted()
     }
 
+    /// The bounded cache of recent transactions does not keep one with more changes than it holds (a batch
+    /// delete of thousands): the tail after it is read from the journal, the same transactions as before, and
+    /// the transactions after it are cached again.
+    @Test func aTransactionBiggerThanTheRecentCacheIsReadFromTheJournal() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = JSONFileStoreConfiguration(
+            name: "memos", schema: Schema([Memo.self]), directory: directory.url, durability: .relaxed)
+        configuration.recentHistoryChanges = 8
+        let store = try JSONFileDataStore(configuration)
+        func memos(_ range: Range<Int>) -> [DataStoreSnapshot] {
+            range.map { index in
+                DataStoreSnapshot(
+                    persistentIdentifier: PersistentIdentifier(
+                        storeIdentifier: "memos", entityName: "Memo", primaryKey: "m\(index)"),
+                    values: ["title": .string("m\(index)"), "body": .string("")])
+            }
+        }
+        /// The tail after `token`, and the bytes reading it took.
+        func tail(after token: JSONFileHistoryToken) throws -> (changes: [Int], bytes: Int64) {
+            let before = store.statistics.bytesRead
+            let transactions = try store.fetchHistory(
+                HistoryDescriptor(predicate: HistoryPredicates.after(token)))
+            return (transactions.map(\.changes.count), store.statistics.bytesRead - before)
+        }
+        let start = try store.currentToken()
+        let small = try #require(try store.save(DataStoreSaveChangesRequest(inserted: memos(0..<3))).token)
+        #expect(try tail(after: start) == ([3], 0))
+        let big = try #require(try store.save(DataStoreSaveChangesRequest(inserted: memos(3..<23))).token)
+        let afterSmall = try tail(after: small)
+        #expect(afterSmall.changes == [20])
+        #expect(afterSmall.bytes > 0, "a transaction of 20 changes is read from the journal")
+        _ = try store.save(DataStoreSaveChangesRequest(inserted: memos(23..<25)))
+        #expect(try tail(after: big) == ([2], 0))
+        #expect(try tail(after: start).changes == [3, 20, 2])
+    }
+
     @Test func aDamagedOrMissingHistoryFileIsATypedErrorAndNothingIsWritten() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

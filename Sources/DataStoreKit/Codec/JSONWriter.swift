@@ -122,6 +122,17 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// An object key that is plain ASCII needing no escape (a format's own field names): copied without
+    /// looking for characters to escape.
+    mutating func key(literal name: StaticString) {
+        comma()
+        put(UInt8(ascii: "\""))
+        put(name)
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     /// An object key spelled once and written many times, such as a schema's attribute names.
     public struct EncodedKey: Sendable {
         /// `"name":`, escaped.
@@ -284,12 +295,12 @@ public struct JSONWriter: ~Copyable {
     /// A persistent identifier: `{"entity":…,"key":…,"store":…}`.
     public mutating func identifier(_ id: PersistentIdentifier) {
         beginObject()
-        key("entity")
+        key(literal: "entity")
         string(id.entityName)
-        key("key")
+        key(literal: "key")
         string(id.primaryKey)
         if let store = id.storeIdentifier {
-            key("store")
+            key(literal: "store")
             string(store)
         }
         endObject()
@@ -298,9 +309,17 @@ public struct JSONWriter: ~Copyable {
     /// Attribute values by name, keys sorted.
     public mutating func values(_ values: [String: SnapshotValue]) {
         beginObject()
-        for (name, member) in values.sorted(by: { $0.key < $1.key }) {
-            key(name)
-            value(member)
+        if values.count < 2 {
+            // Nothing to sort (a tombstone often keeps one value): no sorted copy.
+            for (name, member) in values {
+                key(name)
+                value(member)
+            }
+        } else {
+            for (name, member) in values.sorted(by: { $0.key < $1.key }) {
+                key(name)
+                value(member)
+            }
         }
         endObject()
     }

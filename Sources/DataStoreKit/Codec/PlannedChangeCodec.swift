@@ -11,23 +11,23 @@ public enum PlannedChangeCodec {
         writer.beginArray()
         for change in changes {
             writer.beginObject()
-            writer.key("identifier")
+            writer.key(literal: "identifier")
             writer.identifier(change.identifier)
-            writer.key("kind")
+            writer.key(literal: "kind")
             writer.string(change.kind.rawValue)
             if let previousValues = change.previousValues {
-                writer.key("previousValues")
+                writer.key(literal: "previousValues")
                 writer.values(previousValues)
             }
             if let tombstone = change.tombstone {
-                writer.key("tombstone")
+                writer.key(literal: "tombstone")
                 writer.values(tombstone)
             }
-            writer.key("updatedAttributes")
+            writer.key(literal: "updatedAttributes")
             writer.beginArray()
             for name in change.updatedAttributes { writer.string(name) }
             writer.endArray()
-            writer.key("values")
+            writer.key(literal: "values")
             writer.values(change.values)
             writer.endObject()
         }

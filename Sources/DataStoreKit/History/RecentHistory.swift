@@ -6,7 +6,9 @@ package import DataStoreCore
 /// files or a database answer the tail, which change feeds and syncs read after their token, from here
 /// instead of reading and decoding it again.
 ///
-/// Holds about ``changeLimit`` changes: the oldest transactions are dropped in batches beyond that.
+/// Holds about ``changeLimit`` changes: the oldest transactions are dropped in batches beyond that. A transaction
+/// with more changes than that is not kept at all (the cache starts again after it): a store checks
+/// ``caches(changeCount:)`` before it decodes one only to remember it.
 package struct RecentHistory<Transaction: HistoryTransaction>: Sendable
 where Transaction.Token: StoreHistoryToken {
     /// The cached transactions, oldest first, without gaps (see the type's documentation).
@@ -30,6 +32,13 @@ where Transaction.Token: StoreHistoryToken {
         return first...last
     }
 
+    /// Whether a transaction of `changeCount` changes would be kept: not when it has more than the whole cache
+    /// holds (a batch delete of thousands), which would push out every other transaction for one that few
+    /// readers read, at the cost of decoding all its changes at commit.
+    package func caches(changeCount: Int) -> Bool {
+        changeLimit > 0 && changeCount <= changeLimit
+    }
+
     /// Remembers `newer`, which must be every transaction of the store after sequence `after` up to the last
     /// of them, in commit order. When the cache ends before `after`, what lies between is unknown, so the
     /// cache starts again from `newer`; transactions it holds already are skipped.
@@ -42,6 +51,11 @@ where Transaction.Token: StoreHistoryToken {
         for transaction in newer {
             let sequence = transaction.token.sequence
             guard sequence > cachedThrough else { continue }
+            guard caches(changeCount: transaction.changes.count) else {
+                // Not kept; the cache keeps no gap, so it starts again after it.
+                removeAll()
+                continue
+            }
             transactions.append(transaction)
             sequences.append(sequence)
             changeCount += transaction.changes.count

@@ -54,7 +54,9 @@ final class EntityRules: Sendable {
 
     /// The values of `row` that a delete's tombstone keeps.
     func tombstone(of row: DataStoreSnapshot) -> [String: SnapshotValue] {
-        Dictionary(uniqueKeysWithValues: preservedAttributeNames.map { ($0, row[attribute: $0]) })
+        var values = [String: SnapshotValue](minimumCapacity: preservedAttributeNames.count)
+        for name in preservedAttributeNames { values[name] = row[attribute: name] }
+        return values
     }
 
     /// The values in `row` (the row before the change) of the attributes marked `.preservePreviousValue`,

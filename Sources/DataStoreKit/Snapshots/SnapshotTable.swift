@@ -107,56 +107,65 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     private mutating func deleteRows(
         of entity: String, _ identifiers: some Collection<PersistentIdentifier>
     ) {
-        var removed: [DataStoreSnapshot] = []
-        removed.reserveCapacity(identifiers.count)
-        Self.remove(identifiers, from: &rowsByEntity[entity, default: [:]], into: &removed)
-        guard !removed.isEmpty else { return }
+        let attributes = indexedAttributes(of: entity).map { Array($0) } ?? []
+        let removed = Self.take(
+            identifiers, from: &rowsByEntity[entity, default: [:]], reading: attributes, rules: rules[entity],
+            owners: &uniqueOwners)
+        guard !removed.identifiers.isEmpty else { return }
         if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed {
             identifierOrder = OrderedRows()
         }
-        if let rules = rules[entity], !rules.uniqueConstraints.isEmpty {
-            for row in removed {
-                for key in rules.uniqueKeys(of: row) where uniqueOwners[key] == row.persistentIdentifier {
-                    uniqueOwners[key] = nil
-                }
-            }
-        }
-        if let attributes = indexedAttributes(of: entity) {
-            orderedValues = OrderedIndexValues()
-            for name in attributes {
-                Self.unindex(
-                    removed, attribute: name, in: &valueIndex[entity, default: [:]][name, default: [:]])
-            }
+        guard !attributes.isEmpty else { return }
+        orderedValues = OrderedIndexValues()
+        for (position, name) in attributes.enumerated() {
+            Self.unindex(
+                removed.identifiers, values: removed.values, stride: attributes.count, at: position,
+                in: &valueIndex[entity, default: [:]][name, default: [:]])
         }
     }
 
-    /// Moves the rows named by `identifiers` out of `rows` (one entity's) into `removed`.
-    private static func remove(
-        _ identifiers: some Collection<PersistentIdentifier>,
-        from rows: inout [PersistentIdentifier: DataStoreSnapshot], into removed: inout [DataStoreSnapshot]
-    ) {
-        for id in identifiers {
-            if let row = rows.removeValue(forKey: id) { removed.append(row) }
-        }
-    }
-
-    /// Removes `rows` (distinct rows, each held in `index` under its value) from `index`, one attribute's
-    /// value index.
+    /// Takes the rows named by `identifiers` out of `rows` (one entity's) and releases the unique values they
+    /// hold in `owners`. Returns the identifiers removed, and each one's values of `attributes`, row after row.
     ///
-    /// Rows come in runs of one value (a batch delete by an indexed equality is one run): a run as long as its
+    /// Each row is read once, while at hand, and freed as it comes out: rows read again in later passes were
+    /// out of the cache by then, in a delete of thousands.
+    private static func take(
+        _ identifiers: some Collection<PersistentIdentifier>,
+        from rows: inout [PersistentIdentifier: DataStoreSnapshot], reading attributes: [String],
+        rules: EntityRules?, owners: inout [UniqueKey: PersistentIdentifier]
+    ) -> (identifiers: [PersistentIdentifier], values: [SnapshotValue]) {
+        var removed: [PersistentIdentifier] = []
+        removed.reserveCapacity(identifiers.count)
+        var values: [SnapshotValue] = []
+        values.reserveCapacity(identifiers.count * attributes.count)
+        let unique = rules?.uniqueConstraints.isEmpty == false ? rules : nil
+        for id in identifiers {
+            guard let row = rows.removeValue(forKey: id) else { continue }
+            removed.append(id)
+            for name in attributes { values.append(row[attribute: name]) }
+            for key in unique?.uniqueKeys(of: row) ?? [] where owners[key] == id { owners[key] = nil }
+        }
+        return (removed, values)
+    }
+
+    /// Removes `identifiers` from `index`, one attribute's value index, given each one's value of the
+    /// attribute at `position` in rows of `stride` values (distinct models, each held under its value).
+    ///
+    /// They come in runs of one value (a batch delete by an indexed equality is one run): a run as long as its
     /// value's holders is all of them, and empties the entry at once instead of removing each identifier.
     private static func unindex(
-        _ rows: [DataStoreSnapshot], attribute name: String, in index: inout [SnapshotValue: IndexHolders]
+        _ identifiers: [PersistentIdentifier], values: [SnapshotValue], stride: Int, at position: Int,
+        in index: inout [SnapshotValue: IndexHolders]
     ) {
-        var start = rows.startIndex
-        while start < rows.endIndex {
-            let value = rows[start][attribute: name]
+        var start = 0
+        while start < identifiers.count {
+            let value = values[start * stride + position]
             var end = start + 1
-            while end < rows.endIndex, rows[end][attribute: name] == value { end += 1 }
+            while end < identifiers.count, values[end * stride + position] == value { end += 1 }
             if index[value]?.count == end - start {
                 index[value] = IndexHolders()
             } else {
-                for row in rows[start..<end] { index[value]?.remove(row.persistentIdentifier) }
+                for id in identifiers[start..<end] { index[value]?.remove(id) }
             }
             start = end
         }

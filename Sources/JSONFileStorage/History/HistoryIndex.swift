@@ -120,6 +120,16 @@ struct HistoryIndex: Sendable {
         recent.remember(CollectionOfOne(transaction), after: transaction.token.sequence - 1)
     }
 
+    /// Whether the cache would keep a transaction of `changeCount` changes (see `RecentHistory`).
+    func caches(changeCount: Int) -> Bool {
+        recent.caches(changeCount: changeCount)
+    }
+
+    /// Notes a transaction the cache does not keep: it starts again after it, as it keeps no gap.
+    mutating func skipRecent() {
+        recent.removeAll()
+    }
+
     /// The files to read, in commit order, the journal's valid data ending at `journalEnd`.
     func files(journalEnd: Int64) -> [File] {
         var journal = journal

@@ -133,9 +133,10 @@ struct ReplayedState: Sendable {
         table.apply(body.changes)
         history.journal.append(
             sequence: body.sequence, timestamp: body.timestamp, offset: offset)
-        if history.recentChangeLimit > 0 {
-            let decoded = transaction(body)
-            history.remember(decoded)
+        if history.caches(changeCount: body.changes.count) {
+            history.remember(transaction(body))
+        } else {
+            history.skipRecent()
         }
         history.latest = body.sequence
         latestSequence = body.sequence

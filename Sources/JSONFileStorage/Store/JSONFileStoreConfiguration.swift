@@ -43,7 +43,8 @@ public struct JSONFileStoreConfiguration: DataStoreConfiguration {
     /// crash-safe: a crash at any point leaves the old files or the new ones.
     public var checkpointJournalBytes: Int64? = 4 << 20
     /// How many of the newest history changes an instance keeps decoded, to answer tail reads without reading
-    /// a file. Internal: tests set it to 0 so that every history read goes to the files.
+    /// a file; a transaction with more changes than this is not kept (the tail after it is read from the
+    /// files). Internal: tests set it to 0 so that every history read goes to the files.
     var recentHistoryChanges = 2_048
 
     /// Creates a configuration.
