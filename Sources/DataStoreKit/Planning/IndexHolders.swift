@@ -35,6 +35,9 @@ struct IndexHolders: Sequence, Sendable {
         }
     }
 
+    /// The number of holders: a sequence's hint for reserving room.
+    var underestimatedCount: Int { count }
+
     /// Whether there is no holder.
     var isEmpty: Bool { count == 0 }
 

@@ -10,9 +10,12 @@ import DataStoreCore
 /// Otherwise it sorts through `<`.
 enum IdentifierOrder {
     /// `elements` sorted by `identifier`, ascending.
-    static func sorted<Element>(_ elements: [Element], by identifier: (Element) -> PersistentIdentifier)
-        -> [Element]
-    {
+    ///
+    /// The elements are moved into place, not copied: rows hold references, and copying thousands of them
+    /// retains each one and releases it again when the unsorted array goes.
+    static func sorted<Element>(
+        _ elements: consuming [Element], by identifier: (Element) -> PersistentIdentifier
+    ) -> [Element] {
         guard elements.count > 1 else { return elements }
         guard let keys = prefixKeys(elements, identifier) else {
             return elements.sorted { identifier($0) < identifier($1) }
@@ -22,7 +25,25 @@ enum IdentifierOrder {
             if lhs.low != rhs.low { return lhs.low < rhs.low }
             return identifier(elements[lhs.index]).primaryKey < identifier(elements[rhs.index]).primaryKey
         }
-        return order.map { elements[$0.index] }
+        var result = elements
+        permute(&result, into: order.map(\.index))
+        return result
+    }
+
+    /// Rearranges `elements` in place so that position `k` holds the element that was at `source[k]` (a
+    /// permutation), by swaps along each cycle.
+    static func permute<Element>(_ elements: inout [Element], into source: [Int]) {
+        var source = source
+        for start in source.indices where source[start] != start {
+            var current = start
+            while source[current] != start {
+                let next = source[current]
+                elements.swapAt(current, next)
+                source[current] = current
+                current = next
+            }
+            source[current] = current
+        }
     }
 
     /// An element's position and the first 16 bytes of its primary key, big-endian (zero past the end).

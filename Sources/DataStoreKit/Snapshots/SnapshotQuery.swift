@@ -64,7 +64,8 @@ public enum SnapshotQuery {
             // Filtering above keeps the candidates' order.
             return candidatesInIdentifierOrder
                 ? window(candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
-                : inIdentifierOrder(candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
+                : inIdentifierOrder(
+                    consume candidates, offset: descriptor.fetchOffset, limit: descriptor.fetchLimit)
         }
         return try evaluated(
             descriptor, predicate: evaluatesPredicate ? descriptor.predicate : nil, over: candidates,
@@ -86,7 +87,7 @@ public enum SnapshotQuery {
         _ candidates: [DataStoreSnapshot], identifier: PersistentIdentifier?,
         _ constraints: [ModelAttributeConstraint]
     ) -> [DataStoreSnapshot] {
-        candidates.filter { row in
+        func matches(_ row: DataStoreSnapshot) -> Bool {
             guard identifier == nil || row.persistentIdentifier == identifier else { return false }
             for constraint in constraints
             where !(row.values[constraint.name] ?? .null).satisfies(constraint.relation, constraint.value) {
@@ -94,13 +95,20 @@ public enum SnapshotQuery {
             }
             return true
         }
+        // Candidates from an index often all match: then they are the answer, not copied row by row.
+        guard let firstMiss = candidates.firstIndex(where: { !matches($0) }) else { return candidates }
+        var kept = Array(candidates[..<firstMiss])
+        for row in candidates[(firstMiss + 1)...] where matches(row) { kept.append(row) }
+        return kept
     }
 
     /// Nothing to evaluate: identifier order, offset and limit, without decoding a model.
-    private static func inIdentifierOrder(_ candidates: [DataStoreSnapshot], offset: Int?, limit: Int?)
-        -> [DataStoreSnapshot]
-    {
-        window(IdentifierOrder.sorted(candidates, by: \.persistentIdentifier), offset: offset, limit: limit)
+    private static func inIdentifierOrder(
+        _ candidates: consuming [DataStoreSnapshot], offset: Int?, limit: Int?
+    ) -> [DataStoreSnapshot] {
+        window(
+            IdentifierOrder.sorted(consume candidates, by: \.persistentIdentifier), offset: offset,
+            limit: limit)
     }
 
     /// The elements from `offset` on, at most `limit` of them (negative values count as zero).

@@ -93,7 +93,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 end += 1
             }
             if end - start > 1 {
-                deleteRows(of: entity, changes[start..<end].lazy.map(\.identifier))
+                deleteRows(of: entity, changes[start..<end])
                 start = end
             } else {
                 apply(changes[start])
@@ -102,14 +102,12 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         }
     }
 
-    /// Removes the rows of `entity` named by `identifiers`, with their unique values and index entries: what
-    /// applying a delete of each does, in one pass per structure.
-    private mutating func deleteRows(
-        of entity: String, _ identifiers: some Collection<PersistentIdentifier>
-    ) {
+    /// Removes the rows of `entity` that `deletes` name, with their unique values and index entries: what
+    /// applying each delete does, in one pass per structure.
+    private mutating func deleteRows(of entity: String, _ deletes: ArraySlice<PlannedChange>) {
         let attributes = indexedAttributes(of: entity).map { Array($0) } ?? []
         let removed = Self.take(
-            identifiers, from: &rowsByEntity[entity, default: [:]], reading: attributes, rules: rules[entity],
+            deletes, from: &rowsByEntity[entity, default: [:]], reading: attributes, rules: rules[entity],
             owners: &uniqueOwners)
         guard !removed.identifiers.isEmpty else { return }
         if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed {
@@ -124,22 +122,24 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         }
     }
 
-    /// Takes the rows named by `identifiers` out of `rows` (one entity's) and releases the unique values they
+    /// Takes the rows that `deletes` name out of `rows` (one entity's) and releases the unique values they
     /// hold in `owners`. Returns the identifiers removed, and each one's values of `attributes`, row after row.
     ///
     /// Each row is read once, while at hand, and freed as it comes out: rows read again in later passes were
     /// out of the cache by then, in a delete of thousands.
     private static func take(
-        _ identifiers: some Collection<PersistentIdentifier>,
+        _ deletes: ArraySlice<PlannedChange>,
         from rows: inout [PersistentIdentifier: DataStoreSnapshot], reading attributes: [String],
         rules: EntityRules?, owners: inout [UniqueKey: PersistentIdentifier]
     ) -> (identifiers: [PersistentIdentifier], values: [SnapshotValue]) {
         var removed: [PersistentIdentifier] = []
-        removed.reserveCapacity(identifiers.count)
+        removed.reserveCapacity(deletes.count)
         var values: [SnapshotValue] = []
-        values.reserveCapacity(identifiers.count * attributes.count)
+        values.reserveCapacity(deletes.count * attributes.count)
         let unique = rules?.uniqueConstraints.isEmpty == false ? rules : nil
-        for id in identifiers {
+        // By index: iterating the changes would copy each one (its dictionaries retained) for its identifier.
+        for index in deletes.indices {
+            let id = deletes[index].identifier
             guard let row = rows.removeValue(forKey: id) else { continue }
             removed.append(id)
             for name in attributes { values.append(row[attribute: name]) }
@@ -268,7 +268,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 for value in membership.values {
                     holders.formUnion(index[membership.name]?[value] ?? IndexHolders())
                 }
-                return SnapshotCandidates(rows: holders.compactMap { rows[$0] }, areInIdentifierOrder: false)
+                return SnapshotCandidates(rows: Self.rows(holders, in: rows), areInIdentifierOrder: false)
             }
             var smallest: IndexHolders?
             for constraint in bounds.attributeConstraints
@@ -309,7 +309,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             }
             if let smallest {
                 let rows = rowsByEntity[entity] ?? [:]
-                return SnapshotCandidates(rows: smallest.compactMap { rows[$0] }, areInIdentifierOrder: false)
+                return SnapshotCandidates(rows: Self.rows(smallest, in: rows), areInIdentifierOrder: false)
             }
         }
         guard ordered, let rows = rowsByEntity[entity], rows.count > 1 else {
@@ -364,9 +364,22 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         for key in sort.order == .forward ? AnySequence(keys) : AnySequence(keys.reversed()) {
             guard result.count < needed else { break }
             // The whole tie group: the query's own sort then orders the ties as a full sort would.
-            result += (index[key] ?? IndexHolders()).compactMap { rows[$0] }
+            result += Self.rows(index[key] ?? IndexHolders(), in: rows)
         }
         return SnapshotCandidates(rows: result, areInIdentifierOrder: false)
+    }
+
+    /// The rows of `identifiers` found in `rows` (one entity's), in the order of `identifiers`: sized up front,
+    /// as an index's holders are thousands at times.
+    private static func rows(
+        _ identifiers: some Sequence<PersistentIdentifier>, in rows: [PersistentIdentifier: DataStoreSnapshot]
+    ) -> [DataStoreSnapshot] {
+        var found: [DataStoreSnapshot] = []
+        found.reserveCapacity(identifiers.underestimatedCount)
+        for id in identifiers {
+            if let row = rows[id] { found.append(row) }
+        }
+        return found
     }
 
     /// The table, when a query of `Model` may follow relationships to other rows (pass it to ``SnapshotQuery``
