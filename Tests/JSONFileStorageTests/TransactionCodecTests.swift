@@ -41,6 +41,21 @@ import Testing
             anonymous.author = nil
             return anonymous
         }(),
+        {
+            // Identifiers spelled with their entity and store reused, then changed: another store, none, and an
+            // entity name that needs escaping.
+            var mixed = Self.record
+            mixed.changes = [
+                ("trips", "Trip", "a"), ("trips", "Trip", "b"), ("other", "Trip", "c"), (nil, "Trip", "d"),
+                ("trips", "Trip", "e"), ("trips", "Odd \"name\"", "f"), ("trips", "Trip", "g"),
+            ].map { store, entity, key in
+                PlannedChange(
+                    kind: .delete,
+                    identifier: .init(storeIdentifier: store, entityName: entity, primaryKey: key),
+                    tombstone: [:])
+            }
+            return mixed
+        }(),
     ])
     func fastAndFoundationWriteTheSameBytes(record: JournalRecord.TransactionRecord) throws {
         let fast = TransactionCodec.encode(record)

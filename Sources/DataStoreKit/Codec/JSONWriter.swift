@@ -306,6 +306,50 @@ public struct JSONWriter: ~Copyable {
         endObject()
     }
 
+    /// The fixed parts of identifiers of one entity and store, spelled once: `{"entity":…,"key":` before the
+    /// key and `,"store":…}` after it.
+    struct IdentifierSpelling {
+        let entityName: String
+        let storeIdentifier: String?
+        fileprivate let prefix: [UInt8]
+        fileprivate let suffix: [UInt8]
+
+        init(_ id: PersistentIdentifier) {
+            entityName = id.entityName
+            storeIdentifier = id.storeIdentifier
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key(literal: "entity")
+            writer.string(id.entityName)
+            writer.key(literal: "key")
+            prefix = writer.bytes
+            writer = JSONWriter()
+            if let store = id.storeIdentifier {
+                writer.needsComma = true
+                writer.key(literal: "store")
+                writer.string(store)
+            }
+            writer.endObject()
+            suffix = writer.bytes
+        }
+
+        func spells(_ id: PersistentIdentifier) -> Bool {
+            id.entityName == entityName && id.storeIdentifier == storeIdentifier
+        }
+    }
+
+    /// ``identifier(_:)``, with the entity and store spelled by `spelling`, made again only when `id` names
+    /// another: a transaction's changes are mostly of one entity, and their names need escaping once.
+    mutating func identifier(_ id: PersistentIdentifier, reusing spelling: inout IdentifierSpelling?) {
+        if spelling?.spells(id) != true { spelling = IdentifierSpelling(id) }
+        guard let spelling else { return }
+        comma()
+        put(spelling.prefix)
+        appendString(id.primaryKey)
+        put(spelling.suffix)
+        needsComma = true
+    }
+
     /// Attribute values by name, keys sorted.
     public mutating func values(_ values: [String: SnapshotValue]) {
         beginObject()

@@ -9,10 +9,11 @@ public enum PlannedChangeCodec {
     /// Writes `changes` as an array.
     public static func write(_ changes: [PlannedChange], into writer: inout JSONWriter) {
         writer.beginArray()
+        var spelling: JSONWriter.IdentifierSpelling?
         for change in changes {
             writer.beginObject()
             writer.key(literal: "identifier")
-            writer.identifier(change.identifier)
+            writer.identifier(change.identifier, reusing: &spelling)
             writer.key(literal: "kind")
             writer.string(change.kind.rawValue)
             if let previousValues = change.previousValues {
