@@ -152,7 +152,10 @@ import Testing
                     deleted: selected.map {
                         DataStoreSnapshot(persistentIdentifier: Self.id("Item", $0), values: [:])
                     }))
-            var together = original
+            // A table of its own (copies share the order a table keeps), with that order made before the
+            // deletes: in identifier order they come out of it in place, otherwise it is dropped.
+            var together = try Self.items(120)
+            _ = Self.everyKey(together)
             together.apply(plan)
             var oneByOne = original
             for change in plan.changes { oneByOne.apply(change) }
@@ -169,14 +172,21 @@ import Testing
         }
     }
 
+    /// The keys of every row, in the order the table keeps (and makes, when it keeps none).
+    static func everyKey(_ table: SnapshotTable) -> [String] {
+        table.candidates(for: FetchDescriptor<Item>(), bounds: ModelPredicateBounds<Item>(nil))
+            .map(\.persistentIdentifier.primaryKey)
+    }
+
     /// What a table answers: its rows, every row in the order it keeps, the holder of every code, and the rows a fetch finds by an equality and
     /// by a range on the indexed group.
     static func contents(of table: SnapshotTable) -> [String] {
-        var lines = table.rows(of: "Item").map { "\($0.persistentIdentifier.primaryKey) \($0.values)" }
-            .sorted()
+        var lines = table.rows(of: "Item").map {
+            "\($0.persistentIdentifier.primaryKey) \($0.values.sorted { $0.key < $1.key })"
+        }
+        .sorted()
         // Every row, in the order the table keeps.
-        lines.append(
-            "\(table.candidates(for: FetchDescriptor<Item>()).map(\.persistentIdentifier.primaryKey))")
+        lines.append("\(everyKey(table))")
         for index in 0..<120 {
             let holder = table.uniqueHolder(
                 entity: "Item", attributes: ["code"], values: [.string("c\(index)")])

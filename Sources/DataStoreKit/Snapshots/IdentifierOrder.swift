@@ -34,15 +34,18 @@ enum IdentifierOrder {
     /// permutation), by swaps along each cycle.
     static func permute<Element>(_ elements: inout [Element], into source: [Int]) {
         var source = source
-        for start in source.indices where source[start] != start {
-            var current = start
-            while source[current] != start {
-                let next = source[current]
-                elements.swapAt(current, next)
+        // Swapped through the buffer, whose `swapAt` moves elements: `Array`'s copies them.
+        elements.withUnsafeMutableBufferPointer { elements in
+            for start in source.indices where source[start] != start {
+                var current = start
+                while source[current] != start {
+                    let next = source[current]
+                    elements.swapAt(current, next)
+                    source[current] = current
+                    current = next
+                }
                 source[current] = current
-                current = next
             }
-            source[current] = current
         }
     }
 

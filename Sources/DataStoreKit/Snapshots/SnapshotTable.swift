@@ -110,7 +110,11 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             deletes, from: &rowsByEntity[entity, default: [:]], reading: attributes, rules: rules[entity],
             owners: &uniqueOwners)
         guard !removed.identifiers.isEmpty else { return }
-        if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed {
+        // A batch delete names its rows in identifier order: they come out of the kept order in place. Dropping
+        // the order instead would release every row it holds (a hundred thousand after a checkpoint).
+        if !isKnownUniquelyReferenced(&identifierOrder)
+            || !identifierOrder.remove(removed.identifiers, of: entity)
+        {
             identifierOrder = OrderedRows()
         }
         guard !attributes.isEmpty else { return }
@@ -472,6 +476,50 @@ final class OrderedRows: Sendable {
         var entities = sorted.withLock { $0 }
         entities[entity]?.rows = nil
         return OrderedRows(entities)
+    }
+
+    /// Removes `deleted`, identifiers of `entity` listed in the order kept, from that order, in place (moving the
+    /// others, not copying them). Returns `false`, changing nothing, when the order of `entity` does not hold
+    /// them all in that order; the caller then drops the instance.
+    func remove(_ deleted: [PersistentIdentifier], of entity: String) -> Bool {
+        sorted.withLock { sorted in
+            guard var kept = sorted[entity], !deleted.isEmpty else { return true }
+            var positions: [Int] = []
+            positions.reserveCapacity(deleted.count)
+            for (index, id) in kept.identifiers.enumerated() where positions.count < deleted.count {
+                let next = deleted[positions.count]
+                // The keys first: they tell identifiers apart almost always, and cheaply.
+                if id.primaryKey == next.primaryKey, id == next { positions.append(index) }
+            }
+            guard positions.count == deleted.count else { return false }
+            // Out of the dictionary while it changes, so that its arrays are not copied.
+            sorted[entity] = nil
+            Self.remove(positions, from: &kept.identifiers)
+            if kept.rows != nil { Self.remove(positions, from: &kept.rows!) }
+            sorted[entity] = kept
+            return true
+        }
+    }
+
+    /// Removes the elements at `positions` (ascending) from `elements`, moving the others down by swaps.
+    private static func remove<Element>(_ positions: [Int], from elements: inout [Element]) {
+        guard let first = positions.first else { return }
+        // Swapped through the buffer, whose `swapAt` moves elements: `Array`'s copies them (a retain and a
+        // release each).
+        let kept = elements.withUnsafeMutableBufferPointer { buffer in
+            var write = first
+            var skipped = 0
+            for read in first..<buffer.count {
+                if skipped < positions.count, positions[skipped] == read {
+                    skipped += 1
+                    continue
+                }
+                buffer.swapAt(write, read)
+                write += 1
+            }
+            return write
+        }
+        elements.removeLast(elements.count - kept)
     }
 
     /// The rows of `rows` (one entity's rows) in identifier order.

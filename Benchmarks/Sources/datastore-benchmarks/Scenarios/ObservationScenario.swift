@@ -118,7 +118,9 @@ enum ObservationScenario {
         let group3 = (0..<models).filter { $0 % 10 == 3 }
         var batch: [Double] = []
         var eachOne: [Double] = []
-        for _ in 0..<3 {
+        // Five pairs in a full run: a batch delete takes tens of milliseconds, and on a shared machine one slow
+        // run in three moved the median by a tenth.
+        for _ in 0..<(report.quick ? 3 : 5) {
             batch.append(
                 try Measure.seconds {
                     let context = ModelContext(container)
