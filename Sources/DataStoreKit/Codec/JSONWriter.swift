@@ -306,48 +306,59 @@ public struct JSONWriter: ~Copyable {
         endObject()
     }
 
-    /// The fixed parts of identifiers of one entity and store, spelled once: `{"entity":…,"key":` before the
-    /// key and `,"store":…}` after it.
+    /// Where this writer last spelled an identifier's fixed parts for one entity and store: the bytes of
+    /// `{"entity":…,"key":` before the key and of `,"store":…}` after it, copied from there for the next
+    /// identifier that names the same ones (no allocation, no escaping scan).
     struct IdentifierSpelling {
         let entityName: String
         let storeIdentifier: String?
-        fileprivate let prefix: [UInt8]
-        fileprivate let suffix: [UInt8]
-
-        init(_ id: PersistentIdentifier) {
-            entityName = id.entityName
-            storeIdentifier = id.storeIdentifier
-            var writer = JSONWriter()
-            writer.beginObject()
-            writer.key(literal: "entity")
-            writer.string(id.entityName)
-            writer.key(literal: "key")
-            prefix = writer.bytes
-            writer = JSONWriter()
-            if let store = id.storeIdentifier {
-                writer.needsComma = true
-                writer.key(literal: "store")
-                writer.string(store)
-            }
-            writer.endObject()
-            suffix = writer.bytes
-        }
+        fileprivate let prefix: Range<Int>
+        fileprivate let suffix: Range<Int>
 
         func spells(_ id: PersistentIdentifier) -> Bool {
             id.entityName == entityName && id.storeIdentifier == storeIdentifier
         }
     }
 
-    /// ``identifier(_:)``, with the entity and store spelled by `spelling`, made again only when `id` names
-    /// another: a transaction's changes are mostly of one entity, and their names need escaping once.
+    /// ``identifier(_:)``, copying the entity and store from where `spelling` says this writer last spelled
+    /// them, or spelling them and noting where when `id` names others: a transaction's changes are mostly of
+    /// one entity, and their names need escaping once.
     mutating func identifier(_ id: PersistentIdentifier, reusing spelling: inout IdentifierSpelling?) {
-        if spelling?.spells(id) != true { spelling = IdentifierSpelling(id) }
-        guard let spelling else { return }
         comma()
-        put(spelling.prefix)
+        guard let known = spelling, known.spells(id) else {
+            let prefixStart = count
+            put(UInt8(ascii: "{"))
+            needsComma = false
+            key(literal: "entity")
+            string(id.entityName)
+            key(literal: "key")
+            let prefixEnd = count
+            appendString(id.primaryKey)
+            let suffixStart = count
+            if let store = id.storeIdentifier {
+                needsComma = true
+                key(literal: "store")
+                string(store)
+            }
+            put(UInt8(ascii: "}"))
+            spelling = IdentifierSpelling(
+                entityName: id.entityName, storeIdentifier: id.storeIdentifier,
+                prefix: prefixStart..<prefixEnd,
+                suffix: suffixStart..<count)
+            needsComma = true
+            return
+        }
+        copyWritten(known.prefix)
         appendString(id.primaryKey)
-        put(spelling.suffix)
+        copyWritten(known.suffix)
         needsComma = true
+    }
+
+    /// Appends a copy of bytes this writer wrote before, at `range`.
+    private mutating func copyWritten(_ range: Range<Int>) {
+        ensure(range.count)
+        (base + count).update(from: base + range.lowerBound, count: range.count)
+        count &+= range.count
     }
 
     /// Attribute values by name, keys sorted.

@@ -13,14 +13,12 @@ extension JSONFileDataStore: DataStoreBatching {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
         maintainIfDue()
         var examined = 0
-        let results = try commit { state in
-            [
-                (
-                    request.editingState,
-                    .success(try state.replayed.table.plan(deleting: request, modelsExamined: &examined))
-                )
-            ]
-        }
+        // The request only carries the editing state: the plan is made from the matches themselves.
+        let results = try commit(
+            resolving: { _ in [DataStoreSaveChangesRequest(editingState: request.editingState)] },
+            planning: { state, _ in
+                [.success(try state.replayed.table.plan(deleting: request, modelsExamined: &examined))]
+            })
         access.inMemory { $0.statistics.modelsExamined += examined }
         if case .failure(let error)? = results.first { throw error }
         maintainIfDue()

@@ -257,23 +257,23 @@ public final class JSONFileDataStore: DataStore, Sendable {
     /// with a record gets that error and nothing is committed.
     func commit(_ batch: [CommitQueue<DataStoreSaveChangesRequest, SaveResult>.Pending]) {
         do {
-            let results = try commit { state in
-                let requests = batch.map(\.request)
-                return Array(zip(requests.map(\.editingState), state.replayed.table.plan(requests)))
-            }
+            let results = try commit { _ in batch.map(\.request) }
             for (pending, result) in zip(batch, results) { pending.result = result }
         } catch {
             for pending in batch { pending.result = .failure(error) }
         }
     }
 
-    /// Commits, as consecutive transactions, the plans `planning` makes from current state (read under the
-    /// file lock, after catching up on other processes' commits), each with the editing state to record, and
-    /// returns each one's result. A batch delete finds its matches there, so that they are exactly the matches
-    /// when its transaction commits.
-    func commit(planning: (State) throws -> [(editing: EditingState, plan: Result<SavePlan, DataStoreError>)])
-        throws -> [Result<SaveResult, any Error>]
-    {
+    /// Commits, as consecutive transactions, the requests `resolve` makes from current state (read under the
+    /// file lock, after catching up on other processes' commits), as `plan` plans them (by default the table's
+    /// planner), and returns each one's result. A batch delete finds its matches there, so that they are
+    /// exactly the matches when its transaction commits.
+    func commit(
+        resolving resolve: (State) throws -> [DataStoreSaveChangesRequest],
+        planning plan: (State, [DataStoreSaveChangesRequest]) throws -> [Result<SavePlan, DataStoreError>] = {
+            state, requests in state.replayed.table.plan(requests)
+        }
+    ) throws -> [Result<SaveResult, any Error>] {
         typealias Prepared = (
             plans: [Result<SavePlan, DataStoreError>], bodies: [JournalRecord.TransactionRecord?], at: Int64,
             journal: StoreFile.Identity, preallocated: Bool, room: Int64?
@@ -282,19 +282,20 @@ public final class JSONFileDataStore: DataStore, Sendable {
             refresh: { try refresh(&$0, repairTornTail: true) },
             prepare: { state -> Prepared in
                 try checkSchema(state)
-                let planned = try planning(state)
-                let plans = planned.map(\.plan)
+                let requests = try resolve(state)
+                let plans = try plan(state, requests)
                 var sequence = state.replayed.latestSequence
                 var firstChange = state.replayed.nextChangeIdentifier
                 // Never earlier than the previous transaction, whichever process wrote it.
                 let timestamp = max(Date(), state.replayed.lastTimestamp)
                 var bodies: [JournalRecord.TransactionRecord?] = []
-                for (editing, planned) in planned {
+                for (request, planned) in zip(requests, plans) {
                     guard case .success(let plan) = planned, !plan.changes.isEmpty else {
                         bodies.append(nil)
                         continue
                     }
                     sequence += 1
+                    let editing = request.editingState
                     bodies.append(
                         JournalRecord.TransactionRecord(
                             sequence: sequence, timestamp: timestamp, author: editing.author,
