@@ -129,7 +129,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     /// Takes the rows that `deletes` name out of `rows` (one entity's) and releases the unique values they
     /// hold in `owners`. Returns the identifiers removed, and each one's values of `attributes`, row after row.
     ///
-    /// Each row is read once, while at hand, and freed as it comes out: rows read again in later passes were
+    /// Each row is read once, while at hand, and released as it comes out: rows read again in later passes were
     /// out of the cache by then, in a delete of thousands.
     private static func take(
         _ deletes: ArraySlice<PlannedChange>,
