@@ -486,10 +486,13 @@ final class OrderedRows: Sendable {
             guard var kept = sorted[entity], !deleted.isEmpty else { return true }
             var positions: [Int] = []
             positions.reserveCapacity(deleted.count)
-            for (index, id) in kept.identifiers.enumerated() where positions.count < deleted.count {
+            for (index, id) in kept.identifiers.enumerated() {
                 let next = deleted[positions.count]
                 // The keys first: they tell identifiers apart almost always, and cheaply.
-                if id.primaryKey == next.primaryKey, id == next { positions.append(index) }
+                guard id.primaryKey == next.primaryKey, id == next else { continue }
+                positions.append(index)
+                // The rest of the order holds none of them: no need to walk it.
+                if positions.count == deleted.count { break }
             }
             guard positions.count == deleted.count else { return false }
             // Out of the dictionary while it changes, so that its arrays are not copied.
