@@ -255,4 +255,24 @@ import Testing
         #expect(traded == (try table.plan(trade)))
         #expect(traded.changes.count == 2)
     }
+
+    /// A schema without relationships skips the passes for them, yet an upsert still comes out as one change of
+    /// its holder, and a holder the same save also updates still reports back the values it stores.
+    @Test func upsertsWithoutRelationshipsStillFoldIntoOneChangeAndReportWhatIsStored() throws {
+        let table = try Self.table(of: 10)
+        let holder = PersistentIdentifier(storeIdentifier: "s", entityName: "Tag", primaryKey: "k7")
+        // Two inserts of a value k7 holds: both become updates of k7.
+        let twice = try table.plan(
+            DataStoreSaveChangesRequest(inserted: [Self.tag("a", "n7", "blue"), Self.tag("b", "n7", "green")]))
+        #expect(twice.changes.map(\.identifier) == [holder])
+        #expect(twice.changes.first?.values["color"] == .string("green"))
+        // An upsert of k7 and an update of k7: the insert sent blue, k7 stores green, and the save says so.
+        let both = try table.plan(
+            DataStoreSaveChangesRequest(
+                inserted: [Self.tag("a", "n7", "blue")], updated: [Self.tag("k7", "n7", "green")]))
+        #expect(both.changes.map(\.identifier) == [holder])
+        #expect(both.remappedIdentifiers.values.map(\.primaryKey) == ["k7"])
+        #expect(both.deleteRuleChanges.map(\.identifier) == [holder])
+        #expect(both.deleteRuleChanges.first?.values == ["color": .string("green")])
+    }
 }

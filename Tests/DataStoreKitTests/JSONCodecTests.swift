@@ -83,6 +83,44 @@ import Testing
         #expect(value["c"] == .object([]))
     }
 
+    /// A skipped member reads as `null` and everything around it as a full parse reads it, whatever the
+    /// skipped value holds (escaped quotes and brackets inside strings, nesting, numbers, literals) and wherever
+    /// it stands (first, last, nested, inside an array's object).
+    @Test(arguments: values)
+    func aSkippedValueLeavesTheRestAsAFullParseReadsIt(value: SnapshotValue) throws {
+        let spelled = String(decoding: writerBytes(value), as: UTF8.self)
+        let tricky = #"["]}\"\\",{"skip":[1,{"x":"}"}]}]"#
+        let documents = [
+            #"{"skip":\#(spelled),"a":1}"#, #"{"a":[\#(spelled)],"skip":\#(spelled)}"#,
+            #"{"o":{"skip":\#(spelled),"k":"v"},"n":-2.5e3,"skip":\#(tricky)}"#,
+            #"[{"skip" : \#(spelled) , "b":true},{"skip":null},{"skip":12.5},{"skip":false}]"#,
+        ]
+        for document in documents {
+            let skipped = try JSONParser.parse(Array(document.utf8), skippingValuesOf: "skip")
+            #expect(
+                skipped == Self.nullingSkip(in: try JSONParser.parse(Array(document.utf8))), "\(document)")
+        }
+    }
+
+    /// A skipped value that does not end is an error, not the end of the document.
+    @Test(arguments: [#"{"skip":"open"#, #"{"skip":[1,2"#, #"{"skip":{"a":"]"}"#, #"{"skip":12"#])
+    func anUnfinishedSkippedValueIsRejected(json: String) {
+        #expect(throws: JSONParser.Failure.self) {
+            try JSONParser.parse(Array(json.utf8), skippingValuesOf: "skip")
+        }
+    }
+
+    static func nullingSkip(in value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(
+                members.map { JSONValue.Member($0.key, $0.key == "skip" ? .null : nullingSkip(in: $0.value)) }
+            )
+        case .array(let elements): return .array(elements.map(nullingSkip))
+        default: return value
+        }
+    }
+
     @Test(arguments: [
         "", "{", "[1,]", #"{"a":1,}"#, "01", "1.", "-", #""\x""#, #""\ud834""#, "tru", #"{"a" 1}"#, "[1] 2",
         "\"a\u{0001}\"",

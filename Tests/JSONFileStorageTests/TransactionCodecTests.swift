@@ -87,5 +87,29 @@ import Testing
             return
         }
         #expect(decoded.store == "trips")
+        // A checkpoint reads no stamp from a record that is not a transaction.
+        #expect(try TransactionCodec.stamp(try foundation(header)) == nil)
+    }
+
+    /// A checkpoint reads a transaction's sequence and time without decoding its changes: they are what a
+    /// full decode reads, for records whose changes hold the field names and brackets it passes over.
+    @Test func theStampIsWhatTheFullDecodeReads() throws {
+        var record = Self.record
+        record.sequence = 9_007_199_254_740_993
+        record.changes.append(
+            PlannedChange(
+                kind: .insert,
+                identifier: .init(storeIdentifier: "trips", entityName: "Trip", primaryKey: "}]"),
+                values: ["sequence": .integer(1), "timestamp": .string("\"],{"), "write": .array([.null])]))
+        record.write = 128
+        for bytes in [TransactionCodec.encode(record), try foundation(.transaction(record))] {
+            guard case .transaction(let decoded) = try TransactionCodec.decode(bytes) else {
+                Issue.record("not a transaction")
+                return
+            }
+            let stamp = try #require(try TransactionCodec.stamp(bytes))
+            #expect(stamp == TransactionCodec.Stamp(sequence: decoded.sequence, timestamp: decoded.timestamp))
+            #expect(stamp.sequence == 9_007_199_254_740_993 && stamp.timestamp == record.timestamp)
+        }
     }
 }

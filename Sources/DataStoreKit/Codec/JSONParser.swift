@@ -23,20 +23,34 @@ public struct JSONParser {
     /// check and every record a copy.
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
+    /// A key whose values are passed over, not built (see ``parse(_:skippingValuesOf:)``).
+    private let skippedKey: String?
 
     /// Parses one JSON value that must fill the whole input (apart from white space).
     public static func parse(_ data: some Collection<UInt8>) throws(Failure) -> JSONValue {
+        try parse(data, skippingValuesOf: nil)
+    }
+
+    /// Parses as ``parse(_:)``, except that the value of every member named `key`, at any depth, is passed
+    /// over and read as `null`: a reader that needs a record's small fields (a transaction's sequence and
+    /// time) does not build its large one (the changes). A skipped value is checked only as far as its
+    /// strings and the nesting of its brackets.
+    package static func parse(_ data: some Collection<UInt8>, skippingValuesOf key: String?) throws(Failure)
+        -> JSONValue
+    {
         let parsed = data.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(Failure) -> JSONValue in try parse(buffer) }
+            Result { () throws(Failure) -> JSONValue in try parse(buffer, skipping: key) }
         }
         if let parsed { return try parsed.get() }
         return try Array(data).withUnsafeBufferPointer { buffer in
-            Result { () throws(Failure) -> JSONValue in try parse(buffer) }
+            Result { () throws(Failure) -> JSONValue in try parse(buffer, skipping: key) }
         }.get()
     }
 
-    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: buffer)
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>, skipping key: String?) throws(Failure)
+        -> JSONValue
+    {
+        var parser = JSONParser(bytes: buffer, skippedKey: key)
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
         guard parser.position == parser.bytes.count else {
@@ -45,8 +59,9 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, skippedKey: String?) {
         self.bytes = bytes
+        self.skippedKey = skippedKey
     }
 
     private func failure(_ reason: String) -> Failure {
@@ -111,7 +126,12 @@ public struct JSONParser {
                 throw failure("expected ':'")
             }
             position += 1
-            members.append(JSONValue.Member(key, try value(depth: depth + 1)))
+            if let skippedKey, key == skippedKey {
+                try skipValue()
+                members.append(JSONValue.Member(key, .null))
+            } else {
+                members.append(JSONValue.Member(key, try value(depth: depth + 1)))
+            }
             skipWhitespace()
             guard position < bytes.count else { throw failure("unexpected end of an object") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -200,6 +220,53 @@ public struct JSONParser {
             default:
                 guard byte >= 0x20 else { throw failure("a control character inside a string") }
                 scalars.append(byte)
+            }
+        }
+        throw failure("an unterminated string")
+    }
+
+    /// Moves past one value without building it: a string to its closing quote, an array or object to the
+    /// bracket that closes it, anything else to the `,`, `]` or `}` after it.
+    private mutating func skipValue() throws(Failure) {
+        skipWhitespace()
+        var depth = 0
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                try skipString()
+                if depth == 0 { return }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                guard depth < 512 else { throw failure("nesting too deep") }
+                position += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                // At depth 0 the bracket closes the member's container: a number or literal ended before it.
+                guard depth > 0 else { return }
+                depth -= 1
+                position += 1
+                if depth == 0 { return }
+            case UInt8(ascii: ","):
+                if depth == 0 { return }
+                position += 1
+            default:
+                position += 1
+            }
+        }
+        throw failure("unexpected end of input")
+    }
+
+    /// Moves past the string that starts at `position`, escapes included, without decoding it.
+    private mutating func skipString() throws(Failure) {
+        position += 1
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                return
+            case UInt8(ascii: "\\"):
+                position += 2
+            default:
+                position += 1
             }
         }
         throw failure("an unterminated string")

@@ -23,10 +23,7 @@ struct DeleteRules {
     }
 
     mutating func apply<Source>(in planner: inout SavePlanner.Planner<Source>) throws(DataStoreError) {
-        guard let schema = planner.schema, schema.entities.contains(where: { !$0.relationships.isEmpty })
-        else {
-            return
-        }
+        guard let schema = planner.schema, planner.schemaHasRelationships else { return }
         var denials: [(PersistentIdentifier, Schema.Relationship, [PersistentIdentifier])] = []
         var index = 0
         while index < queue.count {

@@ -37,7 +37,7 @@ struct InverseRelationships {
     mutating func apply<Source>(
         in planner: inout SavePlanner.Planner<Source>, to identifiers: [PersistentIdentifier]
     ) throws(DataStoreError) {
-        guard planner.schema?.entities.contains(where: { !$0.relationships.isEmpty }) == true else { return }
+        guard planner.schemaHasRelationships else { return }
         for id in identifiers {
             guard let rules = planner.rules(for: id.entityName), !rules.relationships.isEmpty,
                 let after = try planner.current(id)

@@ -78,10 +78,16 @@ public enum SavePlanner {
         /// Rules made before this save, for `schema`'s entities.
         var knownRules: [String: EntityRules] = [:]
 
+        /// Whether any entity of the schema has a relationship. Without one, a save touches only the models it
+        /// names and stores exactly the values it sends: no inverse to keep, no delete rule to follow, no list to
+        /// merge and nothing to report back, so the planner skips those passes.
+        let schemaHasRelationships: Bool
+
         init(source: Source, store: String, schema: Schema?) {
             self.source = source
             self.store = store
             self.schema = schema
+            schemaHasRelationships = schema?.entities.contains { !$0.relationships.isEmpty } ?? false
         }
 
         /// The committed row, read from the source once.
@@ -180,6 +186,14 @@ public enum SavePlanner {
             }
             order.append(contentsOf: request.updated.map(\.persistentIdentifier))
             order.append(contentsOf: request.deleted.map(\.persistentIdentifier))
+            guard schemaHasRelationships else {
+                // Only the named models change, each once, and each stores what was sent; unless an upsert's
+                // holder stands for its insert, which the request may also name (or two upserts find one).
+                let changes = try changes(orderIsDistinct: remapped.isEmpty)
+                return SavePlan(
+                    changes: changes, remappedIdentifiers: remapped,
+                    deleteRuleChanges: remapped.isEmpty ? [] : differencesFromRequest(request))
+            }
             remapReferences()
             var inverses = InverseRelationships()
             try inverses.apply(
@@ -192,7 +206,7 @@ public enum SavePlanner {
             try rules.apply(in: &self)
             order.append(contentsOf: rules.nullified + rules.cascaded)
             try checkReferences(of: request.inserted + request.updated)
-            let changes = try changes()
+            let changes = try changes(orderIsDistinct: false)
             let requested = seen
             return SavePlan(
                 changes: changes, remappedIdentifiers: remapped,
@@ -397,12 +411,13 @@ public enum SavePlanner {
             rules(for: snapshot.persistentIdentifier.entityName)?.uniqueKeys(of: snapshot) ?? []
         }
 
-        /// Folds each touched model's original row and final state into at most one change.
-        mutating func changes() throws(DataStoreError) -> [PlannedChange] {
-            var emitted = Set<PersistentIdentifier>(minimumCapacity: order.count)
+        /// Folds each touched model's original row and final state into at most one change. `orderIsDistinct`
+        /// says the order names no model twice, so that it needs no set to skip repeats.
+        mutating func changes(orderIsDistinct: Bool) throws(DataStoreError) -> [PlannedChange] {
+            var emitted = Set<PersistentIdentifier>(minimumCapacity: orderIsDistinct ? 0 : order.count)
             var result: [PlannedChange] = []
             result.reserveCapacity(order.count)
-            for id in order where emitted.insert(id).inserted {
+            for id in order where orderIsDistinct || emitted.insert(id).inserted {
                 let before = try original(id)
                 let after = final[id] ?? nil
                 switch (before, after) {

@@ -9,7 +9,7 @@ struct SegmentReader {
 
     /// The transactions of a segment with their lines.
     func forEachLine(
-        of segment: HistoryIndex.File, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+        of segment: HistoryIndex.File, _ visit: (TransactionCodec.Stamp, Data) throws -> Void
     ) throws {
         let path = files.file(segment.name)
         let bytes = try StoreFile(path: path, mode: .readOnly).read(from: 0, count: Int(segment.end))
@@ -18,27 +18,29 @@ struct SegmentReader {
 
     /// The journal's transactions up to `end`, schema records' transactions as records of their own.
     func forEachJournalTransaction(
-        through end: Int64, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+        through end: Int64, _ visit: (TransactionCodec.Stamp, Data) throws -> Void
     ) throws {
         let bytes = try StoreFile(path: files.journal, mode: .readOnly).read(from: 0, count: Int(end))
         try forEachTransaction(in: bytes, path: files.journal, visit)
     }
 
+    /// Transaction records are read for their stamp only: their changes are copied, not decoded.
     private func forEachTransaction(
-        in bytes: Data, path: String, _ visit: (JournalRecord.TransactionRecord, Data) throws -> Void
+        in bytes: Data, path: String, _ visit: (TransactionCodec.Stamp, Data) throws -> Void
     ) throws {
         let parsed = try RecordFraming.parse(bytes, startingAt: 0, path: path)
         for (number, record) in parsed.records.enumerated() {
             let next =
                 number + 1 < parsed.records.count ? parsed.records[number + 1].offset : parsed.endOfValidData
-            switch try JournalIO.decode(record, path: path) {
-            case .transaction(let body):
+            if let stamp = try JournalIO.stamp(record, path: path) {
                 try visit(
-                    body, Data(bytes[bytes.startIndex + Int(record.offset)..<bytes.startIndex + Int(next)]))
-            case .schema(let body):
-                if let body = body.transaction { try visit(body, try JournalIO.encode(.transaction(body))) }
-            default:
-                continue
+                    stamp, Data(bytes[bytes.startIndex + Int(record.offset)..<bytes.startIndex + Int(next)]))
+            } else if case .schema(let body) = try JournalIO.decode(record, path: path),
+                let body = body.transaction
+            {
+                try visit(
+                    TransactionCodec.Stamp(sequence: body.sequence, timestamp: body.timestamp),
+                    try JournalIO.encode(.transaction(body)))
             }
         }
     }

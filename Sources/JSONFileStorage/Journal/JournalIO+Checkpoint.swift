@@ -26,16 +26,17 @@ extension JournalIO {
                 segments.append(segment)
                 continue
             }
-            var lines: [(JournalRecord.TransactionRecord, Data)] = []
+            var lines: [(TransactionCodec.Stamp, Data)] = []
             try SegmentReader(files: files).forEachLine(of: segment) { body, line in
                 if index.isRetained(body.sequence) { lines.append((body, line)) }
             }
             if let rewritten = try writeSegment(lines, files: files) { segments.append(rewritten) }
         }
         // The journal's transactions (and a format-1 snapshot's) go to one new segment.
-        var fresh: [(JournalRecord.TransactionRecord, Data)] = []
+        var fresh: [(TransactionCodec.Stamp, Data)] = []
         for body in index.inline where index.isRetained(body.sequence) {
-            fresh.append((body, try encode(.transaction(body))))
+            fresh.append(
+                (.init(sequence: body.sequence, timestamp: body.timestamp), try encode(.transaction(body))))
         }
         // Only the transactions the journal itself contributed: after a crash between steps 2 and 3 it still
         // holds ones a listed segment has (loading skipped them), which must not be copied again.
@@ -69,7 +70,7 @@ extension JournalIO {
 
     /// Writes `lines` as a new segment and returns its entry; `nil` (and no file) when there are none.
     private static func writeSegment(
-        _ lines: [(JournalRecord.TransactionRecord, Data)], files: StoreDirectory
+        _ lines: [(TransactionCodec.Stamp, Data)], files: StoreDirectory
     )
         throws -> HistoryIndex.File?
     {

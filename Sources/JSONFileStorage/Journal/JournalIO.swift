@@ -42,6 +42,19 @@ enum JournalIO {
         }
     }
 
+    /// The stamp of a transaction record, its changes not decoded (see `TransactionCodec.stamp(_:)`); `nil`
+    /// for a record of another kind.
+    static func stamp(_ record: RecordFraming.Record, path: String) throws(DataStoreError) -> TransactionCodec
+        .Stamp?
+    {
+        do {
+            return try TransactionCodec.stamp(record.payload)
+        } catch {
+            throw .corruptStoreFile(
+                path: path, offset: record.offset, reason: "the record does not decode: \(error)")
+        }
+    }
+
     /// Writes a journal holding only a header, atomically replacing any journal there. The header records the
     /// schema the store's rows are in.
     static func createJournal(

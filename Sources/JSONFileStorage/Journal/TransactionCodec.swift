@@ -62,6 +62,23 @@ enum TransactionCodec {
         return writer.data
     }
 
+    /// What a checkpoint needs of a transaction record to copy it into a segment: where it goes in history.
+    struct Stamp: Equatable {
+        var sequence: Int64
+        var timestamp: Date
+    }
+
+    /// The sequence and time of the transaction record in `payload`, read without decoding its changes;
+    /// `nil` when the record is not a transaction record.
+    static func stamp(_ payload: Data) throws -> Stamp? {
+        let root = try JSONParser.parse(payload, skippingValuesOf: "changes")
+        guard root["type"]?.stringValue == "transaction" else { return nil }
+        guard let body = root["body"], let sequence = body["sequence"]?.integerValue,
+            let timestamp = body["timestamp"]?.doubleValue
+        else { throw JSONParser.Failure(offset: 0, reason: "a transaction record lacks a field") }
+        return Stamp(sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp))
+    }
+
     /// The record in `payload`: transactions and snapshot rows through the fast parser, the rare other kinds
     /// through `JSONDecoder`.
     static func decode(_ payload: Data) throws -> JournalRecord {
