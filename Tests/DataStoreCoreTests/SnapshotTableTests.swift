@@ -263,7 +263,8 @@ import Testing
         let holder = PersistentIdentifier(storeIdentifier: "s", entityName: "Tag", primaryKey: "k7")
         // Two inserts of a value k7 holds: both become updates of k7.
         let twice = try table.plan(
-            DataStoreSaveChangesRequest(inserted: [Self.tag("a", "n7", "blue"), Self.tag("b", "n7", "green")]))
+            DataStoreSaveChangesRequest(inserted: [Self.tag("a", "n7", "blue"), Self.tag("b", "n7", "green")])
+        )
         #expect(twice.changes.map(\.identifier) == [holder])
         #expect(twice.changes.first?.values["color"] == .string("green"))
         // An upsert of k7 and an update of k7: the insert sent blue, k7 stores green, and the save says so.
