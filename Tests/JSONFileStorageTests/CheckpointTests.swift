@@ -5,7 +5,8 @@ import JSONFileStorage
 import StoreTestSupport
 import Testing
 
-/// Automatic checkpoints keep the journal near `checkpointJournalBytes` and lose nothing.
+/// Automatic checkpoints keep the journal near `checkpointJournalBytes` (or the snapshot's size, when that is
+/// larger) and lose nothing.
 @Suite struct CheckpointTests {
     @Test func theJournalStaysNearTheThresholdAndEverythingSurvivesReopening() throws {
         let directory = try TemporaryDirectory()
@@ -13,6 +14,7 @@ import Testing
         var configuration = JSONFileStoreConfiguration(
             name: "memos", schema: Schema([Memo.self]), directory: directory.url, durability: .relaxed)
         configuration.checkpointJournalBytes = 4_096
+        configuration.checkpointJournalRatio = nil
         let store = try JSONFileDataStore(configuration)
         var tokens: [JSONFileHistoryToken] = []
         var largestJournal = 0
@@ -81,6 +83,64 @@ import Testing
         #expect(try again.verify().sequences == [1, 2, 3, 4])
     }
 
+    /// With a snapshot larger than the byte threshold, the journal grows to about the snapshot's size before
+    /// a checkpoint (by default), so that a large store does not rewrite every model for each few saves: the
+    /// bytes checkpoints write stay about as many as the bytes saved.
+    @Test func aLargeSnapshotLetsTheJournalGrowToItsSize() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = JSONFileStoreConfiguration(
+            name: "memos", schema: Schema([Memo.self]), directory: directory.url, durability: .relaxed)
+        configuration.checkpointJournalBytes = 2_048
+        let store = try JSONFileDataStore(configuration)
+        // 400 memos of about 100 bytes each, then a checkpoint: a snapshot of about 40 KB.
+        for index in 0..<400 {
+            _ = try saveMemo("m\(index)", body: String(repeating: "x", count: 40), to: store)
+        }
+        try store.compact()
+        let snapshot = try #require(
+            try FileManager.default.attributesOfItem(atPath: directory.snapshot.path)[.size] as? Int)
+        #expect(snapshot > 20 * 2_048)
+        func edit(_ store: JSONFileDataStore, _ round: Int) throws {
+            _ = try store.save(
+                DataStoreSaveChangesRequest(updated: [
+                    DataStoreSnapshot(
+                        persistentIdentifier: PersistentIdentifier(
+                            storeIdentifier: "memos", entityName: "Memo", primaryKey: "m\(round % 400)"),
+                        values: ["body": .string("again \(round)")])
+                ]))
+        }
+        let before = store.statistics.checkpoints
+        var largestJournal = 0
+        var journalBeforeCheckpoint = 0
+        for round in 0..<600 {
+            try edit(store, round)
+            let size =
+                try FileManager.default.attributesOfItem(atPath: directory.journal.path)[.size] as? Int ?? 0
+            if size < largestJournal, journalBeforeCheckpoint == 0 {
+                journalBeforeCheckpoint = largestJournal
+            }
+            largestJournal = max(largestJournal, size)
+        }
+        // Some checkpoints, each when the journal had passed the snapshot's size and not long after (the save
+        // that passes it checkpoints before it returns: the largest journal seen is one record short of it).
+        #expect(store.statistics.checkpoints > before)
+        #expect(
+            journalBeforeCheckpoint > snapshot - 1_024, "checkpointed after \(journalBeforeCheckpoint) bytes")
+        #expect(largestJournal < 2 * snapshot, "largest journal: \(largestJournal) bytes")
+        // An instance that opens the store reads the snapshot's size too: a journal past the byte threshold but
+        // short of the snapshot is not checkpointed on its next save.
+        try store.compact()
+        for round in 0..<60 { try edit(store, round) }
+        let journal =
+            try FileManager.default.attributesOfItem(atPath: directory.journal.path)[.size] as? Int ?? 0
+        #expect(journal > 2_048 && journal < snapshot, "journal: \(journal) bytes")
+        let reopened = try JSONFileDataStore(configuration)
+        try edit(reopened, 60)
+        #expect(reopened.statistics.checkpoints == 0)
+        #expect(try reopened.modelCount() == 400)
+    }
+
     @Test func aThresholdBelowOneByteIsRefused() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -89,5 +149,12 @@ import Testing
         #expect {
             try JSONFileDataStore(configuration)
         } throws: { ($0 as? DataStoreError)?.code == .invalidConfiguration }
+        configuration.checkpointJournalBytes = 4_096
+        for ratio in [0, -1, .infinity, .nan] {
+            configuration.checkpointJournalRatio = ratio
+            #expect {
+                try JSONFileDataStore(configuration)
+            } throws: { ($0 as? DataStoreError)?.code == .invalidConfiguration }
+        }
     }
 }

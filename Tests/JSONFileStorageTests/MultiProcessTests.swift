@@ -54,6 +54,7 @@ import Testing
         var configuration = JSONFileStoreConfiguration(
             name: "entries", schema: Entry.schema, directory: directory.url)
         configuration.checkpointJournalBytes = 2_048
+        configuration.checkpointJournalRatio = nil
         configuration.historyRetention = .init(maximumTransactionCount: 16)
         _ = try JSONFileDataStore(configuration)
         let harness = CrashHarness(

@@ -35,6 +35,7 @@ func withEntryStore<T>(
         // Checkpoints every few saves and trims history to 16 transactions: the kill -9 test of both.
         var configuration = JSONFileStoreConfiguration(name: "entries", schema: Entry.schema, directory: url)
         configuration.checkpointJournalBytes = 2_048
+        configuration.checkpointJournalRatio = nil
         configuration.historyRetention = .init(maximumTransactionCount: 16)
         return try await body(try JSONFileDataStore(configuration))
     case "timeseries":

@@ -46,7 +46,9 @@ extension JournalIO {
         }
         if let segment = try writeSegment(fresh, files: files) { segments.append(segment) }
 
-        try AtomicFileWriter.replace(files.snapshot, with: try snapshotFile(state, segments: segments))
+        let snapshot = try snapshotFile(state, segments: segments)
+        try AtomicFileWriter.replace(files.snapshot, with: snapshot)
+        state.snapshotBytes = Int64(snapshot.count)
         try createJournal(
             files: files, name: state.storeIdentifier, epoch: state.epoch, schema: state.recorded,
             schemaGeneration: state.schemaGeneration)

@@ -127,6 +127,7 @@ enum JournalIO {
             if snapshot.epoch == header.epoch {
                 try checkSegments(snapshot.segments ?? [], files: files)
                 state.apply(snapshot)
+                state.snapshotBytes = size
             }
         }
         for record in parsed.records.dropFirst() {

@@ -29,6 +29,9 @@ struct ReplayedState: Sendable {
     var oldestValidSequence: Int64 = 0
     var nextChangeIdentifier: Int64 = 1
     var lastTimestamp = Date.distantPast
+    /// The size of the snapshot file these rows were loaded from or last checkpointed to (0: none): the
+    /// automatic checkpoint lets the journal grow in proportion to it.
+    var snapshotBytes: Int64 = 0
 
     init(storeIdentifier: String, schema: Schema?, epoch: UUID) {
         self.storeIdentifier = storeIdentifier

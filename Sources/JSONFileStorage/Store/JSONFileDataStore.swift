@@ -82,6 +82,10 @@ public final class JSONFileDataStore: DataStore, Sendable {
             throw DataStoreError.invalidConfiguration(
                 reason: "checkpointJournalBytes must be at least 1 byte, not \(bytes)")
         }
+        if let ratio = configuration.checkpointJournalRatio, !(ratio > 0 && ratio.isFinite) {
+            throw DataStoreError.invalidConfiguration(
+                reason: "checkpointJournalRatio must be a finite number above 0, not \(ratio)")
+        }
         if let count = configuration.historyRetention.maximumTransactionCount, count < 1 {
             throw DataStoreError.invalidConfiguration(
                 reason: "historyRetention.maximumTransactionCount must be at least 1, not \(count)")
@@ -391,7 +395,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
         {
             return false
         }
-        if let limit = configuration.checkpointJournalBytes, state.journalEnd > limit { return true }
+        if checkpointIsDue(state) { return true }
         let policy = configuration.historyRetention
         let index = state.replayed.history
         if let limit = policy.maximumTransactionCount, index.count >= limit + policy.margin { return true }
@@ -403,6 +407,16 @@ public final class JSONFileDataStore: DataStore, Sendable {
             return known.timestamp < Date().addingTimeInterval(-age)
         }
         return false
+    }
+
+    /// Whether the journal has grown past the checkpoint threshold: ``JSONFileStoreConfiguration/checkpointJournalBytes``,
+    /// or ``JSONFileStoreConfiguration/checkpointJournalRatio`` times the snapshot's size if that is more.
+    private func checkpointIsDue(_ state: State) -> Bool {
+        guard let bytes = configuration.checkpointJournalBytes else { return false }
+        let proportional = configuration.checkpointJournalRatio.map {
+            Int64(min(Double(Int64.max / 2), Double(state.replayed.snapshotBytes) * $0))
+        }
+        return state.journalEnd > max(bytes, proportional ?? 0)
     }
 
     /// Runs `body` holding the exclusive file lock on a copy of current state, with the state mutex released,
@@ -447,9 +461,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
         do {
             let before = state.statistics.checkpoints
             try applyRetention(&state)
-            if let limit = configuration.checkpointJournalBytes, state.journalEnd > limit {
-                try checkpoint(&state)
-            }
+            if checkpointIsDue(state) { try checkpoint(&state) }
             if state.statistics.checkpoints > before { state.statistics.lastMaintenanceError = nil }
             state.maintenanceRetry = nil
         } catch let error as DataStoreError where error.code == .storeUnusableUntilReopened {

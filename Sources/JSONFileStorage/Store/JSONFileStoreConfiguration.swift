@@ -36,12 +36,19 @@ public struct JSONFileStoreConfiguration: DataStoreConfiguration {
     /// The journal size past which a save is followed by an automatic checkpoint: the store moves the journal's
     /// transactions into a history segment, writes a new snapshot of the models and starts an empty journal
     /// (what `compact()` does), so that opening reads the snapshot and a journal of at most about this many
-    /// bytes, whatever the history it retains. 4 MiB by default (replaying that takes about 0.2 s); `nil` never
-    /// checkpoints on its own. A checkpoint writes every model again, so a store of many models may want a
-    /// larger value: its cost per saved byte is about the snapshot's size divided by this. It holds the store's
-    /// lock while it writes (other processes' writers wait about as long as opening the store takes), and is
-    /// crash-safe: a crash at any point leaves the old files or the new ones.
+    /// bytes (or ``checkpointJournalRatio`` times the snapshot's size, if that is more), whatever the history it
+    /// retains. 4 MiB by default (replaying that takes about 0.2 s); `nil` never checkpoints on its own. It holds
+    /// the store's lock while it writes (other processes' writers wait about as long as opening the store
+    /// takes), and is crash-safe: a crash at any point leaves the old files or the new ones.
     public var checkpointJournalBytes: Int64? = 4 << 20
+    /// How large the journal may grow, as a multiple of the snapshot's size, before an automatic checkpoint is
+    /// due, when that is more than ``checkpointJournalBytes``. A checkpoint writes every model again, so with a
+    /// fixed threshold its cost per saved byte grows with the store (a store of 100,000 small models has a
+    /// snapshot of about 19 MB, which a 4 MiB threshold would rewrite for every 4 MiB saved). With the default
+    /// of 1, a checkpoint writes at most about as many bytes as the saves since the last one, and opening reads
+    /// a journal at most about as large as the snapshot (as Redis rewrites its append-only file when it has
+    /// doubled). `nil` checkpoints at ``checkpointJournalBytes`` whatever the snapshot's size.
+    public var checkpointJournalRatio: Double? = 1
     /// How many of the newest history changes an instance keeps decoded, to answer tail reads without reading
     /// a file; a transaction with more changes than this is not kept (the tail after it is read from the
     /// files). Internal: tests set it to 0 so that every history read goes to the files.
