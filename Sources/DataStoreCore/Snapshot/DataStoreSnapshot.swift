@@ -40,6 +40,8 @@ public struct DataStoreSnapshot: Hashable, Codable, Sendable {
                 changed.append(name)
             }
         }
-        return changed.sorted()
+        // In place: `sorted()` would copy the array it just built.
+        changed.sort()
+        return changed
     }
 }

@@ -63,10 +63,13 @@ final class EntityRules: Sendable {
     /// among `changed` (an update's) or all of them (a delete); `nil` when none.
     func previousValues(of row: DataStoreSnapshot, among changed: [String]?) -> [String: SnapshotValue]? {
         guard !previousValueAttributeNames.isEmpty else { return nil }
-        let names =
-            changed.map { $0.filter(previousValueAttributeNames.contains) }
-            ?? Array(previousValueAttributeNames)
-        guard !names.isEmpty else { return nil }
-        return Dictionary(uniqueKeysWithValues: names.map { ($0, row[attribute: $0]) })
+        // Straight into the dictionary, sized once: every update of a marked entity comes through here.
+        var values: [String: SnapshotValue] = [:]
+        let candidates = changed ?? Array(previousValueAttributeNames)
+        for name in candidates where changed == nil || previousValueAttributeNames.contains(name) {
+            if values.isEmpty { values.reserveCapacity(candidates.count) }
+            values[name] = row[attribute: name]
+        }
+        return values.isEmpty ? nil : values
     }
 }
