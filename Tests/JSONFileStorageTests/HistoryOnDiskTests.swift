@@ -138,6 +138,7 @@ import Testing
         var configuration = JSONFileStoreConfiguration(
             name: "memos", schema: Schema([Memo.self]), directory: directory, durability: .relaxed)
         configuration.checkpointJournalBytes = 2_048
+        configuration.checkpointJournalRatio = nil
         let store = try JSONFileDataStore(configuration)
         let tokens = try (0..<saves).map {
             try #require(try saveMemo("m\($0)", body: "body \($0)", to: store))

@@ -23,7 +23,9 @@ func jsonFileStoreCheckpointingAfterEverySaveConforms(_ check: ConformanceCase) 
     ) {
         var configuration = JSONFileStoreConfiguration(
             name: $0.storeName, schema: $0.schema, directory: $0.directory)
+        // A checkpoint after every save, however large the snapshot.
         configuration.checkpointJournalBytes = 1
+        configuration.checkpointJournalRatio = nil
         configuration.recentHistoryChanges = 0
         return try JSONFileDataStore(configuration)
     }

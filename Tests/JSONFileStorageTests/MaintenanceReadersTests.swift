@@ -47,6 +47,7 @@ import Testing
         var configuration = JSONFileStoreConfiguration(
             name: "memos", schema: Schema([Memo.self]), directory: directory.url, durability: .relaxed)
         configuration.checkpointJournalBytes = 2_048
+        configuration.checkpointJournalRatio = nil
         let store = try JSONFileDataStore(configuration)
         var saved = 0
         while store.statistics.checkpoints == 0 {

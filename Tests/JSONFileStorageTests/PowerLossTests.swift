@@ -102,6 +102,7 @@ import Testing
         // Each checkpoint writes a segment, a snapshot and a journal: many operations per save.
         let outcome = try Self.run(saves: Self.isFull ? 30 : 10, randomSubsets: Self.isFull ? 3 : 0) {
             $0.checkpointJournalBytes = 1_500
+            $0.checkpointJournalRatio = nil
             $0.historyRetention = .init(maximumTransactionCount: 4)
         }
         #expect(outcome.violations.count == 0, "\(outcome.violations.prefix(3))")

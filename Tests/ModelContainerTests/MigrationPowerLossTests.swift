@@ -21,6 +21,7 @@ import Testing
     static func migrate(_ directory: URL) throws -> ModelContainer {
         var configuration = JSONFileStoreConfiguration(name: "trips", directory: directory)
         configuration.checkpointJournalBytes = 6_000
+        configuration.checkpointJournalRatio = nil
         return try ModelContainer(
             for: SampleTripsSchemaV3.Trip.self, migrationPlan: SampleTripsMigrationPlan.self,
             configurations: ModelConfiguration(configuration))
