@@ -12,7 +12,8 @@ import JSONFileStorage
 /// the fuzzer reports on its own.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `JSONParser` on any bytes: a value or a `JSONParser.Failure`; a parsed value written back with
-    /// `JSONWriter` parses to the same value.
+    /// `JSONWriter` parses to the same value; passing over the values of the first key it holds reads the rest
+    /// as the full parse does.
     case json
     /// `RecordFraming` on any bytes: records whose checksums hold, ending where the valid data ends; every
     /// record framed again parses to the same payload.
@@ -68,7 +69,45 @@ enum FuzzChecks {
             return
                 "a parsed value written back does not parse: \(error) in \(String(decoding: written, as: UTF8.self))"
         }
+        // Whatever the parser can skip, it skips on any bytes without crashing; on valid JSON, skipping a key
+        // reads that key's values as null and everything else as the full parse reads it.
+        _ = try? JSONParser.parse(bytes, skippingValuesOf: "a")
+        guard let key = firstKey(in: value) else { return nil }
+        do {
+            let skipped = try JSONParser.parse(bytes, skippingValuesOf: key)
+            guard same(skipped, nulling(key, in: value)) else {
+                return "skipping '\(key)' read \(skipped), not \(nulling(key, in: value))"
+            }
+        } catch {
+            return "skipping '\(key)' refused JSON the full parse read: \(error)"
+        }
         return nil
+    }
+
+    /// The first member name in `value`, depth first.
+    private static func firstKey(in value: JSONValue) -> String? {
+        switch value {
+        case .object(let members):
+            return members.first?.key
+        case .array(let elements):
+            for element in elements { if let key = firstKey(in: element) { return key } }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// `value` with every member named `key` read as null, not looking inside those members.
+    private static func nulling(_ key: String, in value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(
+                members.map { JSONValue.Member($0.key, $0.key == key ? .null : nulling(key, in: $0.value)) })
+        case .array(let elements):
+            return .array(elements.map { nulling(key, in: $0) })
+        default:
+            return value
+        }
     }
 
     /// Equality of JSON values: JSON has one kind of number, so `2400` and `24e2` are the same value whichever

@@ -34,8 +34,9 @@ public struct JSONParser {
     /// Parses as ``parse(_:)``, except that the value of every member named `key`, at any depth, is passed
     /// over and read as `null`: a reader that needs a record's small fields (a transaction's sequence and
     /// time) does not build its large one (the changes). A skipped value is checked only as far as its
-    /// strings and the nesting of its brackets.
-    package static func parse(_ data: some Collection<UInt8>, skippingValuesOf key: String?) throws(Failure)
+    /// strings and the nesting of its brackets, so input that ``parse(_:)`` refuses inside a skipped value may
+    /// parse here; everything outside skipped values is checked as ``parse(_:)`` checks it.
+    public static func parse(_ data: some Collection<UInt8>, skippingValuesOf key: String?) throws(Failure)
         -> JSONValue
     {
         let parsed = data.withContiguousStorageIfAvailable { buffer in
