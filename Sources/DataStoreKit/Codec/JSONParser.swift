@@ -28,7 +28,7 @@ public struct JSONParser {
 
     /// Parses one JSON value that must fill the whole input (apart from white space).
     public static func parse(_ data: some Collection<UInt8>) throws(Failure) -> JSONValue {
-        try parse(data, skippingValuesOf: nil)
+        try parse(data, skipping: nil)
     }
 
     /// Parses as ``parse(_:)``, except that the value of every member named `key`, at any depth, is passed
@@ -36,7 +36,13 @@ public struct JSONParser {
     /// time) does not build its large one (the changes). A skipped value is checked only as far as its
     /// strings and the nesting of its brackets, so input that ``parse(_:)`` refuses inside a skipped value may
     /// parse here; everything outside skipped values is checked as ``parse(_:)`` checks it.
-    public static func parse(_ data: some Collection<UInt8>, skippingValuesOf key: String?) throws(Failure)
+    public static func parse(_ data: some Collection<UInt8>, skippingValuesOf key: String) throws(Failure)
+        -> JSONValue
+    {
+        try parse(data, skipping: key)
+    }
+
+    private static func parse(_ data: some Collection<UInt8>, skipping key: String?) throws(Failure)
         -> JSONValue
     {
         let parsed = data.withContiguousStorageIfAvailable { buffer in

@@ -34,12 +34,7 @@ enum JournalIO {
     }
 
     static func decode(_ record: RecordFraming.Record, path: String) throws(DataStoreError) -> JournalRecord {
-        do {
-            return try TransactionCodec.decode(record.payload)
-        } catch {
-            throw .corruptStoreFile(
-                path: path, offset: record.offset, reason: "the record does not decode: \(error)")
-        }
+        try reading(record, path: path, TransactionCodec.decode)
     }
 
     /// The stamp of a transaction record, its changes not decoded (see `TransactionCodec.stamp(_:)`); `nil`
@@ -47,8 +42,15 @@ enum JournalIO {
     static func stamp(_ record: RecordFraming.Record, path: String) throws(DataStoreError) -> TransactionCodec
         .Stamp?
     {
+        try reading(record, path: path, TransactionCodec.stamp)
+    }
+
+    /// What `read` makes of the record's payload; a failure is the file's damage at the record's offset.
+    private static func reading<T>(
+        _ record: RecordFraming.Record, path: String, _ read: (Data) throws -> T
+    ) throws(DataStoreError) -> T {
         do {
-            return try TransactionCodec.stamp(record.payload)
+            return try read(record.payload)
         } catch {
             throw .corruptStoreFile(
                 path: path, offset: record.offset, reason: "the record does not decode: \(error)")
