@@ -87,6 +87,40 @@ final class PlainNote: PersistentModel {
         #expect(context.modelsExamined == refreshed)
     }
 
+    /// Models a context inserted and saved stay tracked as fetched ones are: an `@Attribute` model by the
+    /// changes it reports (one look, among a thousand), a plain one by comparing.
+    @Test func insertedModelsStayTrackedAfterTheirSave() throws {
+        let container = try ModelContainer(
+            for: [ReportingNote.self, PlainNote.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "notes"))])
+        let context = ModelContext(container)
+        let notes = (0..<1_000).map { index in
+            let note = ReportingNote()
+            note.rank = index
+            context.insert(note)
+            return note
+        }
+        let plain = PlainNote()
+        context.insert(plain)
+        try context.save()
+        #expect(!context.hasChanges)
+
+        notes[10].title = "changed"
+        let start = context.modelsExamined
+        #expect(context.hasChanges)
+        try context.save()
+        // hasChanges and the save each look at the changed note and the plain one, which is always compared.
+        #expect(context.modelsExamined - start <= 6)
+        plain.title = "plain changed"
+        #expect(context.hasChanges)
+        try context.save()
+        let reader = ModelContext(container)
+        #expect(
+            try reader.fetch(FetchDescriptor<ReportingNote>(predicate: #Predicate { $0.title == "changed" }))
+                .map(\.rank) == [10])
+        #expect(try reader.fetch(FetchDescriptor<PlainNote>()).map(\.title) == ["plain changed"])
+    }
+
     /// The fallback, and proof that the counter counts: plain properties cannot report, so each tracked model
     /// is compared.
     @Test func plainPropertiesAreComparedModelByModel() throws {

@@ -148,6 +148,13 @@ extension ModelContext {
         let log = registry.log
         for snapshot in request.inserted {
             let proposed = snapshot.persistentIdentifier
+            // The common insert: a class model the store kept under its identifier stays registered as it is,
+            // now saved. (A saved struct is not kept: see below.)
+            if remapped.isEmpty || remapped[proposed] == nil,
+                registry.markInsertSaved(proposed, values: snapshot.values)
+            {
+                continue
+            }
             guard var registration = registry.removeValue(forKey: proposed) else { continue }
             let used = remapped[proposed] ?? proposed
             // `insert` mapped the key to the identifier it assigned; only a remapping changes it.

@@ -62,6 +62,24 @@ struct ModelRegistry {
         if !reportsChanges { alwaysCompared.insert(id) }
     }
 
+    /// Records the saved insert of a class model that kept its identifier: its baseline becomes `values`, and
+    /// the log forgets it. What removing and registering it again does, without disconnecting its instance from
+    /// the log and connecting it again (two locked updates of the process-wide tracking table per model, in a
+    /// save of thousands of inserts). Returns `false`, changing nothing, when `id` is not registered or its
+    /// model is a struct.
+    mutating func markInsertSaved(_ id: PersistentIdentifier, values: [String: SnapshotValue]) -> Bool {
+        guard let index = entries.index(forKey: id), type(of: entries.values[index].model) is AnyObject.Type
+        else { return false }
+        entries.values[index].baseline = .saved(values)
+        if entries.values[index].needsComparing {
+            alwaysCompared.insert(id)
+        } else if !alwaysCompared.isEmpty {
+            alwaysCompared.remove(id)
+        }
+        log.forget(id)
+        return true
+    }
+
     /// Connects the instances of models registered with ``register(fetched:_:reportsChanges:)`` to the log.
     func track(fetched instances: [AnyObject]) {
         ModelChangeTracking.track(instances, in: log)
@@ -129,9 +147,7 @@ struct ModelRegistry {
 extension ModelContext.Registration {
     /// The class instances of this registration whose properties report their changes.
     var instances: [AnyObject] {
-        ([model] + twins).compactMap { model in
-            Self.reportsChanges(model) ? model as AnyObject : nil
-        }
+        ([model] + twins).compactMap(Self.reportingInstance)
     }
 
     /// Whether a save must compare this registration whatever the change log says: its stored values are
@@ -148,14 +164,31 @@ extension ModelContext.Registration {
     }
 
     /// The primary instance, when it reports its changes.
-    var reportingInstance: AnyObject? {
-        Self.reportsChanges(model) ? model as AnyObject : nil
-    }
+    var reportingInstance: AnyObject? { Self.reportingInstance(model) }
 
     /// Whether both registrations hold the same class instance (never true for struct models).
     func holdsTheSameInstance(as other: Self) -> Bool {
-        guard type(of: model) is AnyObject.Type else { return false }
-        return (model as AnyObject) === (other.model as AnyObject)
+        guard let instance = Self.instance(model) else { return false }
+        return instance === Self.instance(other.model)
+    }
+
+    /// `model` itself when it is a class instance whose properties report their changes.
+    private static func reportingInstance(_ model: any PersistentModel) -> AnyObject? {
+        func open<Model: PersistentModel>(_ model: Model) -> AnyObject? {
+            // Only a class reports its changes (its wrappers reach the enclosing instance), and a class instance
+            // is its reference: `as AnyObject` on the existential would go through the bridging machinery.
+            ChangeReportingDiscovery.reportsChanges(Model.self)
+                ? unsafeBitCast(model, to: AnyObject.self) : nil
+        }
+        return open(model)
+    }
+
+    /// `model`'s reference when it is a class instance, without the bridging of `as AnyObject`.
+    private static func instance(_ model: any PersistentModel) -> AnyObject? {
+        func open<Model: PersistentModel>(_ model: Model) -> AnyObject? {
+            Model.self is AnyObject.Type ? unsafeBitCast(model, to: AnyObject.self) : nil
+        }
+        return open(model)
     }
 
     private static func reportsChanges(_ model: any PersistentModel) -> Bool {
