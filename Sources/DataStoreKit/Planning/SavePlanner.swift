@@ -59,6 +59,14 @@ public enum SavePlanner {
         }
     }
 
+    /// The changes a request without remapped upserts makes in a schema without relationships, made as the
+    /// planner meets each named model: its inserts and updates in order, then its deletes.
+    struct DirectChanges {
+        let isOn: Bool
+        var changed: [PlannedChange] = []
+        var deleted: [PlannedChange] = []
+    }
+
     /// Plans one request over an overlay of the source's rows, reading each row at most once.
     struct Planner<Source: SnapshotRowSource> {
         let source: Source
@@ -153,6 +161,12 @@ public enum SavePlanner {
                     }
                 }
             }
+            // Without relationships, each named model changes once, from the row read here to the row written
+            // here: its change is made on the spot, instead of by looking both up again afterwards. Unless an
+            // upsert is remapped (its holder may be named too, or found by two upserts): `changes()` sorts
+            // that out.
+            var direct = DirectChanges(isOn: !schemaHasRelationships)
+            if direct.isOn { direct.changed.reserveCapacity(request.inserted.count + request.updated.count) }
             // Deletes first, so a unique value freed by this save can be taken by an insert in it.
             for snapshot in request.deleted {
                 let id = snapshot.persistentIdentifier
@@ -161,9 +175,16 @@ public enum SavePlanner {
                 }
                 try release(existing)
                 final[id] = .some(nil)
+                if direct.isOn { direct.deleted.append(deletion(of: existing)) }
             }
             for snapshot in request.inserted {
                 try insert(snapshot)
+                if direct.isOn, remapped.isEmpty {
+                    direct.changed.append(
+                        PlannedChange(
+                            kind: .insert, identifier: snapshot.persistentIdentifier, values: snapshot.values)
+                    )
+                }
             }
             var conflicts: [(PersistentIdentifier, [String])] = []
             for snapshot in request.updated {
@@ -178,7 +199,11 @@ public enum SavePlanner {
                     }
                     if !changed.isEmpty { conflicts.append((id, changed.sorted())) }
                 }
-                try write(merging(snapshot, baseline: baseline, into: existing), replacing: existing)
+                let merged = merging(snapshot, baseline: baseline, into: existing)
+                try write(merged, replacing: existing)
+                if direct.isOn, remapped.isEmpty, let change = change(id, from: existing, to: merged) {
+                    direct.changed.append(change)
+                }
             }
             if let (first, attributes) = conflicts.first {
                 throw .mergeConflict(
@@ -189,7 +214,7 @@ public enum SavePlanner {
             guard schemaHasRelationships else {
                 // Only the named models change, each once, and each stores what was sent; unless an upsert's
                 // holder stands for its insert, which the request may also name (or two upserts find one).
-                let changes = try changes(orderIsDistinct: remapped.isEmpty)
+                let changes = remapped.isEmpty ? direct.changed + direct.deleted : try changes()
                 return SavePlan(
                     changes: changes, remappedIdentifiers: remapped,
                     deleteRuleChanges: remapped.isEmpty ? [] : differencesFromRequest(request))
@@ -206,7 +231,7 @@ public enum SavePlanner {
             try rules.apply(in: &self)
             order.append(contentsOf: rules.nullified + rules.cascaded)
             try checkReferences(of: request.inserted + request.updated)
-            let changes = try changes(orderIsDistinct: false)
+            let changes = try changes()
             let requested = seen
             return SavePlan(
                 changes: changes, remappedIdentifiers: remapped,
@@ -411,37 +436,50 @@ public enum SavePlanner {
             rules(for: snapshot.persistentIdentifier.entityName)?.uniqueKeys(of: snapshot) ?? []
         }
 
-        /// Folds each touched model's original row and final state into at most one change. `orderIsDistinct`
-        /// says the order names no model twice, so that it needs no set to skip repeats.
-        mutating func changes(orderIsDistinct: Bool) throws(DataStoreError) -> [PlannedChange] {
-            var emitted = Set<PersistentIdentifier>(minimumCapacity: orderIsDistinct ? 0 : order.count)
+        /// Folds each touched model's original row and final state into at most one change, in the order the
+        /// models were first touched.
+        mutating func changes() throws(DataStoreError) -> [PlannedChange] {
+            var emitted = Set<PersistentIdentifier>(minimumCapacity: order.count)
             var result: [PlannedChange] = []
             result.reserveCapacity(order.count)
-            for id in order where orderIsDistinct || emitted.insert(id).inserted {
-                let before = try original(id)
-                let after = final[id] ?? nil
-                switch (before, after) {
-                case (nil, let after?):
-                    result.append(PlannedChange(kind: .insert, identifier: id, values: after.values))
-                case (let before?, let after?):
-                    let changed = before.changedAttributes(to: after)
-                    guard !changed.isEmpty else { continue }
-                    let values = Dictionary(uniqueKeysWithValues: changed.map { ($0, after[attribute: $0]) })
-                    result.append(
-                        PlannedChange(
-                            kind: .update, identifier: id, values: values, updatedAttributes: changed,
-                            previousValues: previousValues(of: before, among: changed)))
-                case (let before?, nil):
-                    guard let rules = rules(for: id.entityName) else {
-                        result.append(PlannedChange(kind: .delete, identifier: id, tombstone: [:]))
-                        continue
-                    }
-                    result.append(rules.deletion(of: before))
-                case (nil, nil):
-                    continue
+            for id in order where emitted.insert(id).inserted {
+                if let change = try change(id, from: original(id), to: final[id] ?? nil) {
+                    result.append(change)
                 }
             }
             return result
+        }
+
+        /// The change that takes model `id` from `before` to `after` (`nil`: not there), or `nil` when there
+        /// is none (an update that sets every attribute to what it was).
+        mutating func change(
+            _ id: PersistentIdentifier, from before: DataStoreSnapshot?, to after: DataStoreSnapshot?
+        )
+            -> PlannedChange?
+        {
+            switch (before, after) {
+            case (nil, let after?):
+                return PlannedChange(kind: .insert, identifier: id, values: after.values)
+            case (let before?, let after?):
+                let changed = before.changedAttributes(to: after)
+                guard !changed.isEmpty else { return nil }
+                let values = Dictionary(uniqueKeysWithValues: changed.map { ($0, after[attribute: $0]) })
+                return PlannedChange(
+                    kind: .update, identifier: id, values: values, updatedAttributes: changed,
+                    previousValues: previousValues(of: before, among: changed))
+            case (let before?, nil):
+                return deletion(of: before)
+            case (nil, nil):
+                return nil
+            }
+        }
+
+        /// The delete of the stored row `row`, with the tombstone its entity's rules keep.
+        mutating func deletion(of row: DataStoreSnapshot) -> PlannedChange {
+            guard let rules = rules(for: row.persistentIdentifier.entityName) else {
+                return PlannedChange(kind: .delete, identifier: row.persistentIdentifier, tombstone: [:])
+            }
+            return rules.deletion(of: row)
         }
 
         /// The values in `snapshot` (the row before the change) of the attributes marked
