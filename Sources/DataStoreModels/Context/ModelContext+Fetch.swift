@@ -134,8 +134,8 @@ extension ModelContext {
 
     /// The tracked instance with the given identifier, without fetching.
     public func registeredModel<Model: PersistentModel>(for identifier: PersistentIdentifier) -> Model? {
-        if let registration = registry[identifier] { return registration.model as? Model }
-        return resolve(identifier).flatMap { registry[$0]?.model as? Model }
+        if let model = registry.model(identifier, as: Model.self) { return model }
+        return resolve(identifier).flatMap { registry.model($0, as: Model.self) }
     }
 
     /// The tracked instances with these identifiers, or `nil` if the context does not track one of them.
@@ -145,7 +145,7 @@ extension ModelContext {
         var models: [Model] = []
         models.reserveCapacity(identifiers.count)
         for id in identifiers {
-            guard let model = registry[id]?.model as? Model else { return nil }
+            guard let model = registry.model(id, as: Model.self) else { return nil }
             models.append(model)
         }
         return models

@@ -23,6 +23,18 @@ struct ModelRegistry {
     /// Whether `id` is registered, without copying its registration out.
     func contains(_ id: PersistentIdentifier) -> Bool { entries.index(forKey: id) != nil }
 
+    /// The model registered under `id` when it is a `Model`, without copying the registration out or casting
+    /// the existential: a relationship read asks for one on every read.
+    func model<Model: PersistentModel>(_ id: PersistentIdentifier, as _: Model.Type) -> Model? {
+        guard let index = entries.index(forKey: id) else { return nil }
+        func open<Registered: PersistentModel>(_ model: Registered) -> Model? {
+            // Almost always the registered type is the requested one; a subclass instance is cast as before.
+            Registered.self == Model.self ? unsafeBitCast(model, to: Model.self) : model as? Model
+        }
+        let model = entries.values[index].model
+        return open(model)
+    }
+
     /// Sets or removes the registration of `id` and returns the one it replaces, hashing `id` once for the
     /// table (a save re-registers every model it inserted, a fetch every model it made).
     private mutating func replace(_ id: PersistentIdentifier, with newValue: ModelContext.Registration?)

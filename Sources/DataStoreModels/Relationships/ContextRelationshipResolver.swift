@@ -41,9 +41,18 @@ final class ContextRelationshipResolver: RelatedModelResolving {
         let start = gathered[entity] ?? 0
         guard start < noted.count else { return [] }
         var identifiers: [PersistentIdentifier] = []
+        identifiers.reserveCapacity(noted.count - start)
         for entry in noted[start...] {
             for (name, destination) in entry.relationships where destination == entity {
-                identifiers += entry.values[name]?.relatedIdentifiers ?? []
+                // Read in place: `relatedIdentifiers` makes an array for every to-one value.
+                switch entry.values[name] {
+                case .identifier(let id)?:
+                    identifiers.append(id)
+                case .array(let items)?:
+                    for case .identifier(let id) in items { identifiers.append(id) }
+                default:
+                    continue
+                }
             }
         }
         gathered[entity] = noted.count
