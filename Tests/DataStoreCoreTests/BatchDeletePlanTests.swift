@@ -172,6 +172,36 @@ import Testing
         }
     }
 
+    /// A bulk insert's rows are put in together too: the table must answer as if each insert were applied
+    /// alone, also for an insert over a row that is there (no plan makes one; the table replaces the row).
+    @Test func insertsAppliedTogetherLeaveWhatInsertsAppliedOneByOneLeave() throws {
+        let original = try Self.items(40)
+        let scrambled: [Int] = (0..<80).map { ($0 * 37) % 80 + 40 }
+        let fresh = scrambled.map { (index: Int) -> PlannedChange in
+            let values: [String: SnapshotValue] = [
+                "title": .string("item \(index)"), "group": .integer(Int64(index % 4)),
+                "code": .string("c\(index)"), "note": .string("note \(index)"),
+            ]
+            return PlannedChange(
+                kind: .insert, identifier: Self.id("Item", String(format: "i%03d", index)), values: values)
+        }
+        // Item 5 again, in group 3 (it was in group 1) and without its code, which is then free.
+        let over = PlannedChange(
+            kind: .insert, identifier: Self.id("Item", "i005"),
+            values: ["title": .string("item 5 again"), "group": .integer(3)])
+        for changes in [fresh, fresh + [over], [over] + fresh, [over]] {
+            // The order the table keeps is made first, so that the inserts must drop it.
+            var together = try Self.items(40)
+            _ = Self.everyKey(together)
+            together.apply(changes)
+            var oneByOne = original
+            for change in changes { oneByOne.apply(change) }
+            #expect(Self.contents(of: together) == Self.contents(of: oneByOne))
+            #expect(together.count == 40 + (changes.count == 1 ? 0 : 80))
+            #expect(Self.everyKey(together).count == together.count)
+        }
+    }
+
     /// The keys of every row, in the order the table keeps (and makes, when it keeps none).
     static func everyKey(_ table: SnapshotTable) -> [String] {
         table.candidates(for: FetchDescriptor<Item>(), bounds: ModelPredicateBounds<Item>(nil))

@@ -80,25 +80,93 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
 
     /// Commits planned changes in order (a plan's, or a journaled transaction's).
     ///
-    /// Consecutive deletes of one entity (a batch delete's) are applied together: the entity's rows, index and
-    /// orders are looked up once for all of them rather than once per row.
+    /// Consecutive deletes of one entity (a batch delete's), and consecutive inserts of one entity (a bulk
+    /// insert's), are applied together: the entity's rows, rules, index and orders are looked up once for all
+    /// of them rather than once per row.
     public mutating func apply(_ changes: [PlannedChange]) {
         var start = changes.startIndex
         while start < changes.endIndex {
+            let kind = changes[start].kind
             let entity = changes[start].identifier.entityName
             var end = start
-            while end < changes.endIndex, changes[end].kind == .delete,
+            while kind != .update, end < changes.endIndex, changes[end].kind == kind,
                 changes[end].identifier.entityName == entity
             {
                 end += 1
             }
             if end - start > 1 {
-                deleteRows(of: entity, changes[start..<end])
+                if kind == .delete {
+                    deleteRows(of: entity, changes[start..<end])
+                } else {
+                    insertRows(of: entity, changes[start..<end])
+                }
                 start = end
             } else {
                 apply(changes[start])
                 start += 1
             }
+        }
+    }
+
+    /// Adds the rows that `inserts` (distinct models of `entity`) make, claiming their unique values and
+    /// indexing them: what applying each insert does. An insert over a row that is there (which no plan makes)
+    /// replaces it, releasing what the old row held, as ``apply(_:)-(PlannedChange)`` does.
+    private mutating func insertRows(of entity: String, _ inserts: ArraySlice<PlannedChange>) {
+        let replaced = Self.put(inserts, into: &rowsByEntity[entity, default: [:]])
+        if replaced.count < inserts.count {
+            if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.isUsed {
+                identifierOrder = OrderedRows()
+            }
+        } else if !isKnownUniquelyReferenced(&identifierOrder) || identifierOrder.holdsRows(of: entity) {
+            identifierOrder = identifierOrder.droppingRows(of: entity)
+        }
+        let entityRules = rules[entity]
+        if let entityRules, !entityRules.uniqueConstraints.isEmpty {
+            for (id, before) in replaced {
+                for key in entityRules.uniqueKeys(of: before) where uniqueOwners[key] == id {
+                    uniqueOwners[key] = nil
+                }
+            }
+            for index in inserts.indices {
+                let change = inserts[index]
+                let row = DataStoreSnapshot(persistentIdentifier: change.identifier, values: change.values)
+                for key in entityRules.uniqueKeys(of: row) { uniqueOwners[key] = change.identifier }
+            }
+        }
+        guard let attributes = indexedAttributes(of: entity) else { return }
+        orderedValues = OrderedIndexValues()
+        for name in attributes {
+            Self.index(
+                inserts, replacing: replaced, by: name,
+                in: &valueIndex[entity, default: [:]][name, default: [:]])
+        }
+    }
+
+    /// Puts the rows of `inserts` into `rows` (one entity's), returning the rows they replaced (none, for a
+    /// plan's inserts).
+    private static func put(
+        _ inserts: ArraySlice<PlannedChange>, into rows: inout [PersistentIdentifier: DataStoreSnapshot]
+    ) -> [(PersistentIdentifier, DataStoreSnapshot)] {
+        rows.reserveCapacity(rows.count + inserts.count)
+        var replaced: [(PersistentIdentifier, DataStoreSnapshot)] = []
+        // By index: iterating the changes would copy each one (its dictionaries retained).
+        for index in inserts.indices {
+            let id = inserts[index].identifier
+            let row = DataStoreSnapshot(persistentIdentifier: id, values: inserts[index].values)
+            if let before = rows.updateValue(row, forKey: id) { replaced.append((id, before)) }
+        }
+        return replaced
+    }
+
+    /// Indexes the inserted rows under their values of attribute `name`, moving a replaced row's entry.
+    private static func index(
+        _ inserts: ArraySlice<PlannedChange>, replacing replaced: [(PersistentIdentifier, DataStoreSnapshot)],
+        by name: String, in index: inout [SnapshotValue: IndexHolders]
+    ) {
+        for (id, before) in replaced { index[before[attribute: name]]?.remove(id) }
+        for position in inserts.indices {
+            let change = inserts[position]
+            index[change.values[name] ?? .null, default: IndexHolders()].insert(change.identifier)
         }
     }
 
