@@ -135,12 +135,16 @@ public enum SavePlanner {
             return found
         }
 
-        mutating func owner(_ key: UniqueKey) throws(DataStoreError) -> PersistentIdentifier? {
+        /// The model holding `key` after this save so far. The source's answer is remembered unless the caller
+        /// is about to claim a free key (an insert's), which the save's own claims then answer.
+        mutating func owner(_ key: UniqueKey, remembering: Bool = true) throws(DataStoreError)
+            -> PersistentIdentifier?
+        {
             if let overlay = owners[key] { return overlay }
             if let known = holders[key] { return known }
             let holder = try source.uniqueHolder(
                 entity: key.entity, attributes: key.attributes, values: key.values)
-            holders[key] = .some(holder)
+            if remembering || holder != nil { holders[key] = .some(holder) }
             return holder
         }
 
@@ -151,6 +155,12 @@ public enum SavePlanner {
             final.reserveCapacity(final.count + named)
             originals.reserveCapacity(originals.count + named)
             order.reserveCapacity(order.count + named)
+            // Each insert of an entity with unique constraints claims its values here.
+            if let first = request.inserted.first,
+                rules(for: first.persistentIdentifier.entityName)?.uniqueConstraints.isEmpty == false
+            {
+                owners.reserveCapacity(owners.count + request.inserted.count)
+            }
             for list in [request.inserted, request.updated, request.deleted] {
                 for snapshot in list {
                     try check(snapshot)
@@ -362,8 +372,9 @@ public enum SavePlanner {
             // An insert whose unique value is taken becomes an update of the owner: the seeds' upsert.
             var found = Set<PersistentIdentifier>()
             var taken: UniqueKey?
-            for key in uniqueKeys(of: snapshot) {
-                guard let holder = try owner(key) else { continue }
+            let keys = uniqueKeys(of: snapshot)
+            for key in keys {
+                guard let holder = try owner(key, remembering: false) else { continue }
                 found.insert(holder)
                 taken = taken ?? key
             }
@@ -379,6 +390,12 @@ public enum SavePlanner {
                 merged.persistentIdentifier = holder
                 try write(merged, replacing: existing)
                 order.append(holder)
+            } else if found.isEmpty {
+                // The common insert: no model holds its unique values, so it takes them, as `write` would
+                // after making the keys and asking for their holders again.
+                for key in keys { owners[key] = .some(proposed) }
+                final[proposed] = .some(snapshot)
+                order.append(proposed)
             } else {
                 try write(snapshot, replacing: nil)
                 order.append(proposed)
