@@ -3,17 +3,32 @@ import Testing
 
 @testable import DataStoreCore
 
-/// Fresh identifiers: random version 4 UUIDs, drawn without Foundation's `/dev/urandom` read per call.
+/// Fresh identifiers: unresolved, with short random keys drawn without a system call per key.
 @Suite struct PersistentIdentifierTests {
-    @Test func freshIdentifiersAreDistinctVersionFourUUIDs() throws {
+    /// A new model's key: 15 characters of the URL-safe Base64 alphabet, each of its 90 bits drawn.
+    @Test func randomKeysAreFifteenBase64URLCharactersEveryBitDrawn() {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         let keys = (0..<10_000).map { _ in PersistentIdentifier().primaryKey }
         #expect(Set(keys).count == keys.count)
-        for key in keys.prefix(100) {
-            let uuid = try #require(UUID(uuidString: key))
-            let bytes = uuid.uuid
-            #expect(bytes.6 >> 4 == 4, "version nibble of \(key)")
-            #expect(bytes.8 >> 6 == 0b10, "variant bits of \(key)")
+        #expect(keys.allSatisfy { $0.utf8.count == PersistentIdentifier.randomKeyLength })
+        var seenOne = [Bool](repeating: false, count: 90)
+        var seenZero = [Bool](repeating: false, count: 90)
+        for key in keys {
+            for (position, byte) in key.utf8.enumerated() {
+                guard let sextet = alphabet.firstIndex(of: byte) else {
+                    Issue.record("\(key): '\(Character(Unicode.Scalar(byte)))' is not in the alphabet")
+                    return
+                }
+                for bit in 0..<6 {
+                    if sextet >> bit & 1 == 1 {
+                        seenOne[position * 6 + bit] = true
+                    } else {
+                        seenZero[position * 6 + bit] = true
+                    }
+                }
+            }
         }
+        #expect(seenOne.allSatisfy { $0 } && seenZero.allSatisfy { $0 })
         #expect(PersistentIdentifier().isResolved == false)
     }
 }

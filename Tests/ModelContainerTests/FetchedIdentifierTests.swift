@@ -38,7 +38,7 @@ import Testing
             crate.label = label
             // Outside a fetch, `init()` draws random keys.
             #expect(!crate.persistentModelID.isPlaceholder && !crate.lid.persistentModelID.isPlaceholder)
-            #expect(crate.lid.persistentModelID.primaryKey.count == 36)
+            #expect(crate.lid.persistentModelID.primaryKey.count == PersistentIdentifier.randomKeyLength)
             context.insert(crate)
         }
         try context.save()
@@ -72,7 +72,9 @@ import Testing
         #expect(placeholder.isPlaceholder)
         lid.colour = "red"
         context.insert(lid)
-        #expect(!lid.persistentModelID.isPlaceholder && lid.persistentModelID.primaryKey.count == 36)
+        #expect(
+            !lid.persistentModelID.isPlaceholder
+                && lid.persistentModelID.primaryKey.count == PersistentIdentifier.randomKeyLength)
         try context.save()
         let stored = try ModelContext(container).fetch(FetchDescriptor<Lid>())
         #expect(stored.map(\.persistentModelID) == [lid.persistentModelID])

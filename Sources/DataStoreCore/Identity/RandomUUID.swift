@@ -9,9 +9,9 @@ import Synchronization
     import Darwin
 #endif
 
-/// Version 4 UUIDs for identifiers made on hot paths: a model's placeholder identifier (every model a fetch
-/// materialises draws one) and the editing state of a request made without a context (every such fetch draws
-/// one).
+/// Version 4 UUIDs, and random bits, for identifiers made on hot paths: a new model's primary key (every model
+/// made outside a fetch draws one) and the editing state of a request made without a context (every such fetch
+/// draws one).
 ///
 /// They must be unique, not secret: nothing uses them to authorise anything. So they come from a fast generator
 /// (xoshiro256**) seeded from the system's random source, instead of two system calls per UUID
@@ -23,14 +23,19 @@ enum RandomUUID {
     /// A new version 4 UUID.
     @usableFromInline
     static func make() -> UUID {
-        var bytes = generator.withLock { generator in
-            if generator.forkGeneration != forks.load(ordering: .relaxed) { generator = SeededGenerator() }
-            return (generator.next(), generator.next())
-        }
+        var bytes = bits()
         return withUnsafeMutableBytes(of: &bytes) { buffer in
             buffer[6] = (buffer[6] & 0x0F) | 0x40  // version 4
             buffer[8] = (buffer[8] & 0x3F) | 0x80  // RFC 4122 variant
             return UUID(uuid: UnsafeRawBufferPointer(buffer).loadUnaligned(as: uuid_t.self))
+        }
+    }
+
+    /// 128 bits from the same generator: for random primary keys (see `PersistentIdentifier`).
+    static func bits() -> (UInt64, UInt64) {
+        generator.withLock { generator in
+            if generator.forkGeneration != forks.load(ordering: .relaxed) { generator = SeededGenerator() }
+            return (generator.next(), generator.next())
         }
     }
 
