@@ -52,6 +52,13 @@ package struct ModelTypeFacts: @unchecked Sendable {
         return name
     }
 
+    /// Whether `Model` has a relationship: ``of(_:)``'s answer without copying the other facts out (asked on
+    /// every insert and fetch).
+    package static func hasRelationships<Model: PersistentModel>(_: Model.Type) -> Bool {
+        if let known = cache.withLock({ $0[ObjectIdentifier(Model.self)]?.hasRelationships }) { return known }
+        return of(Model.self).hasRelationships
+    }
+
     /// The facts of `Model`, derived on first use.
     package static func of<Model: PersistentModel>(_: Model.Type) -> ModelTypeFacts {
         let key = ObjectIdentifier(Model.self)

@@ -27,7 +27,7 @@ public enum SnapshotQuery {
         bounds: ModelPredicateBounds<Model>? = nil, candidatesInIdentifierOrder: Bool = false
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         let resolver: SnapshotRowResolver? =
-            ModelTypeFacts.of(Model.self).hasRelationships ? relatedRows.map(SnapshotRowResolver.init) : nil
+            ModelTypeFacts.hasRelationships(Model.self) ? relatedRows.map(SnapshotRowResolver.init) : nil
         return try run(
             descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver,
             bounds: bounds,

@@ -457,7 +457,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     /// The table, when a query of `Model` may follow relationships to other rows (pass it to ``SnapshotQuery``
     /// as `relatedRows`); `nil` otherwise, which spares a fetch copying the table out of its lock.
     package func relatedRows<Model: PersistentModel>(for _: Model.Type) -> SnapshotTable? {
-        ModelTypeFacts.of(Model.self).hasRelationships ? self : nil
+        ModelTypeFacts.hasRelationships(Model.self) ? self : nil
     }
 
     /// Removes every row.

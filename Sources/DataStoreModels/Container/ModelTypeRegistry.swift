@@ -14,7 +14,7 @@ struct ModelTypeRegistry: @unchecked Sendable {
         }
         self.types = byName
         func declaresRelationships<Model: PersistentModel>(_: Model.Type) -> Bool {
-            ModelTypeFacts.of(Model.self).hasRelationships
+            ModelTypeFacts.hasRelationships(Model.self)
         }
         haveRelationships = types.contains { declaresRelationships($0) }
     }

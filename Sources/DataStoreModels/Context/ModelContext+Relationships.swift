@@ -3,7 +3,7 @@ import DataStoreCore
 extension ModelContext {
     /// A resolver for one fetch of `Model`, or `nil` when it has no relationships.
     func makeResolver<Model: PersistentModel>(for _: Model.Type) -> ContextRelationshipResolver? {
-        ModelTypeFacts.of(Model.self).hasRelationships
+        ModelTypeFacts.hasRelationships(Model.self)
             ? ContextRelationshipResolver(context: self) : nil
     }
 
@@ -23,7 +23,7 @@ extension ModelContext {
     /// a model's related models with it.
     func insertRelatedModels<Model: PersistentModel>(of model: Model) {
         // Most inserts are of types without relationships: no attribute to copy and look at.
-        guard ModelTypeFacts.of(Model.self).hasRelationships else { return }
+        guard ModelTypeFacts.hasRelationships(Model.self) else { return }
         for attribute in Model.schemaAttributes {
             guard let relationship = attribute.relationship else { continue }
             for related in relationship.loadedModels(model) where resolve(related.persistentModelID) == nil {

@@ -81,10 +81,16 @@ extension ModelContext {
                 }
             }
             for id in ids {
-                guard let registration = registry[id] else { continue }
+                guard
+                    let (current, baseline) = registry.read(
+                        id,
+                        { registration in
+                            (registration.currentValues, updates ? registration.baseline : .none)
+                        })
+                else { continue }
                 let store = try store(of: id)
-                var values = registration.currentValues
-                if updates, case .saved(let saved) = registration.baseline {
+                var values = current
+                if case .saved(let saved) = baseline {
                     values = values.filter { name, value in (saved[name] ?? .null) != value }
                     parts[store, default: newRequest()].baselines[id] = Dictionary(
                         uniqueKeysWithValues: values.keys.map { ($0, saved[$0] ?? .null) })
