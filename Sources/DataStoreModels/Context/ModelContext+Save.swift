@@ -81,16 +81,12 @@ extension ModelContext {
                 }
             }
             for id in ids {
-                guard
-                    let (current, baseline) = registry.read(
-                        id,
-                        { registration in
-                            (registration.currentValues, updates ? registration.baseline : .none)
-                        })
-                else { continue }
+                // Copied out: reading a model's values runs its getters (a computed attribute may load a
+                // relationship, which registers models), which must not run inside an access to the registry.
+                guard let registration = registry[id] else { continue }
                 let store = try store(of: id)
-                var values = current
-                if case .saved(let saved) = baseline {
+                var values = registration.currentValues
+                if updates, case .saved(let saved) = registration.baseline {
                     values = values.filter { name, value in (saved[name] ?? .null) != value }
                     parts[store, default: newRequest()].baselines[id] = Dictionary(
                         uniqueKeysWithValues: values.keys.map { ($0, saved[$0] ?? .null) })

@@ -23,17 +23,8 @@ struct ModelRegistry {
     /// Whether `id` is registered, without copying its registration out.
     func contains(_ id: PersistentIdentifier) -> Bool { entries.index(forKey: id) != nil }
 
-    /// What `body` reads from the registration of `id`, read in place (a save reads the values of every
-    /// pending model: copying each registration out retains and releases all it holds); `nil` when `id` is not
-    /// registered. Mutating only to reach the registration through the table's in-place accessor: `body`
-    /// must not change it.
-    mutating func read<T>(_ id: PersistentIdentifier, _ body: (inout ModelContext.Registration) -> T) -> T? {
-        guard let index = entries.index(forKey: id) else { return nil }
-        return body(&entries.values[index])
-    }
-
-    /// The model registered under `id` when it is a `Model`, without copying the registration out or casting
-    /// the existential: a relationship read asks for one on every read.
+    /// The model registered under `id` when it is a `Model`, without a dynamic cast of the existential (its
+    /// type is compared once it is opened): a relationship read asks for one on every read.
     func model<Model: PersistentModel>(_ id: PersistentIdentifier, as _: Model.Type) -> Model? {
         guard let index = entries.index(forKey: id) else { return nil }
         func open<Registered: PersistentModel>(_ model: Registered) -> Model? {
