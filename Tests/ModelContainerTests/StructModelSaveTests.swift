@@ -52,4 +52,100 @@ import Testing
                 ])
         }
     }
+
+    /// New struct models wait unregistered until a save or a question about them (deferred inserts). Every
+    /// question a context answers about pending inserts must answer as if they were registered.
+    @Test(arguments: [false, true])
+    func pendingStructInsertsAnswerEveryQueryBeforeTheirSave(besideAClassModel: Bool) throws {
+        let container = try Self.container()
+        let context = ModelContext(container)
+        var samples = (0..<4).map { Sample(value: Double($0)) }
+        for sample in samples { context.insert(sample) }
+        if besideAClassModel {
+            let note = ReportingNote()
+            note.title = "between"
+            context.insert(note)
+            context.insert(Sample(value: 4))
+        }
+        let pending: Set<Double> = besideAClassModel ? [0, 1, 2, 3, 4] : [0, 1, 2, 3]
+        #expect(context.hasChanges)
+        #expect(Set(context.insertedModelsArray.compactMap { ($0 as? Sample)?.value }) == pending)
+        // A fetch includes pending inserts.
+        #expect(Set(try context.fetch(FetchDescriptor<Sample>()).map(\.value)) == pending)
+
+        // The same value inserted again, changed, stays one pending insert with the new values.
+        samples[1].value = 10
+        context.insert(samples[1])
+        // A pending insert deleted is forgotten.
+        context.delete(samples[3])
+        let expected: Set<Double> = besideAClassModel ? [0, 10, 2, 4] : [0, 10, 2]
+        #expect(Set(context.insertedModelsArray.compactMap { ($0 as? Sample)?.value }) == expected)
+        #expect(Set(try context.fetch(FetchDescriptor<Sample>()).map(\.value)) == expected)
+        try context.save()
+        #expect(!context.hasChanges)
+        #expect(Set(try ModelContext(container).fetch(FetchDescriptor<Sample>()).map(\.value)) == expected)
+    }
+
+    /// A save of deferred inserts sends them in insertion order, with the class model's insert in its place.
+    @Test(arguments: [false, true])
+    func deferredInsertsAreSavedInInsertionOrder(besideAClassModel: Bool) throws {
+        let container = try Self.container()
+        let context = ModelContext(container)
+        var inserted: [PersistentIdentifier] = []
+        for index in 0..<6 {
+            if besideAClassModel, index == 3 {
+                let note = ReportingNote()
+                context.insert(note)
+                inserted.append(note.persistentModelID)
+            }
+            let sample = Sample(value: Double(index))
+            context.insert(sample)
+            inserted.append(context.insertedModelsArray.last!.persistentModelID)
+        }
+        try context.save()
+        let transactions = try context.fetchHistory(HistoryDescriptor<ContainerHistoryTransaction>())
+        #expect(transactions.count == 1)
+        #expect(transactions.first?.changes.map(\.changedPersistentIdentifier) == inserted)
+    }
+
+    /// Rolled back before their save, deferred inserts are gone: the next save writes nothing.
+    @Test func rolledBackDeferredInsertsAreNotSaved() throws {
+        let container = try Self.container()
+        let context = ModelContext(container)
+        for index in 0..<3 { context.insert(Sample(value: Double(index))) }
+        context.rollback()
+        #expect(!context.hasChanges)
+        #expect(context.insertedModelsArray.isEmpty)
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Sample>()) == 0)
+    }
+
+    /// The cost: a run of new struct models and a save registers none of them (the save reads them from the
+    /// list of deferred inserts), also beside an update of a tracked class model; the first question about
+    /// them registers them all.
+    @Test func aSaveOfNewStructModelsRegistersNone() throws {
+        let container = try Self.container()
+        let context = ModelContext(container)
+        for index in 0..<1_000 { context.insert(Sample(value: Double(index))) }
+        try context.save()
+        #expect(context.deferredInsertsRegistered == 0)
+        #expect(!context.hasChanges)
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Sample>()) == 1_000)
+
+        let note = ReportingNote()
+        context.insert(note)
+        try context.save()
+        note.title = "edited"
+        for index in 0..<10 { context.insert(Sample(value: Double(index))) }
+        try context.save()
+        #expect(context.deferredInsertsRegistered == 0)
+        #expect(!context.hasChanges)
+        let fresh = ModelContext(container)
+        #expect(try fresh.fetchCount(FetchDescriptor<Sample>()) == 1_010)
+        #expect(try fresh.fetch(FetchDescriptor<ReportingNote>()).map(\.title) == ["edited"])
+
+        for index in 0..<10 { context.insert(Sample(value: Double(index))) }
+        #expect(context.insertedModelsArray.count == 10)
+        #expect(context.deferredInsertsRegistered == 10)
+    }
 }

@@ -68,6 +68,26 @@ extension ModelContext {
         /// The snapshots of `ids` by store, with each update's baseline (a change set: only what this context
         /// changed, and what it changed it from).
         func snapshots(_ ids: [PersistentIdentifier], updates: Bool) throws -> [String: [DataStoreSnapshot]] {
+            // Copied out: reading a model's values runs its getters (a computed attribute may load a
+            // relationship, which registers models), which must not run inside an access to the registry.
+            try snapshots(count: ids.count, updates: updates) { position in
+                registry[ids[position]].map { (ids[position], $0) }
+            }
+        }
+        /// The same for updates and deletes, which are registered (`delete` registers deferred inserts first;
+        /// an update is never a deferred insert): the deferred inserts stay deferred.
+        func registeredSnapshots(_ ids: [PersistentIdentifier], updates: Bool) throws
+            -> [String: [DataStoreSnapshot]]
+        {
+            try snapshots(count: ids.count, updates: updates) { position in
+                registered[ids[position]].map { (ids[position], $0) }
+            }
+        }
+        /// The snapshots of `count` registrations that `registration(at:)` gives, by store.
+        func snapshots(
+            count: Int, updates: Bool,
+            registration: (Int) -> (id: PersistentIdentifier, registration: Registration)?
+        ) throws -> [String: [DataStoreSnapshot]] {
             var byStore: [String: [DataStoreSnapshot]] = [:]
             // Consecutive snapshots of one store are gathered before the table is touched: a save of many models
             // would otherwise hash the store's name once per model.
@@ -80,10 +100,8 @@ extension ModelContext {
                     byStore[run.store]?.append(contentsOf: run.snapshots)
                 }
             }
-            for id in ids {
-                // Copied out: reading a model's values runs its getters (a computed attribute may load a
-                // relationship, which registers models), which must not run inside an access to the registry.
-                guard let registration = registry[id] else { continue }
+            for position in 0..<count {
+                guard let (id, registration) = registration(position) else { continue }
                 let store = try store(of: id)
                 var values = registration.currentValues
                 if updates, case .saved(let saved) = registration.baseline {
@@ -100,13 +118,23 @@ extension ModelContext {
             endRun()
             return byStore
         }
-        for (store, inserted) in try snapshots(insertOrder, updates: false) {
+        let inserted: [String: [DataStoreSnapshot]]
+        if insertsAreAllDeferred {
+            // Read from the list, without registering them (a copy: reading values runs getters).
+            let deferred = deferredInserts
+            inserted = try snapshots(count: deferred.count, updates: false) {
+                (deferred[$0].id, Registration(model: deferred[$0].model, baseline: .none))
+            }
+        } else {
+            inserted = try snapshots(insertOrder, updates: false)
+        }
+        for (store, inserted) in inserted {
             parts[store, default: newRequest()].inserted = inserted
         }
-        for (store, updated) in try snapshots(updatedIdentifiers.sorted(), updates: true) {
+        for (store, updated) in try registeredSnapshots(updatedIdentifiers.sorted(), updates: true) {
             parts[store, default: newRequest()].updated = updated
         }
-        for (store, deleted) in try snapshots(deleteOrder, updates: false) {
+        for (store, deleted) in try registeredSnapshots(deleteOrder, updates: false) {
             parts[store, default: newRequest()].deleted = deleted
         }
         return parts
@@ -135,6 +163,15 @@ extension ModelContext {
     private func recordSaved(
         _ request: DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
     ) {
+        // The common save of deferred inserts: they are the request's inserts (the request names each pending
+        // insert once, and they are all the pending inserts), none was remapped, and a saved struct is not
+        // tracked (see below). Nothing to register; its updates and deletes are recorded below.
+        if remapped.isEmpty, insertsAreAllDeferred, request.inserted.count == deferredInserts.count {
+            deferredInserts.removeAll()
+            insertOrder.removeAll()
+            recordSavedUpdatesAndDeletes(request)
+            return
+        }
         // The common save of new struct models into a context that tracks nothing else: every registration is
         // one of this request's inserts (each names a registration once, and an update or delete would need one
         // more), none was remapped, and a saved struct is not tracked (see below). The registry empties at once,
@@ -182,6 +219,12 @@ extension ModelContext {
             let inserted = Set(request.inserted.map(\.persistentIdentifier))
             insertOrder.removeAll { inserted.contains($0) }
         }
+        recordSavedUpdatesAndDeletes(request)
+    }
+
+    /// Updates the context after one store committed `request`'s updates and deletes.
+    private func recordSavedUpdatesAndDeletes(_ request: DataStoreSaveChangesRequest) {
+        let log = registry.log
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             guard let registration = registry[id] else { continue }

@@ -102,12 +102,16 @@ public final class ModelContext {
     /// The counters of the most recent history fetch, to check that it sought instead of scanning.
     package internal(set) var lastHistoryStatistics = HistoryQueryStatistics()
 
-    var registry = ModelRegistry() {
-        // Cheap enough for every registration: two flags and a set's emptiness.
-        didSet {
-            if autosaveEnabled, autosaveTimer == nil, registry.hasModelsToCompare { startAutosaveTimer() }
-        }
-    }
+    /// The registrations. Read and change them through ``registry``, which registers ``deferredInserts`` first;
+    /// only the paths that know the deferred inserts cannot matter to them use this directly.
+    var registered = ModelRegistry()
+    /// New struct models `insert` has not registered yet: the last entries of `insertOrder`, in the same order.
+    /// See `ModelContext+DeferredInserts.swift`.
+    var deferredInserts: [DeferredInsert] = []
+    /// What `insert` looked up about the model type it inserted last: inserts come in runs of one type.
+    var lastInsertedType: InsertedTypeFacts?
+    /// How many deferred inserts had to be registered after all, for tests that check a save registers none.
+    package internal(set) var deferredInsertsRegistered = 0
     /// Signalled when the context's unsaved changes change (an insert, a delete, a batch delete queued, a
     /// rollback, a save), for observers of this context's results.
     let unsavedChanges = SignalBroadcaster()
@@ -178,17 +182,19 @@ public final class ModelContext {
             changed()
             return
         }
-        let store = container.storeIdentifierByEntity[Model.entityName]
+        let facts = insertedTypeFacts(Model.self)
         // A placeholder (a model made inside another's `init()` while a fetch made it) is unique in this
         // process only: a stored model gets a random key.
         let key = id.isPlaceholder ? PersistentIdentifier().primaryKey : id.primaryKey
         let assigned = PersistentIdentifier(
-            storeIdentifier: store ?? "", entityName: Model.entityName, primaryKey: key)
+            storeIdentifier: facts.store ?? "", entityName: facts.entity, primaryKey: key)
         model.persistentModelID = assigned
-        registry[assigned] = Registration(model: model, baseline: .none)
+        if !deferRegistration(of: model, as: assigned, facts: facts) {
+            registry[assigned] = Registration(model: model, baseline: .none)
+        }
         insertOrder.append(assigned)
         aliases[assigned.primaryKey] = assigned
-        insertRelatedModels(of: model)
+        if facts.hasRelationships { insertRelatedModels(of: model) }
         changed()
     }
 
@@ -229,11 +235,12 @@ public final class ModelContext {
     var updatedIdentifiers: [PersistentIdentifier] {
         var updated: [PersistentIdentifier] = []
         var unchanged: [PersistentIdentifier] = []
-        for id in registry.mayHaveChanged {
-            guard let registration = registry[id] else { continue }
+        // A deferred insert is never an update: the registrations that may have changed are all registered.
+        for id in registered.mayHaveChanged {
+            guard let registration = registered[id] else { continue }
             if isUpdated(registration) { updated.append(id) } else { unchanged.append(id) }
         }
-        if !unchanged.isEmpty { registry.log.forget(unchanged) }
+        if !unchanged.isEmpty { registered.log.forget(unchanged) }
         return updated
     }
 
