@@ -104,6 +104,8 @@ final class PlainNote: PersistentModel {
         context.insert(plain)
         try context.save()
         #expect(!context.hasChanges)
+        // The save registered them as saved at once, not one by one as inserted (deferred inserts).
+        #expect(context.deferredInsertsRegistered == 0)
 
         notes[10].title = "changed"
         let start = context.modelsExamined

@@ -1,20 +1,24 @@
 import DataStoreCore
 
-/// Inserts of new struct models wait in a list until something needs them registered.
+/// Inserts of new models without relationships wait in a list until something needs them registered.
 ///
 /// The common use of a context is a run of inserts and a save. Registering each new model on insert hashed
-/// it into the registry, which grew step by step, and the save looked each one up again to read it: for
-/// struct models without relationships that was most of what the model layer added to the store's own save.
-/// Such a model needs no registration until the context is asked about it: nothing tracks a struct's edits,
-/// and `insert` finds an earlier insert of the same value through `aliases`. So `insert` appends it to
-/// ``ModelContext/deferredInserts``, and
-/// - a save of nothing but deferred inserts reads them from the list and forgets them once saved;
+/// it into the registry, which grew step by step, and connected a class instance to the change log under the
+/// process-wide lock, one at a time; the save then looked each one up again, to read it and to mark it saved.
+/// That was most of what the model layer added to the store's own save. A new model without relationships
+/// needs no registration until the context is asked about it: a pending insert saves the values it has at
+/// the save (its edits until then need no log), and `insert` finds an earlier insert of the same model
+/// through `aliases` or its identifier. So `insert` appends it to ``ModelContext/deferredInserts``, and
+/// - a save whose pending inserts are all deferred reads them from the list; once the store committed them it
+///   registers the class models as saved, all at once (a saved struct is not tracked);
 /// - any other use of ``ModelContext/registry`` registers them all first, in one step.
 extension ModelContext {
     /// A new struct model waiting to be registered.
     struct DeferredInsert {
         let id: PersistentIdentifier
         let model: any PersistentModel
+        /// Whether `model` is a class instance, which stays registered once saved.
+        let isClass: Bool
     }
 
     /// What `insert` needs to know about a model type, looked up once per run of inserts of that type.
@@ -24,7 +28,8 @@ extension ModelContext {
         /// The store the container routes the entity to, or `nil` if the container does not hold it.
         let store: String?
         let hasRelationships: Bool
-        /// A struct without relationships: its insert may be deferred.
+        let isClass: Bool
+        /// A model without relationships: its insert may be deferred.
         let defersInserts: Bool
     }
 
@@ -60,12 +65,12 @@ extension ModelContext {
         let facts = InsertedTypeFacts(
             type: ObjectIdentifier(Model.self), entity: Model.entityName,
             store: container.storeIdentifierByEntity[Model.entityName], hasRelationships: hasRelationships,
-            defersInserts: !(Model.self is AnyObject.Type) && !hasRelationships)
+            isClass: Model.self is AnyObject.Type, defersInserts: !hasRelationships)
         lastInsertedType = facts
         return facts
     }
 
-    /// Defers the registration of a new model `insert` assigned `id`, if it may be deferred: a struct without
+    /// Defers the registration of a new model `insert` assigned `id`, if it may be deferred: a model without
     /// relationships, under an identifier nothing is registered under (a model made with the key of one the
     /// context tracks replaces it, which the registry does). Returns whether it did.
     func deferRegistration<Model: PersistentModel>(
@@ -74,8 +79,35 @@ extension ModelContext {
         -> Bool
     {
         guard facts.defersInserts, registered.isEmpty || !registered.contains(id) else { return false }
-        deferredInserts.append(DeferredInsert(id: id, model: model))
+        deferredInserts.append(DeferredInsert(id: id, model: model, isClass: facts.isClass))
         return true
+    }
+
+    /// Registers the deferred inserts a store committed as `saved` (the same models, in the same order): each
+    /// class model as saved with the values sent, its instance connected to the change log with the others
+    /// under one lock, as a fetch registers what it made. Struct models are values: once saved nothing tracks
+    /// them, and `aliases` still resolves their copies.
+    func registerSavedDeferredInserts(_ saved: [DataStoreSnapshot]) {
+        let deferred = deferredInserts
+        deferredInserts = []
+        assert(
+            deferred.count == saved.count
+                && zip(deferred, saved).allSatisfy { $0.id == $1.persistentIdentifier })
+        var instances: [AnyObject] = []
+        var reserved = false
+        for (insert, snapshot) in zip(deferred, saved) where insert.isClass {
+            if !reserved {
+                registered.reserveCapacity(adding: deferred.count)
+                reserved = true
+            }
+            let registration = Registration(model: insert.model, baseline: .saved(snapshot.values))
+            let reporting = registration.reportingInstance
+            registered.register(fetched: insert.id, registration, reportsChanges: reporting != nil)
+            if let reporting { instances.append(reporting) }
+        }
+        guard reserved else { return }
+        registered.track(fetched: instances)
+        if autosaveEnabled, autosaveTimer == nil, registered.hasModelsToCompare { startAutosaveTimer() }
     }
 
     /// Whether every pending insert is deferred, so that a save may read them from the list.

@@ -164,10 +164,10 @@ extension ModelContext {
         _ request: DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
     ) {
         // The common save of deferred inserts: they are the request's inserts (the request names each pending
-        // insert once, and they are all the pending inserts), none was remapped, and a saved struct is not
-        // tracked (see below). Nothing to register; its updates and deletes are recorded below.
+        // insert once, and they are all the pending inserts) and none was remapped. The class models among
+        // them are registered as saved at once; the request's updates and deletes are recorded below.
         if remapped.isEmpty, insertsAreAllDeferred, request.inserted.count == deferredInserts.count {
-            deferredInserts.removeAll()
+            registerSavedDeferredInserts(request.inserted)
             insertOrder.removeAll()
             recordSavedUpdatesAndDeletes(request)
             return

@@ -105,7 +105,7 @@ public final class ModelContext {
     /// The registrations. Read and change them through ``registry``, which registers ``deferredInserts`` first;
     /// only the paths that know the deferred inserts cannot matter to them use this directly.
     var registered = ModelRegistry()
-    /// New struct models `insert` has not registered yet: the last entries of `insertOrder`, in the same order.
+    /// New models `insert` has not registered yet: the last entries of `insertOrder`, in the same order.
     /// See `ModelContext+DeferredInserts.swift`.
     var deferredInserts: [DeferredInsert] = []
     /// What `insert` looked up about the model type it inserted last: inserts come in runs of one type.
