@@ -175,7 +175,12 @@ enum PeerScenario {
                     let stores = try PeerStores(
                         scratch: scratch, name: "users\(storeRound())", models: [PeerUser.self],
                         durability: .full, only: name)
-                    everyStore.append(stores)
+                    // Kept to drop the PostgreSQL schema at the end, without the container: a round's store
+                    // (100,000 models in memory) must not stay alive into the next rounds, whose allocations
+                    // would then all be fresh pages (the peers' rounds keep nothing either).
+                    var dropped = stores
+                    dropped.containers = []
+                    everyStore.append(dropped)
                     let container = stores.containers[0].container
                     return (
                         {
