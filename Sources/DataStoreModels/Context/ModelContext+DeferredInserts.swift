@@ -13,7 +13,7 @@ import DataStoreCore
 ///   registers the class models as saved, all at once (a saved struct is not tracked);
 /// - any other use of ``ModelContext/registry`` registers them all first, in one step.
 extension ModelContext {
-    /// A new struct model waiting to be registered.
+    /// A new model waiting to be registered.
     struct DeferredInsert {
         let id: PersistentIdentifier
         let model: any PersistentModel
