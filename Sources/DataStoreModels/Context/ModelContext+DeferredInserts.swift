@@ -29,8 +29,9 @@ extension ModelContext {
         let store: String?
         let hasRelationships: Bool
         let isClass: Bool
+
         /// A model without relationships: its insert may be deferred.
-        let defersInserts: Bool
+        var defersInserts: Bool { !hasRelationships }
     }
 
     /// The registrations, with every deferred insert registered first.
@@ -65,7 +66,7 @@ extension ModelContext {
         let facts = InsertedTypeFacts(
             type: ObjectIdentifier(Model.self), entity: Model.entityName,
             store: container.storeIdentifierByEntity[Model.entityName], hasRelationships: hasRelationships,
-            isClass: Model.self is AnyObject.Type, defersInserts: !hasRelationships)
+            isClass: Model.self is AnyObject.Type)
         lastInsertedType = facts
         return facts
     }

@@ -62,9 +62,10 @@ struct ModelRegistry {
         entries.reserveCapacity(entries.count + count)
     }
 
-    /// Registers a model a fetch created, under an identifier the registry does not hold. The caller says
-    /// whether its type reports its changes, and tracks the reporting instances itself, all under one lock
-    /// (``track(fetched:)``): the cost of a fetch of many models is mostly the cost of registering them.
+    /// Registers a model a fetch created (or a save's deferred insert, once saved), under an identifier the
+    /// registry does not hold. The caller says whether its type reports its changes, and tracks the reporting
+    /// instances itself, all under one lock (``track(fetched:)``): the cost of a fetch of many models is mostly
+    /// the cost of registering them.
     mutating func register(
         fetched id: PersistentIdentifier, _ registration: ModelContext.Registration,
         reportsChanges: Bool
