@@ -17,7 +17,7 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
         let write: FreshWriter<Model>?
     }
 
-    /// Whether some attribute is written in place, at an offset from the instance's address.
+    /// Whether some attribute or relationship is written in place, at an offset from the instance's address.
     let writesInPlace: Bool
 
     let entries: [Entry]
@@ -26,6 +26,9 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
     /// By position, the writers of the attributes written in place: kept apart from `entries`, in a type that
     /// is not generic, so that the loop that writes them needs no type metadata at run time.
     private let inPlace: [InPlaceWriter?]
+    /// By position, the writers of the relationships whose storage a fresh model's faults are written to in
+    /// place (without going through the attribute's declaration).
+    private let faults: [(offset: Int, write: FreshFaultWriter)?]
 
     private init() {
         let storages = ChangeReportingDiscovery.attributeStorages(Model.self)
@@ -38,7 +41,8 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
             guard case .inPlace(let offset, let write) = entry.write else { return nil }
             return InPlaceWriter(offset: offset, write: write)
         }
-        writesInPlace = inPlace.contains { $0 != nil }
+        faults = Model.schemaAttributes.map { $0.relationship?.freshFaultWriter() }
+        writesInPlace = inPlace.contains { $0 != nil } || faults.contains { $0 != nil }
         positions = AttributePositions(entries.map(\.name))
     }
 
@@ -84,7 +88,15 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
         switch entries[position].write {
         case .inPlace(let offset, let write): if let instance, write(instance + offset, value) { return }
         case .model(let write): if write(&model, value) { return }
-        case nil: break
+        case nil:
+            // A relationship: a value of another kind goes to the declaration, which throws the typed error.
+            guard let instance, let fault = faults[position] else { break }
+            switch value {
+            case .null, .identifier, .array:
+                fault.write(instance + fault.offset, value, resolver)
+                return
+            default: break
+            }
         }
         try Model.schemaAttributes[position].setValue(value, on: &model, resolver: resolver, isFresh: true)
     }

@@ -9,6 +9,24 @@ package protocol RelatedModelResolving: AnyObject {
         _ identifiers: [PersistentIdentifier], as type: Model.Type
     )
         -> [Model]?
+
+    /// The model with this identifier, for a to-one relationship: `.some(nil)` when it does not exist, `nil`
+    /// when it could not be loaded. The default asks ``resolve(_:as:)`` for a list of one; a resolver answers
+    /// it without making that list (reading one to-one relationship of each of thousands of fetched models is
+    /// the common case).
+    func resolveOne<Model: PersistentModel & AnyObject>(
+        _ identifier: PersistentIdentifier, as type: Model.Type
+    )
+        -> Model??
+}
+
+extension RelatedModelResolving {
+    /// The model with this identifier, through ``resolve(_:as:)``.
+    package func resolveOne<Model: PersistentModel & AnyObject>(
+        _ identifier: PersistentIdentifier, as type: Model.Type
+    ) -> Model?? {
+        resolve([identifier], as: type).map { $0.first }
+    }
 }
 
 /// A relationship that has not been read yet: the persisted value it holds and who can load it.

@@ -32,16 +32,30 @@ public struct Relationship<Value: RelationshipValue> {
         case fault(RelationshipFault)
     }
 
-    var state: State
+    /// Whether ``state`` is `.loaded`. The first stored property, so that it lies at the storage's address:
+    /// a context going away tells the loaded relationships of every model it tracked by reading this byte, without
+    /// the wrapper's type metadata and without copying the related models out (see `RelationshipAccess.unload`).
+    private(set) var isLoaded: Bool
+    private var storedState: State
+
+    var state: State {
+        get { storedState }
+        set {
+            storedState = newValue
+            if case .loaded = newValue { isLoaded = true } else { isLoaded = false }
+        }
+    }
 
     /// A relationship holding `wrappedValue`.
     public init(wrappedValue: Value) {
-        state = .loaded(wrappedValue)
+        isLoaded = true
+        storedState = .loaded(wrappedValue)
     }
 
     /// A relationship not read yet.
     init(fault: RelationshipFault) {
-        state = .fault(fault)
+        isLoaded = false
+        storedState = .fault(fault)
     }
 
     /// Relationships are properties of class models only; the enclosing instance is what loads them.
@@ -82,10 +96,20 @@ public struct Relationship<Value: RelationshipValue> {
         case .loaded(let value):
             return value
         case .fault(let fault):
-            guard let resolver = fault.resolver,
-                let models = resolver.resolve(fault.identifiers, as: Value.Destination.self)
-            else { return Value(relatedModels: []) }
-            let value = Value(relatedModels: models)
+            guard let resolver = fault.resolver else { return Value(relatedModels: []) }
+            let value: Value
+            if !Value.isToMany, case .identifier(let id) = fault.value {
+                // A to-one relationship: one lookup, no list made on either side.
+                guard let model = resolver.resolveOne(id, as: Value.Destination.self) else {
+                    return Value(relatedModels: [])
+                }
+                value = Value(relatedModel: model)
+            } else {
+                guard let models = resolver.resolve(fault.identifiers, as: Value.Destination.self) else {
+                    return Value(relatedModels: [])
+                }
+                value = Value(relatedModels: models)
+            }
             owner[keyPath: storage] = Relationship(wrappedValue: value)
             return value
         }

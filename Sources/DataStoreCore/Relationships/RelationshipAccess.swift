@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+/// Makes the `@Relationship` storage at an address (a fresh model's, which no context tracks) a fault over a
+/// persisted value (`null`, an identifier or a list of them), loaded through the resolver on first read.
+typealias FreshFaultWriter = (UnsafeMutableRawPointer, SnapshotValue, (any RelatedModelResolving)?) -> Void
+
 /// What a relationship attribute adds to an attribute: where it points, its rule and inverse, and access to
 /// its storage that neither loads related models nor touches inverses (for snapshots and materializing).
 package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
@@ -26,6 +30,15 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     let setFault: (Model, SnapshotValue, (any RelatedModelResolving)?, _ isFresh: Bool) -> Void
     /// Whether `setFault` writes a fresh model's storage in place, at its offset (for tests).
     let writesFreshFaultsInPlace: () -> Bool
+    /// Makes the relationship a fault over the identifiers it holds, if it is loaded, so that the model no longer
+    /// holds the related models (a context that is going away breaks the reference cycles between the models it
+    /// tracks this way: a loaded relationship and its loaded inverse hold each other). A later read loads them
+    /// again through the resolver. Writes the storage, not the property: nothing is noted as changed.
+    let unload: (Model, (any RelatedModelResolving)?) -> Void
+    /// The offset of the `@Relationship` storage in an instance, when it can be trusted, and the writer that
+    /// makes the storage at that address a fault: what `setFault` does to a fresh model, for a fetch to call
+    /// without going through the attribute's declaration. `nil` when the storage is not found by offset.
+    let freshFaultWriter: () -> (offset: Int, write: FreshFaultWriter)?
 
     init<Value: RelationshipValue>(
         keyPath: ReferenceWritableKeyPath<Model, Value>, deleteRule: Schema.Relationship.DeleteRule,
@@ -40,6 +53,38 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         snapshotValue = { model in storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
         writesFreshFaultsInPlace = { storage.offset != nil }
+        // Whether `isLoaded` is the storage's first byte, as the declaration order puts it.
+        let flagLeads = MemoryLayout<Relationship<Value>>.offset(of: \Relationship<Value>.isLoaded) == 0
+        unload = { model, resolver in
+            if let offset = storage.offset {
+                // At the storage's address, as a fetch writes fresh faults: a context's deinit unloads every
+                // model it tracked, most of them not loaded, and reading one byte tells (a key path read would
+                // look up the wrapper's type and copy the related models out).
+                let address = StoredPropertyOffset.address(of: model) + offset
+                if flagLeads, !address.load(as: Bool.self) { return }
+                let relationship = address.assumingMemoryBound(to: Relationship<Value>.self)
+                guard relationship.pointee.isLoaded else { return }
+                relationship.pointee = Relationship(
+                    fault: RelationshipFault(value: relationship.pointee.snapshotValue, resolver: resolver))
+                return
+            }
+            guard let keyPath = storage.keyPath else { return }
+            let relationship = model[keyPath: keyPath]
+            guard case .loaded = relationship.state else { return }
+            model[keyPath: keyPath] = Relationship(
+                fault: RelationshipFault(value: relationship.snapshotValue, resolver: resolver))
+        }
+        freshFaultWriter = {
+            storage.offset.map { offset in
+                (
+                    offset,
+                    { address, value, resolver in
+                        address.assumingMemoryBound(to: Relationship<Value>.self).pointee = Relationship(
+                            fault: RelationshipFault(value: value, resolver: resolver))
+                    }
+                )
+            }
+        }
         setFault = { model, value, resolver, isFresh in
             guard let keyPath = storage.keyPath else { return }
             if isFresh, let offset = storage.offset {

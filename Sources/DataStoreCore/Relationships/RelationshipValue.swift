@@ -11,6 +11,16 @@ public protocol RelationshipValue {
     var relatedModels: [Destination] { get }
     /// A value holding `relatedModels` (a to-one relationship holds the first, if any).
     init(relatedModels: [Destination])
+    /// A value holding `relatedModel`, or nothing: what ``init(relatedModels:)`` makes of a list of at most one,
+    /// without making the list.
+    init(relatedModel: Destination?)
+}
+
+extension RelationshipValue {
+    /// A value holding `relatedModel`, through ``init(relatedModels:)``.
+    public init(relatedModel: Destination?) {
+        self.init(relatedModels: relatedModel.map { [$0] } ?? [])
+    }
 }
 
 extension Optional: RelationshipValue
@@ -24,6 +34,8 @@ where Wrapped: OptionalRelationshipContent, Wrapped._RelationshipDestination: Pe
     /// The first model for a to-one relationship (`nil` when there is none); the list for a to-many one
     /// (empty, never `nil`: a fetched optional list reads as `[]` when it holds nothing).
     public init(relatedModels: [Destination]) { self = Wrapped._content(of: relatedModels) }
+    /// The model for a to-one relationship (`nil` when there is none); a list of it for a to-many one.
+    public init(relatedModel: Destination?) { self = Wrapped._content(ofOne: relatedModel) }
 }
 
 extension Array: RelationshipValue where Element: PersistentModel & AnyObject {
@@ -59,6 +71,15 @@ public protocol OptionalRelationshipContent {
     var _relatedModels: [_RelationshipDestination] { get }
     /// The value holding `models` (a model: the first, if any).
     static func _content(of models: [_RelationshipDestination]) -> Self?
+    /// The value holding `model`, if any: what ``_content(of:)`` makes of a list of at most one.
+    static func _content(ofOne model: _RelationshipDestination?) -> Self?
+}
+
+extension OptionalRelationshipContent {
+    /// The value holding `model`, through ``_content(of:)``.
+    public static func _content(ofOne model: _RelationshipDestination?) -> Self? {
+        _content(of: model.map { [$0] } ?? [])
+    }
 }
 
 extension PersistentModel {
@@ -68,6 +89,8 @@ extension PersistentModel {
     public var _relatedModels: [Self] { [self] }
     /// The first model, if any.
     public static func _content(of models: [Self]) -> Self? { models.first }
+    /// The model itself.
+    public static func _content(ofOne model: Self?) -> Self? { model }
 }
 
 extension Array: OptionalRelationshipContent where Element: PersistentModel & AnyObject {

@@ -28,6 +28,8 @@ public enum SnapshotQuery {
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         let resolver: SnapshotRowResolver? =
             ModelTypeFacts.hasRelationships(Model.self) ? relatedRows.map(SnapshotRowResolver.init) : nil
+        // The models made to evaluate the query and the resolver hold each other; the answer is snapshots.
+        defer { resolver?.forgetModels() }
         return try run(
             descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver,
             bounds: bounds,

@@ -5,6 +5,8 @@ import DataStoreCore
 /// once, so following the same model from many candidates costs one lookup.
 final class SnapshotRowResolver: RelatedModelResolving {
     private let rows: any SnapshotRowSource
+    /// The models made so far. Their relationships hold this resolver, so the two keep each other alive until
+    /// ``forgetModels()`` lets them go.
     private var models: [PersistentIdentifier: AnyObject] = [:]
 
     init(rows: any SnapshotRowSource) {
@@ -27,5 +29,11 @@ final class SnapshotRowResolver: RelatedModelResolving {
             result.append(model)
         }
         return result
+    }
+
+    /// Lets go of the models made so far, which hold this resolver through their relationships: what the query
+    /// that made it does once it has its answer, so that neither outlives it.
+    func forgetModels() {
+        models = [:]
     }
 }

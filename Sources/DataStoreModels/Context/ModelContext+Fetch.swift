@@ -27,8 +27,8 @@ extension ModelContext {
     private func materializeInstances<Model: PersistentModel>(
         _ snapshots: [DataStoreSnapshot], resolver: ContextRelationshipResolver?, untracked: Bool = false
     ) throws -> [Model] {
-        registry.reserveCapacity(adding: snapshots.count)
         let reportsChanges = ChangeReportingDiscovery.reportsChanges(Model.self)
+        registry.reserveCapacity(adding: snapshots.count, compared: !reportsChanges)
         let tracksNothing = untracked || registry.isEmpty
         var models: [Model] = []
         models.reserveCapacity(snapshots.count)

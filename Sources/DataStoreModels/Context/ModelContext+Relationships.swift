@@ -123,6 +123,35 @@ extension ModelContext {
         }
     }
 
+    /// Makes the loaded relationships of every saved model this context tracks faults again, for its `deinit`.
+    ///
+    /// A loaded relationship holds its models, and its loaded inverse holds it back (`trip.livingAccommodation`
+    /// and `stay.trip`): while the context lives it holds them all anyway, but once it is gone such a pair would
+    /// keep itself alive forever. As faults they hold identifiers only, so models nobody else holds are freed; a
+    /// model somebody still holds reads its relationship again through a context of its own (the same values;
+    /// another instance of a related model than the one read before). Pending inserts and deletes are left as
+    /// they are: they were never saved, so nothing could load them again.
+    func unloadRelationshipsOfTrackedModels() {
+        guard container.modelTypes.haveRelationships, !registered.isEmpty else { return }
+        let resolver = ContextRelationshipResolver(orphanedFrom: container)
+        // Each model type's unloaders, looked up once per type (`nil`: no relationships).
+        var tables: [ObjectIdentifier: AnyObject?] = [:]
+        registered.forEachSavedInstance { model in
+            func unload<Model: PersistentModel>(_ model: Model) {
+                let type = ObjectIdentifier(Model.self)
+                let table: RelationshipUnloaders<Model>?
+                if let known = tables[type] {
+                    table = known.map { unsafeDowncast($0, to: RelationshipUnloaders<Model>.self) }
+                } else {
+                    table = RelationshipUnloaders.of(Model.self)
+                    tables[type] = table
+                }
+                table?.unload(model, resolver: resolver)
+            }
+            unload(model)
+        }
+    }
+
     /// Sets the attributes `values` names on `model`, leaving the others as they are.
     func applyChanged<Model: PersistentModel>(
         _ values: [String: SnapshotValue], to model: inout Model

@@ -136,6 +136,7 @@ public final class ModelContext {
     deinit {
         autosaveTimer?.cancel()
         autosaveEditRelay?.cancel()
+        unloadRelationshipsOfTrackedModels()
     }
 
     var editingState: EditingState {

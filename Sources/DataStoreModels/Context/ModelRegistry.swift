@@ -35,6 +35,45 @@ struct ModelRegistry {
         return open(model)
     }
 
+    /// The class instance registered under `id` when it is a `Model`, as ``model(_:as:)`` answers, read where the
+    /// registration lies instead of copying it out (its baseline, its twins and the existential): mutating only
+    /// to reach the entry in place, it changes nothing.
+    mutating func registeredInstance<Model: PersistentModel>(
+        _ id: PersistentIdentifier, as _: Model.Type
+    ) -> Model? {
+        guard let index = entries.index(forKey: id) else { return nil }
+        return Self.instance(in: &entries.values[index], as: Model.self)
+    }
+
+    private static func instance<Model: PersistentModel>(
+        in registration: inout ModelContext.Registration, as _: Model.Type
+    ) -> Model? {
+        func open<Registered: PersistentModel>(_ model: Registered) -> Model? {
+            Registered.self == Model.self ? unsafeBitCast(model, to: Model.self) : model as? Model
+        }
+        return open(registration.model)
+    }
+
+    /// Calls `body` with the instances (primary and twins) of every saved registration that is not deleted,
+    /// without copying the registrations out. Mutating only to reach them in place; it changes nothing.
+    mutating func forEachSavedInstance(_ body: (any PersistentModel) -> Void) {
+        // Index by index: `values.indices` would hold the table while its entries are reached in place, so
+        // that the first one reached would copy the whole table.
+        var index = entries.startIndex
+        while index != entries.endIndex {
+            Self.visitSaved(&entries.values[index], body)
+            entries.formIndex(after: &index)
+        }
+    }
+
+    private static func visitSaved(
+        _ registration: inout ModelContext.Registration, _ body: (any PersistentModel) -> Void
+    ) {
+        guard !registration.isDeleted, case .saved = registration.baseline else { return }
+        body(registration.model)
+        for twin in registration.twins { body(twin) }
+    }
+
     /// Sets or removes the registration of `id` and returns the one it replaces, hashing `id` once for the
     /// table (a save re-registers every model it inserted, a fetch every model it made).
     private mutating func replace(_ id: PersistentIdentifier, with newValue: ModelContext.Registration?)
@@ -57,9 +96,11 @@ struct ModelRegistry {
     }
 
     /// Makes room for `count` more registrations at once (a fetch of many models), so that the table does not
-    /// grow, and hash every identifier again, step by step.
-    mutating func reserveCapacity(adding count: Int) {
+    /// grow, and hash every identifier again, step by step. `compared` says the models are always compared
+    /// (their type does not report its changes), so that set grows by `count` too.
+    mutating func reserveCapacity(adding count: Int, compared: Bool = false) {
         entries.reserveCapacity(entries.count + count)
+        if compared { alwaysCompared.reserveCapacity(alwaysCompared.count + count) }
     }
 
     /// Registers a model a fetch created (or a save's deferred insert, once saved), under an identifier the

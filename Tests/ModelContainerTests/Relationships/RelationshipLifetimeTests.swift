@@ -1,0 +1,132 @@
+import DataStoreCore
+import DataStoreModels
+import Foundation
+import InMemoryStorage
+import SampleTrips
+import Synchronization
+import Testing
+
+/// A relationship's loaded models live as long as something holds them, and no longer: reading a relationship
+/// keeps nothing alive by itself, whether the context that fetched the model is still there or not, and a
+/// store evaluating a predicate that follows a relationship keeps none of the models it made to evaluate it.
+@Suite struct RelationshipLifetimeTests {
+    /// The trips a context fetched, returned after the context itself is gone (nothing else holds it), as
+    /// `try ModelContext(container).fetch(…)` leaves them.
+    private func tripsOfAContextThatIsGone(_ container: ModelContainer) throws -> [Trip] {
+        weak var gone: ModelContext?
+        let trips = try {
+            let context = ModelContext(container)
+            gone = context
+            return try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        }()
+        #expect(gone == nil, "the fetching context is gone")
+        return trips
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func modelsLoadedAfterTheirContextIsGoneAreFreedWithTheirOwners(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let setup = ModelContext(container)
+        try makeTrip("Lisbon", items: 2, in: setup)
+        try makeTrip("Oslo", items: 1, in: setup)
+
+        weak var trip: Trip?
+        weak var stay: LivingAccommodation?
+        weak var item: BucketListItem?
+        do {
+            let trips = try tripsOfAContextThatIsGone(container)
+            // Relationships still read after the context is gone (another context loads them)...
+            #expect(trips.map { $0.livingAccommodation?.placeName } == ["Stay in Lisbon", "Stay in Oslo"])
+            #expect(trips.map(\.bucketList.count) == [2, 1])
+            // ... and so do the loaded models' own relationships (in the context that loaded them, which does not
+            // track the trips the gone one fetched: another instance of the same trip).
+            #expect(trips[0].livingAccommodation?.trip?.name == "Lisbon")
+            trip = trips[0]
+            stay = trips[0].livingAccommodation
+            item = trips[0].bucketList.first
+            #expect(trip != nil && stay != nil && item != nil)
+        }
+        // Nothing holds the trips any more: neither they nor what their relationships loaded stay alive.
+        #expect(trip == nil, "the trip is freed")
+        #expect(stay == nil, "the stay its relationship loaded is freed")
+        #expect(item == nil, "the item its relationship loaded is freed")
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func modelsLoadedThroughALiveContextAreFreedWithIt(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        try makeTrip("Lisbon", items: 2, in: ModelContext(container))
+
+        weak var context: ModelContext?
+        weak var stay: LivingAccommodation?
+        do {
+            let live = ModelContext(container)
+            context = live
+            let trip = try #require(try live.fetch(FetchDescriptor<Trip>()).first)
+            stay = trip.livingAccommodation
+            #expect(stay?.trip === trip)
+            #expect(trip.bucketList.allSatisfy { $0.trip === trip })
+        }
+        #expect(context == nil)
+        #expect(stay == nil)
+    }
+
+    @Test func aPredicateThatFollowsARelationshipKeepsNoModelAlive() throws {
+        let container = try ModelContainer(
+            for: [CountedOwner.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "lifetime"))])
+        do {
+            let context = ModelContext(container)
+            for index in 0..<5 {
+                let owner = CountedOwner()
+                owner.name = "owner \(index)"
+                context.insert(owner)
+                let part = CountedPart()
+                part.label = index.isMultiple(of: 2) ? "even" : "odd"
+                owner.part = part
+            }
+            try context.save()
+        }
+        #expect(CountedPart.alive.load(ordering: .relaxed) == 0, "the setup's parts are gone")
+        do {
+            // Not a comparison of attributes: the store evaluates it on models it makes, following `part`.
+            let even = #Predicate<CountedOwner> { $0.part?.label == "even" }
+            let matches = try ModelContext(container).fetchCount(FetchDescriptor(predicate: even))
+            #expect(matches == 3)
+        }
+        #expect(CountedOwner.alive.load(ordering: .relaxed) == 0, "no owner made for the predicate is alive")
+        #expect(CountedPart.alive.load(ordering: .relaxed) == 0, "no part made for the predicate is alive")
+    }
+}
+
+/// An owner whose live instances are counted; only `aPredicateThatFollowsARelationshipKeepsNoModelAlive` uses
+/// it, so that no other test changes the count.
+final class CountedOwner: PersistentModel {
+    static let alive = Atomic<Int>(0)
+    static let schemaAttributes: [ModelAttribute<CountedOwner>] = [
+        .attribute("name", \.name),
+        .relationship("part", \.part, deleteRule: .cascade, inverse: \CountedPart.owner),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    var name = ""
+    @Relationship var part: CountedPart?
+    init() { Self.alive.add(1, ordering: .relaxed) }
+    deinit { Self.alive.subtract(1, ordering: .relaxed) }
+}
+
+/// The counted owner's part.
+final class CountedPart: PersistentModel {
+    static let alive = Atomic<Int>(0)
+    static let schemaAttributes: [ModelAttribute<CountedPart>] = [
+        .attribute("label", \.label), .relationship("owner", \.owner),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    var label = ""
+    @Relationship var owner: CountedOwner?
+    init() { Self.alive.add(1, ordering: .relaxed) }
+    deinit { Self.alive.subtract(1, ordering: .relaxed) }
+}
