@@ -12,13 +12,42 @@ extension ModelAttribute where Model: AnyObject {
     ///   - options: `.preserveValueOnDeletion` keeps the related identifier (or list of them) in the delete's
     ///     tombstone; `.preservePreviousValue` keeps the one an update replaced in its history change.
     ///   - originalName: The relationship's name in an earlier schema version.
+    @inlinable
     public static func relationship<Value: RelationshipValue>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>,
         deleteRule: Schema.Relationship.DeleteRule = .nullify,
         inverse: PartialKeyPath<Value.Destination>? = nil,
         options: Schema.Attribute.Option = [], originalName: String? = nil
     ) -> ModelAttribute {
-        let access = RelationshipAccess(keyPath: keyPath, deleteRule: deleteRule, inverse: inverse)
+        // Inlinable, so that these two are specialised for the model's relationship type where it is declared:
+        // a fetch writes a fault into every model it makes, and a context going away unloads every model it
+        // tracked; generic, each would look the wrapper's type up in the runtime every time.
+        relationship(
+            name, keyPath, deleteRule: deleteRule, inverse: inverse, options: options,
+            originalName: originalName,
+            storage: RelationshipStorageWriters(
+                writeFault: { address, value, resolver in
+                    address.assumingMemoryBound(to: Relationship<Value>.self).pointee = Relationship(
+                        fault: RelationshipFault(value: value, resolver: resolver))
+                },
+                unload: { address, resolver in
+                    let relationship = address.assumingMemoryBound(to: Relationship<Value>.self)
+                    guard relationship.pointee.isLoaded else { return }
+                    relationship.pointee = Relationship(
+                        fault: RelationshipFault(
+                            value: relationship.pointee.snapshotValue, resolver: resolver))
+                }))
+    }
+
+    /// The relationship with the writers of its storage at an address.
+    @usableFromInline
+    static func relationship<Value: RelationshipValue>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>,
+        deleteRule: Schema.Relationship.DeleteRule, inverse: PartialKeyPath<Value.Destination>?,
+        options: Schema.Attribute.Option, originalName: String?, storage: RelationshipStorageWriters
+    ) -> ModelAttribute {
+        let access = RelationshipAccess(
+            keyPath: keyPath, deleteRule: deleteRule, inverse: inverse, storageWriters: storage)
         return ModelAttribute(
             name: name, keyPath: keyPath, options: options, valueTypeName: String(describing: Value.self),
             valueKind: Value.isToMany ? "[identifier]" : "identifier?", originalName: originalName,

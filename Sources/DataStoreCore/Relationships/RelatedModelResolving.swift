@@ -2,6 +2,7 @@
 ///
 /// A model context resolves through its identity map (one instance per identifier) and batch-loads the
 /// identifiers the same fetch brought in; a store evaluating a predicate resolves from its own rows.
+@usableFromInline
 package protocol RelatedModelResolving: AnyObject {
     /// The models with these identifiers, in the same order, leaving out the ones that do not exist; `nil`
     /// when they could not be loaded (the store failed), so that the relationship stays a fault.
@@ -30,13 +31,20 @@ extension RelatedModelResolving {
 }
 
 /// A relationship that has not been read yet: the persisted value it holds and who can load it.
+@usableFromInline
 struct RelationshipFault {
     /// The persisted value: `null`, an identifier, or an array of identifiers. Kept as it came from the store,
     /// so making a fault costs no parsing, and saving an unread relationship writes the same value back.
-    var value: SnapshotValue
+    @usableFromInline var value: SnapshotValue
     /// The related identifiers, in order.
     var identifiers: [PersistentIdentifier] { value.relatedIdentifiers ?? [] }
     /// Loads them; `nil` for a model made from a snapshot outside any context, whose relationships read
     /// as empty.
-    var resolver: (any RelatedModelResolving)?
+    @usableFromInline var resolver: (any RelatedModelResolving)?
+
+    @usableFromInline
+    init(value: SnapshotValue, resolver: (any RelatedModelResolving)?) {
+        self.value = value
+        self.resolver = resolver
+    }
 }

@@ -27,16 +27,17 @@
 ///   (`trip.bucketList.append(item)` makes `item.trip === trip`); the next save writes both.
 @propertyWrapper
 public struct Relationship<Value: RelationshipValue> {
+    @usableFromInline
     enum State {
         case loaded(Value)
         case fault(RelationshipFault)
     }
 
-    /// Whether ``state`` is `.loaded`. The first stored property, so that it lies at the storage's address:
-    /// a context going away tells the loaded relationships of every model it tracked by reading this byte, without
-    /// the wrapper's type metadata and without copying the related models out (see `RelationshipAccess.unload`).
-    private(set) var isLoaded: Bool
-    private var storedState: State
+    /// Whether ``state`` is `.loaded`, kept beside it: a context going away tells the loaded relationships of
+    /// every model it tracked by reading this flag, without copying the related models out (see
+    /// `RelationshipAccess.unload`).
+    @usableFromInline var isLoaded: Bool
+    @usableFromInline var storedState: State
 
     var state: State {
         get { storedState }
@@ -46,13 +47,16 @@ public struct Relationship<Value: RelationshipValue> {
         }
     }
 
-    /// A relationship holding `wrappedValue`.
+    /// A relationship holding `wrappedValue`. (Inlinable, as every model's `init()` makes one per relationship
+    /// and a fetch makes a model per row: specialised for the model's types, making it looks nothing up.)
+    @inlinable
     public init(wrappedValue: Value) {
         isLoaded = true
         storedState = .loaded(wrappedValue)
     }
 
     /// A relationship not read yet.
+    @inlinable
     init(fault: RelationshipFault) {
         isLoaded = false
         storedState = .fault(fault)
@@ -124,8 +128,9 @@ public struct Relationship<Value: RelationshipValue> {
     }
 
     /// The persisted value, without loading anything.
+    @inlinable
     var snapshotValue: SnapshotValue {
-        switch state {
+        switch storedState {
         case .fault(let fault):
             return fault.value
         case .loaded(let value):

@@ -3,7 +3,28 @@ import Synchronization
 
 /// Makes the `@Relationship` storage at an address (a fresh model's, which no context tracks) a fault over a
 /// persisted value (`null`, an identifier or a list of them), loaded through the resolver on first read.
+@usableFromInline
 typealias FreshFaultWriter = (UnsafeMutableRawPointer, SnapshotValue, (any RelatedModelResolving)?) -> Void
+
+/// What is done to a `@Relationship`'s storage at its address, made where the relationship is declared (see
+/// `ModelAttribute.relationship(_:_:deleteRule:inverse:options:originalName:)`), so that it is specialised for its
+/// type.
+@usableFromInline
+struct RelationshipStorageWriters {
+    /// Makes the storage a fault (a fresh model's, which no context tracks).
+    let writeFault: FreshFaultWriter
+    /// Makes a loaded relationship a fault over the identifiers it holds; leaves a fault as it is.
+    let unload: (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void
+
+    @usableFromInline
+    init(
+        writeFault: @escaping FreshFaultWriter,
+        unload: @escaping (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void
+    ) {
+        self.writeFault = writeFault
+        self.unload = unload
+    }
+}
 
 /// What a relationship attribute adds to an attribute: where it points, its rule and inverse, and access to
 /// its storage that neither loads related models nor touches inverses (for snapshots and materializing).
@@ -30,6 +51,10 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     let setFault: (Model, SnapshotValue, (any RelatedModelResolving)?, _ isFresh: Bool) -> Void
     /// Whether `setFault` writes a fresh model's storage in place, at its offset (for tests).
     let writesFreshFaultsInPlace: () -> Bool
+    /// The offset of the `@Relationship` storage in an instance, when it can be trusted, and what makes a
+    /// loaded relationship at that address a fault (see ``unload``), without going through a key path.
+    let inPlaceUnloader:
+        () -> (offset: Int, unload: (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void)?
     /// Makes the relationship a fault over the identifiers it holds, if it is loaded, so that the model no longer
     /// holds the related models (a context that is going away breaks the reference cycles between the models it
     /// tracks this way: a loaded relationship and its loaded inverse hold each other). A later read loads them
@@ -42,7 +67,7 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
 
     init<Value: RelationshipValue>(
         keyPath: ReferenceWritableKeyPath<Model, Value>, deleteRule: Schema.Relationship.DeleteRule,
-        inverse: AnyKeyPath?
+        inverse: AnyKeyPath?, storageWriters: RelationshipStorageWriters
     ) where Model: AnyObject {
         destination = Value.Destination.self
         isToMany = Value.isToMany
@@ -53,19 +78,11 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         snapshotValue = { model in storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
         writesFreshFaultsInPlace = { storage.offset != nil }
-        // Whether `isLoaded` is the storage's first byte, as the declaration order puts it.
-        let flagLeads = MemoryLayout<Relationship<Value>>.offset(of: \Relationship<Value>.isLoaded) == 0
         unload = { model, resolver in
             if let offset = storage.offset {
                 // At the storage's address, as a fetch writes fresh faults: a context's deinit unloads every
-                // model it tracked, most of them not loaded, and reading one byte tells (a key path read would
-                // look up the wrapper's type and copy the related models out).
-                let address = StoredPropertyOffset.address(of: model) + offset
-                if flagLeads, !address.load(as: Bool.self) { return }
-                let relationship = address.assumingMemoryBound(to: Relationship<Value>.self)
-                guard relationship.pointee.isLoaded else { return }
-                relationship.pointee = Relationship(
-                    fault: RelationshipFault(value: relationship.pointee.snapshotValue, resolver: resolver))
+                // model it tracked (a key path read would copy the related models out first).
+                storageWriters.unload(StoredPropertyOffset.address(of: model) + offset, resolver)
                 return
             }
             guard let keyPath = storage.keyPath else { return }
@@ -74,17 +91,8 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
             model[keyPath: keyPath] = Relationship(
                 fault: RelationshipFault(value: relationship.snapshotValue, resolver: resolver))
         }
-        freshFaultWriter = {
-            storage.offset.map { offset in
-                (
-                    offset,
-                    { address, value, resolver in
-                        address.assumingMemoryBound(to: Relationship<Value>.self).pointee = Relationship(
-                            fault: RelationshipFault(value: value, resolver: resolver))
-                    }
-                )
-            }
-        }
+        freshFaultWriter = { storage.offset.map { ($0, storageWriters.writeFault) } }
+        inPlaceUnloader = { storage.offset.map { ($0, storageWriters.unload) } }
         setFault = { model, value, resolver, isFresh in
             guard let keyPath = storage.keyPath else { return }
             if isFresh, let offset = storage.offset {

@@ -134,19 +134,23 @@ extension ModelContext {
     func unloadRelationshipsOfTrackedModels() {
         guard container.modelTypes.haveRelationships, !registered.isEmpty else { return }
         let resolver = ContextRelationshipResolver(orphanedFrom: container)
-        // Each model type's unloaders, looked up once per type (`nil`: no relationships).
-        var tables: [ObjectIdentifier: AnyObject?] = [:]
+        // Each model type's unloaders, looked up once per type; the types without relationships.
+        var tables: [ObjectIdentifier: AnyObject] = [:]
+        var unrelated: Set<ObjectIdentifier> = []
         registered.forEachSavedInstance { model in
             func unload<Model: PersistentModel>(_ model: Model) {
                 let type = ObjectIdentifier(Model.self)
-                let table: RelationshipUnloaders<Model>?
                 if let known = tables[type] {
-                    table = known.map { unsafeDowncast($0, to: RelationshipUnloaders<Model>.self) }
-                } else {
-                    table = RelationshipUnloaders.of(Model.self)
+                    unsafeDowncast(known, to: RelationshipUnloaders<Model>.self).unload(
+                        model, resolver: resolver)
+                } else if !unrelated.contains(type) {
+                    guard let table = RelationshipUnloaders.of(Model.self) else {
+                        unrelated.insert(type)
+                        return
+                    }
                     tables[type] = table
+                    table.unload(model, resolver: resolver)
                 }
-                table?.unload(model, resolver: resolver)
             }
             unload(model)
         }
