@@ -21,6 +21,10 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
     let writesInPlace: Bool
 
     let entries: [Entry]
+    /// How many attributes `entries` holds.
+    private let attributeCount: Int
+    /// The attributes' names by position.
+    private let names: [String]
     /// The attributes' positions by name, for ``fill(_:from:resolver:)``.
     private let positions: AttributePositions
     /// By position, the writers of the attributes written in place: kept apart from `entries`, in a type that
@@ -43,7 +47,19 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
         }
         faults = Model.schemaAttributes.map { $0.relationship?.freshFaultWriter() }
         writesInPlace = inPlace.contains { $0 != nil } || faults.contains { $0 != nil }
+        attributeCount = entries.count
+        names = entries.map(\.name)
         positions = AttributePositions(entries.map(\.name))
+    }
+
+    /// A new model holding the snapshot's identifier and values, its relationships loaded through `resolver`.
+    func make(_ snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError)
+        -> Model
+    {
+        var model = Model()
+        try fill(&model, from: snapshot.values, resolver: resolver)
+        model.persistentModelID = snapshot.persistentIdentifier
+        return model
     }
 
     /// Sets every attribute of `model`, which `init()` just made, from `values`; an attribute `values` lacks
@@ -54,7 +70,9 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
     ) throws(DataStoreError) {
         // A class model's address, for the attributes written in place; `model` keeps the instance alive.
         let instance = writesInPlace ? StoredPropertyOffset.address(of: model) : nil
-        guard entries.count <= UInt64.bitWidth else {
+        // `attributeCount`, not `entries.count`: an array of a type nested in this generic class is itself
+        // generic, and every use of it looks its type up in the runtime.
+        guard attributeCount <= UInt64.bitWidth else {
             // More attributes than bits: one lookup each.
             for entry in entries {
                 try set(
@@ -63,7 +81,7 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
             }
             return
         }
-        var unset = UInt64.max >> (UInt64.bitWidth - entries.count)
+        var unset = UInt64.max >> (UInt64.bitWidth - attributeCount)
         if let instance {
             unset = InPlaceWriter.write(
                 values, into: instance, writers: inPlace, positions: positions, unset: unset)
@@ -74,8 +92,8 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
             let position = unset.trailingZeroBitCount
             unset &= unset - 1
             try set(
-                position, values[entries[position].name] ?? .null, on: &model, instance: instance,
-                resolver: resolver)
+                position, values[names[position]] ?? .null, on: &model, instance: instance, resolver: resolver
+            )
         }
     }
 
@@ -85,17 +103,20 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
         _ position: Int, _ value: SnapshotValue, on model: inout Model, instance: UnsafeMutableRawPointer?,
         resolver: (any RelatedModelResolving)?
     ) throws(DataStoreError) {
-        switch entries[position].write {
-        case .inPlace(let offset, let write): if let instance, write(instance + offset, value) { return }
-        case .model(let write): if write(&model, value) { return }
-        case nil:
-            // A relationship: a value of another kind goes to the declaration, which throws the typed error.
-            guard let instance, let fault = faults[position] else { break }
+        // A relationship written in place first: `faults` is not generic, `entries` is.
+        if let instance, let fault = faults[position] {
             switch value {
             case .null, .identifier, .array:
                 fault.write(instance + fault.offset, value, resolver)
                 return
-            default: break
+            default:
+                break  // Another kind: the declaration throws the typed error.
+            }
+        } else {
+            switch entries[position].write {
+            case .inPlace(let offset, let write): if let instance, write(instance + offset, value) { return }
+            case .model(let write): if write(&model, value) { return }
+            case nil: break
             }
         }
         try Model.schemaAttributes[position].setValue(value, on: &model, resolver: resolver, isFresh: true)

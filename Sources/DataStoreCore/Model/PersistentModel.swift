@@ -136,12 +136,25 @@ extension PersistentModel {
     /// Creates an instance whose relationships `resolver` loads on first read.
     package init(snapshot: DataStoreSnapshot, resolver: (any RelatedModelResolving)?) throws(DataStoreError) {
         // The identifier `init()` gives the model is replaced below (a fetch of many models sets the flag once).
-        var model =
-            PersistentIdentifier.isReplacedRightAway
-            ? Self() : PersistentIdentifier.$isReplacedRightAway.withValue(true) { Self() }
-        try ModelWriters.of(Self.self).fill(&model, from: snapshot.values, resolver: resolver)
-        model.persistentModelID = snapshot.persistentIdentifier
-        self = model
+        let writers = ModelWriters.of(Self.self)
+        guard !PersistentIdentifier.isReplacedRightAway else {
+            self = try writers.make(snapshot, resolver: resolver)
+            return
+        }
+        let made = PersistentIdentifier.$isReplacedRightAway.withValue(true) {
+            Result { () throws(DataStoreError) in try writers.make(snapshot, resolver: resolver) }
+        }
+        self = try made.get()
+    }
+
+    /// What makes models of this type from snapshots, as ``init(snapshot:resolver:)`` does, with the type's
+    /// writers looked up once: a fetch makes one per row. Call it while `PersistentIdentifier.isReplacedRightAway`
+    /// is set (the identifier each `init()` draws is replaced at once).
+    package static func snapshotMaker() -> (DataStoreSnapshot, (any RelatedModelResolving)?)
+        throws(DataStoreError) -> Self
+    {
+        let writers = ModelWriters.of(Self.self)
+        return { snapshot, resolver throws(DataStoreError) in try writers.make(snapshot, resolver: resolver) }
     }
 
     /// Overwrites the instance's attributes with snapshot values; absent names read as `null`.

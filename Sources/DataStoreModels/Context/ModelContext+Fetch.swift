@@ -37,13 +37,14 @@ extension ModelContext {
         defer { registry.track(fetched: reporting) }
         // Each model's `init()` identifier is replaced right away by the stored one (no random key drawn).
         try PersistentIdentifier.$isReplacedRightAway.withValue(true) {
+            let make = Model.snapshotMaker()
             for snapshot in snapshots {
                 guard tracksNothing else {
                     models.append(try materialize(snapshot, resolver: resolver))
                     continue
                 }
                 resolver?.note(snapshot, of: Model.self)
-                let model = try Model(snapshot: snapshot, resolver: resolver)
+                let model = try make(snapshot, resolver)
                 registry.register(
                     fetched: snapshot.persistentIdentifier,
                     Registration(model: model, baseline: .saved(snapshot.values)),
