@@ -37,7 +37,7 @@ struct RelationshipFault {
     /// so making a fault costs no parsing, and saving an unread relationship writes the same value back.
     @usableFromInline var value: SnapshotValue
     /// The related identifiers, in order.
-    var identifiers: [PersistentIdentifier] { value.relatedIdentifiers ?? [] }
+    @usableFromInline var identifiers: [PersistentIdentifier] { value.relatedIdentifiers ?? [] }
     /// Loads them; `nil` for a model made from a snapshot outside any context, whose relationships read
     /// as empty.
     @usableFromInline var resolver: (any RelatedModelResolving)?

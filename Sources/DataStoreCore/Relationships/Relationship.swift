@@ -75,6 +75,9 @@ public struct Relationship<Value: RelationshipValue> {
         _enclosingInstance owner: Owner, wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
     ) -> Value {
+        // Inlinable, so that a read is specialised for the model's types where it is made: generic, every read
+        // of every relationship looked the wrapper's types up in the runtime.
+        @inlinable
         get {
             if let discovery = RelationshipStorageDiscovery.current {
                 discovery.storageKeyPath = storageKeyPath
@@ -93,10 +96,11 @@ public struct Relationship<Value: RelationshipValue> {
     }
 
     /// The value, loading it first if it is a fault.
+    @inlinable
     static func loadedValue<Owner: AnyObject>(of owner: Owner, storage: ReferenceWritableKeyPath<Owner, Self>)
         -> Value
     {
-        switch owner[keyPath: storage].state {
+        switch owner[keyPath: storage].storedState {
         case .loaded(let value):
             return value
         case .fault(let fault):

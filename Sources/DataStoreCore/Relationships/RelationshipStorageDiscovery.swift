@@ -5,6 +5,7 @@ import Synchronization
 /// A relationship's declaration names the property (`\.livingAccommodation`), but reading it would load the
 /// related models; snapshots need the identifiers without loading. The wrapper's getter reports its storage
 /// key path while a discovery is under way, so reading the property once on a blank instance reveals it.
+@usableFromInline
 final class RelationshipStorageDiscovery: @unchecked Sendable {
     // `@unchecked`: each instance is used by one thread, inside `find`.
     @TaskLocal private static var discovery: RelationshipStorageDiscovery?
@@ -13,11 +14,12 @@ final class RelationshipStorageDiscovery: @unchecked Sendable {
     private static let underWay = Atomic<Int>(0)
 
     /// The discovery under way on this thread, if any.
+    @usableFromInline
     static var current: RelationshipStorageDiscovery? {
         underWay.load(ordering: .relaxed) == 0 ? nil : discovery
     }
 
-    var storageKeyPath: AnyKeyPath?
+    @usableFromInline var storageKeyPath: AnyKeyPath?
 
     /// The storage key path of the relationship at `keyPath`, or `nil` when the property is not a
     /// `@Relationship`.
