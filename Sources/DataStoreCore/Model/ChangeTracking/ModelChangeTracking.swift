@@ -20,6 +20,13 @@ package enum ModelChangeTracking {
         var entries: [ObjectIdentifier: Entry] = [:]
         /// The size at which the next sweep runs.
         var sweepAt = 1_024
+
+        /// Drops the entries whose context is gone, once the table has grown to twice what the last sweep left.
+        mutating func sweepIfDue() {
+            guard entries.count >= sweepAt else { return }
+            entries = entries.filter { $0.value.log != nil }
+            sweepAt = max(1_024, entries.count * 2)
+        }
     }
 
     private static let table = Lock(Table())
@@ -29,19 +36,22 @@ package enum ModelChangeTracking {
     /// Sends the changes of `model` to `log` from now on (replacing another context's log: the last context
     /// to register an instance is the one it reports to).
     package static func track(_ model: AnyObject, in log: ModelChangeLog) {
-        track(CollectionOfOne(model), in: log)
+        table.withLock { table in
+            table.entries[ObjectIdentifier(model)] = Entry(log: log)
+            table.sweepIfDue()
+            count.store(table.entries.count, ordering: .relaxed)
+        }
     }
 
-    /// ``track(_:in:)`` for many models under one lock: how a fetch tracks the models it creates.
-    package static func track(_ models: some Collection<AnyObject>, in log: ModelChangeLog) {
+    /// ``track(_:in:)`` for many models under one lock: how a fetch tracks the models it creates. An array,
+    /// not any collection: the loop runs once per fetched model, and unspecialised it went through the
+    /// iterator's protocol witness for each.
+    package static func track(_ models: [AnyObject], in log: ModelChangeLog) {
         guard !models.isEmpty else { return }
         table.withLock { table in
-            if models.count > 1 { table.entries.reserveCapacity(table.entries.count + models.count) }
+            table.entries.reserveCapacity(table.entries.count + models.count)
             for model in models { table.entries[ObjectIdentifier(model)] = Entry(log: log) }
-            if table.entries.count >= table.sweepAt {
-                table.entries = table.entries.filter { $0.value.log != nil }
-                table.sweepAt = max(1_024, table.entries.count * 2)
-            }
+            table.sweepIfDue()
             count.store(table.entries.count, ordering: .relaxed)
         }
     }
