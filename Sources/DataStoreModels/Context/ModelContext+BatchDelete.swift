@@ -57,7 +57,7 @@ extension ModelContext {
                 let present = try? existingIdentifiers(type, ids)
             else { continue }
             for id in ids where !present.contains(id) {
-                registry[id] = nil
+                forgetDeleted(id)
                 deleteOrder.removeAll { $0 == id }
             }
         }

@@ -107,7 +107,7 @@ extension ModelContext {
             guard let id = resolve(change.identifier), var registration = registry[id] else { continue }
             switch change.kind {
             case .delete:
-                registry[id] = nil
+                forgetDeleted(id)
                 insertOrder.removeAll { $0 == id }
                 deleteOrder.removeAll { $0 == id }
             default:
@@ -154,6 +154,26 @@ extension ModelContext {
             }
             unload(model)
         }
+    }
+
+    /// Forgets a model the store deleted, making its loaded relationships faults again: a deleted trip and the
+    /// stay its cascade deleted would otherwise hold each other once the context no longer holds them. Reading
+    /// such a relationship afterwards finds what the store still holds.
+    func forgetDeleted(_ id: PersistentIdentifier) {
+        guard let registration = registry.removeValue(forKey: id), container.modelTypes.haveRelationships else {
+            return
+        }
+        Self.unloadRelationships(of: registration.model, resolver: relationshipResolver)
+        for twin in registration.twins { Self.unloadRelationships(of: twin, resolver: relationshipResolver) }
+    }
+
+    private static func unloadRelationships(
+        of model: any PersistentModel, resolver: ContextRelationshipResolver
+    ) {
+        func unload<Model: PersistentModel>(_ model: Model) {
+            RelationshipUnloaders.of(Model.self)?.unload(model, resolver: resolver)
+        }
+        unload(model)
     }
 
     /// Sets the attributes `values` names on `model`, leaving the others as they are.

@@ -19,6 +19,7 @@ import Testing
             [trip.persistentModelID, try #require(trip.livingAccommodation?.persistentModelID)]
                 + trip.bucketList.map(\.persistentModelID))
         #expect(related.count == 5)
+        let firstItem = try #require(trip.bucketList.first?.persistentModelID)
 
         context.delete(trip)
         try context.save()
@@ -42,8 +43,12 @@ import Testing
         #expect(try fresh.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Oslo"])
         #expect(try fresh.fetchCount(FetchDescriptor<BucketListItem>()) == 2)
         #expect(try fresh.fetchCount(FetchDescriptor<LivingAccommodation>()) == 1)
-        // The deleting context forgot the cascaded models too.
-        #expect(context.registeredModel(for: trip.bucketList[0].persistentModelID) as BucketListItem? == nil)
+        // The deleting context forgot the cascaded models too...
+        #expect(context.registeredModel(for: firstItem) as BucketListItem? == nil)
+        // ... and the deleted trip no longer holds them (they would hold it back and never be freed): its
+        // relationships read what the store holds, which is nothing.
+        #expect(trip.bucketList.isEmpty)
+        #expect(trip.livingAccommodation == nil)
     }
 
     @Test(arguments: TripStores.Kind.allCases)

@@ -75,6 +75,32 @@ import Testing
         #expect(stay == nil)
     }
 
+    @Test(arguments: TripStores.Kind.allCases)
+    func deletedModelsAreFreedOnceNobodyHoldsThem(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let context = ModelContext(container)
+        weak var trip: Trip?
+        weak var stay: LivingAccommodation?
+        weak var item: BucketListItem?
+        do {
+            // Inserted together, each side of each relationship holds the other.
+            let made = try makeTrip("Lisbon", items: 2, in: context)
+            trip = made
+            stay = made.livingAccommodation
+            item = made.bucketList.first
+            #expect(stay?.trip === made && item?.trip === made)
+            context.delete(made)
+            try context.save()  // the stay and the items go by `.cascade`
+        }
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 0)
+        // The context forgot them, and nothing else holds them: the live context keeps none of them alive.
+        #expect(trip == nil, "the deleted trip is freed")
+        #expect(stay == nil, "the stay its cascade deleted is freed")
+        #expect(item == nil, "an item its cascade deleted is freed")
+    }
+
     @Test func aPredicateThatFollowsARelationshipKeepsNoModelAlive() throws {
         let container = try ModelContainer(
             for: [CountedOwner.self],
