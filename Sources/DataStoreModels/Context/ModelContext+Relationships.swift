@@ -160,7 +160,8 @@ extension ModelContext {
     /// stay its cascade deleted would otherwise hold each other once the context no longer holds them. Reading
     /// such a relationship afterwards finds what the store still holds.
     func forgetDeleted(_ id: PersistentIdentifier) {
-        guard let registration = registry.removeValue(forKey: id), container.modelTypes.haveRelationships else {
+        guard let registration = registry.removeValue(forKey: id), container.modelTypes.haveRelationships
+        else {
             return
         }
         Self.unloadRelationships(of: registration.model, resolver: relationshipResolver)
