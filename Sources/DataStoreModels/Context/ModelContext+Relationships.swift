@@ -123,21 +123,22 @@ extension ModelContext {
         }
     }
 
-    /// Makes the loaded relationships of every saved model this context tracks faults again, for its `deinit`.
+    /// Makes the loaded relationships of every model this context tracks faults again, for its `deinit`.
     ///
     /// A loaded relationship holds its models, and its loaded inverse holds it back (`trip.livingAccommodation`
     /// and `stay.trip`): while the context lives it holds them all anyway, but once it is gone such a pair would
     /// keep itself alive forever. As faults they hold identifiers only, so models nobody else holds are freed; a
     /// model somebody still holds reads its relationship again through a context of its own (the same values;
-    /// another instance of a related model than the one read before). Pending inserts and deletes are left as
-    /// they are: they were never saved, so nothing could load them again.
+    /// another instance of a related model than the one read before). That goes for the pending inserts and
+    /// deletes the context discards with itself too (a request that fails before its save leaves them): a
+    /// discarded insert then reads what the store holds of its relationships, which is nothing.
     func unloadRelationshipsOfTrackedModels() {
         guard container.modelTypes.haveRelationships, !registered.isEmpty else { return }
         let resolver = ContextRelationshipResolver(orphanedFrom: container)
         // Each model type's unloaders, looked up once per type; the types without relationships.
         var tables: [ObjectIdentifier: AnyObject] = [:]
         var unrelated: Set<ObjectIdentifier> = []
-        registered.forEachSavedInstance { model in
+        registered.forEachInstance { model in
             func unload<Model: PersistentModel>(_ model: Model) {
                 let type = ObjectIdentifier(Model.self)
                 if let known = tables[type] {
@@ -160,6 +161,17 @@ extension ModelContext {
     /// stay its cascade deleted would otherwise hold each other once the context no longer holds them. Reading
     /// such a relationship afterwards finds what the store still holds.
     func forgetDeleted(_ id: PersistentIdentifier) {
+        forgetUnloadingRelationships(id)
+    }
+
+    /// Forgets a pending insert that `rollback()` discards, making its loaded relationships faults again, as
+    /// ``forgetDeleted(_:)`` does: a discarded trip and its discarded stay would otherwise hold each other.
+    /// Reading them afterwards finds what the store holds, which is nothing.
+    func forgetDiscarded(_ id: PersistentIdentifier) {
+        forgetUnloadingRelationships(id)
+    }
+
+    private func forgetUnloadingRelationships(_ id: PersistentIdentifier) {
         guard let registration = registry.removeValue(forKey: id), container.modelTypes.haveRelationships
         else {
             return

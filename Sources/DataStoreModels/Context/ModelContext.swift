@@ -256,12 +256,14 @@ public final class ModelContext {
     }
 
     /// Discards every unsaved change: forgets pending inserts and batch deletes, keeps deleted models, and puts
-    /// class models'
-    /// attributes back to their saved values. It also forgets a relationship that failed to load, so that
-    /// `save()` works again (read the relationship again: it loads anew).
+    /// class models' attributes back to their saved values. It also forgets a relationship that failed to load,
+    /// so that `save()` works again (read the relationship again: it loads anew).
+    ///
+    /// A discarded insert you still hold keeps its attributes; its relationships read what the store holds,
+    /// which is nothing (so that discarded models holding each other are freed once you let them go).
     public func rollback() {
         relationshipLoadFailure = nil
-        for id in insertOrder { registry[id] = nil }
+        for id in insertOrder { forgetDiscarded(id) }
         // Only models that may have changed need their values back; the others hold them already.
         for id in Set(registry.mayHaveChanged + deleteOrder) {
             guard let registration = registry[id] else { continue }

@@ -54,22 +54,22 @@ struct ModelRegistry {
         return open(registration.model)
     }
 
-    /// Calls `body` with the instances (primary and twins) of every saved registration that is not deleted,
-    /// without copying the registrations out. Mutating only to reach them in place; it changes nothing.
-    mutating func forEachSavedInstance(_ body: (any PersistentModel) -> Void) {
+    /// Calls `body` with the instances (primary and twins) of every registration (saved, inserted or marked for
+    /// deletion), without copying the registrations out. Mutating only to reach them in place; it changes
+    /// nothing.
+    mutating func forEachInstance(_ body: (any PersistentModel) -> Void) {
         // Index by index: `values.indices` would hold the table while its entries are reached in place, so
         // that the first one reached would copy the whole table.
         var index = entries.startIndex
         while index != entries.endIndex {
-            Self.visitSaved(&entries.values[index], body)
+            Self.visit(&entries.values[index], body)
             entries.formIndex(after: &index)
         }
     }
 
-    private static func visitSaved(
+    private static func visit(
         _ registration: inout ModelContext.Registration, _ body: (any PersistentModel) -> Void
     ) {
-        guard !registration.isDeleted, case .saved = registration.baseline else { return }
         body(registration.model)
         for twin in registration.twins { body(twin) }
     }

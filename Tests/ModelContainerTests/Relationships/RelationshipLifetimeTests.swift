@@ -101,6 +101,120 @@ import Testing
         #expect(item == nil, "an item its cascade deleted is freed")
     }
 
+    /// Inserts a trip with its stay and two items without saving them: each side of each relationship holds
+    /// the other.
+    private func insertUnsavedTrip(
+        _ name: String, in context: ModelContext
+    ) -> (trip: Trip, stay: LivingAccommodation, item: BucketListItem) {
+        let trip = Trip(name: name, destination: name, startDay: 0, days: 3)
+        context.insert(trip)
+        let stay = LivingAccommodation(address: "1 \(name) St", placeName: "Stay in \(name)")
+        trip.livingAccommodation = stay
+        let item = BucketListItem(title: "\(name) 0")
+        trip.bucketList.append(item)
+        trip.bucketList.append(BucketListItem(title: "\(name) 1"))
+        return (trip, stay, item)
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func unsavedModelsAreFreedWithTheContextThatDiscardsThem(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        weak var context: ModelContext?
+        weak var trip: Trip?
+        weak var stay: LivingAccommodation?
+        weak var item: BucketListItem?
+        do {
+            // How a request handler that fails before its save leaves them.
+            let live = ModelContext(container)
+            context = live
+            let made = insertUnsavedTrip("Lisbon", in: live)
+            trip = made.trip
+            stay = made.stay
+            item = made.item
+            #expect(made.stay.trip === made.trip && made.item.trip === made.trip)
+            #expect(live.hasChanges)
+        }
+        #expect(context == nil)
+        #expect(trip == nil, "the unsaved trip is freed with its context")
+        #expect(stay == nil, "the unsaved stay is freed with its context")
+        #expect(item == nil, "an unsaved item is freed with its context")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 0, "nothing was saved")
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func unsavedModelsARollbackDiscardsAreFreed(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let context = ModelContext(container)
+        let saved = try makeTrip("Oslo", items: 1, in: context)
+        weak var trip: Trip?
+        weak var stay: LivingAccommodation?
+        weak var item: BucketListItem?
+        weak var movedItem: BucketListItem?
+        do {
+            let made = insertUnsavedTrip("Lisbon", in: context)
+            trip = made.trip
+            stay = made.stay
+            item = made.item
+            // A new item on a saved trip: the saved trip's list holds it, and it holds the trip back.
+            let extra = BucketListItem(title: "Oslo 1")
+            saved.bucketList.append(extra)
+            movedItem = extra
+            context.rollback()
+        }
+        #expect(trip == nil, "the discarded trip is freed")
+        #expect(stay == nil, "the discarded stay is freed")
+        #expect(item == nil, "a discarded item is freed")
+        #expect(movedItem == nil, "the item discarded from a saved trip's list is freed")
+        // The saved trip reads what the store holds.
+        #expect(saved.bucketList.map(\.title) == ["Oslo 0"])
+        #expect(saved.livingAccommodation?.placeName == "Stay in Oslo")
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func modelsDeletedButNotSavedAreFreedWithTheirContext(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        try makeTrip("Lisbon", items: 1, in: ModelContext(container))
+        weak var trip: Trip?
+        weak var stay: LivingAccommodation?
+        do {
+            let live = ModelContext(container)
+            let fetched = try #require(try live.fetch(FetchDescriptor<Trip>()).first)
+            let loaded = try #require(fetched.livingAccommodation)
+            #expect(loaded.trip === fetched)
+            trip = fetched
+            stay = loaded
+            // Both marked for deletion, never saved: the context drops the deletes with itself.
+            live.delete(loaded)
+            live.delete(fetched)
+        }
+        #expect(trip == nil, "the trip whose delete was never saved is freed")
+        #expect(stay == nil, "the stay whose delete was never saved is freed")
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 1, "nothing was deleted")
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func aDiscardedInsertYouStillHoldReadsWhatTheStoreHolds(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let rolledBack = ModelContext(container)
+        let discarded = insertUnsavedTrip("Lisbon", in: rolledBack).trip
+        rolledBack.rollback()
+        let dropped = insertUnsavedTrip("Oslo", in: ModelContext(container)).trip
+        for trip in [discarded, dropped] {
+            #expect(["Lisbon", "Oslo"].contains(trip.name), "its attributes stay")
+            #expect(trip.livingAccommodation == nil, "the store holds no stay of \(trip.name)")
+            #expect(trip.bucketList.isEmpty, "the store holds no item of \(trip.name)")
+        }
+        #expect(!rolledBack.hasChanges)
+    }
+
     @Test func aPredicateThatFollowsARelationshipKeepsNoModelAlive() throws {
         let container = try ModelContainer(
             for: [CountedOwner.self],
