@@ -261,48 +261,4 @@ extension ModelContext {
         }
         return model
     }
-
-    /// Visits every model the descriptor matches, in batches, as SwiftData's `enumerate` does.
-    ///
-    /// - Parameters:
-    ///   - descriptor: Which models to visit, in what order.
-    ///   - batchSize: How many models to materialize at once; class instances of a batch that stay unchanged
-    ///     are released before the next batch.
-    ///   - allowEscapingMutations: Unless `true`, enumerating a context with unsaved changes throws, and so
-    ///     does a batch whose block left changes behind.
-    ///   - block: Called with each model in turn.
-    /// - Throws: `DataStoreError/unsavedChangesDuringEnumeration(changeCount:)`.
-    public func enumerate<Model: PersistentModel>(
-        _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
-        block: (Model) throws -> Void
-    ) throws {
-        try checkNoEscapingMutations(allowEscapingMutations)
-        let snapshots = try fetchSnapshots(descriptor)
-        let resolver = makeResolver(for: Model.self)
-        let size = max(1, batchSize)
-        var start = 0
-        while start < snapshots.count {
-            let batch = snapshots[start..<min(start + size, snapshots.count)]
-            let trackedBefore = Set(batch.compactMap { resolve($0.persistentIdentifier) })
-            for snapshot in batch {
-                let model: Model = try materialize(snapshot, resolver: resolver)
-                try block(model)
-            }
-            try checkNoEscapingMutations(allowEscapingMutations)
-            for snapshot in batch {
-                let id = snapshot.persistentIdentifier
-                if !trackedBefore.contains(id), let registration = registry[id], !isUpdated(registration),
-                    !registration.isDeleted
-                {
-                    registry[id] = nil
-                }
-            }
-            start += size
-        }
-    }
-
-    private func checkNoEscapingMutations(_ allowed: Bool) throws(DataStoreError) {
-        guard !allowed, hasChanges else { return }
-        throw .unsavedChangesDuringEnumeration(changeCount: pendingChangeCount)
-    }
 }

@@ -2,9 +2,11 @@ import DataStoreCore
 
 extension ModelContext {
     /// A resolver for one fetch of `Model`, or `nil` when it has no relationships.
-    func makeResolver<Model: PersistentModel>(for _: Model.Type) -> ContextRelationshipResolver? {
+    func makeResolver<Model: PersistentModel>(for _: Model.Type, listingLoads: Bool = false)
+        -> ContextRelationshipResolver?
+    {
         ModelTypeFacts.hasRelationships(Model.self)
-            ? ContextRelationshipResolver(context: self) : nil
+            ? ContextRelationshipResolver(context: self, listingLoads: listingLoads) : nil
     }
 
     /// Loads the relationships named by `keyPaths` for every model the fetch brought in.
@@ -178,6 +180,11 @@ extension ModelContext {
         }
         Self.unloadRelationships(of: registration.model, resolver: relationshipResolver)
         for twin in registration.twins { Self.unloadRelationships(of: twin, resolver: relationshipResolver) }
+    }
+
+    /// Makes the loaded relationships of `model`, which this context tracks, faults that load through it again.
+    func unloadRelationships(of model: any PersistentModel) {
+        Self.unloadRelationships(of: model, resolver: relationshipResolver)
     }
 
     private static func unloadRelationships(

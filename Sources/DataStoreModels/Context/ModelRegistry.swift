@@ -217,6 +217,9 @@ extension ModelContext.Registration {
         }
     }
 
+    /// The primary model's reference when it is a class instance.
+    var instance: AnyObject? { Self.instance(model) }
+
     /// The primary instance, when it reports its changes.
     var reportingInstance: AnyObject? { Self.reportingInstance(model) }
 

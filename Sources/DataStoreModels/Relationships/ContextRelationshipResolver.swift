@@ -31,15 +31,24 @@ final class ContextRelationshipResolver: RelatedModelResolving {
     private var gatheredType: (type: ObjectIdentifier, notedCount: Int)?
     /// The relationships of the last model type noted.
     private var relationshipsOfNotedType: (type: ObjectIdentifier, list: [(String, String)])?
+    /// Whether ``loadedIdentifiers`` lists what this resolver loads.
+    private let listsLoads: Bool
+    /// The identifiers of the models this resolver loaded into its context, when it was made to list them:
+    /// `enumerate` lets them go with the batch that loaded them.
+    private(set) var loadedIdentifiers: [PersistentIdentifier] = []
 
-    init(context: ModelContext) {
+    /// A resolver loading into `context`; with `listingLoads`, it lists what it loads in
+    /// ``loadedIdentifiers``.
+    init(context: ModelContext, listingLoads: Bool = false) {
         self.context = context
         self.container = context.container
+        self.listsLoads = listingLoads
     }
 
     /// A resolver for the models of a context that is gone: every read goes to a context of its own.
     init(orphanedFrom container: ModelContainer) {
         self.container = container
+        self.listsLoads = false
     }
 
     /// Consecutive noted models of one type.
@@ -128,6 +137,7 @@ final class ContextRelationshipResolver: RelatedModelResolving {
         if !missing.isEmpty {
             do {
                 try context.loadModels(Model.self, missing, resolver: loader)
+                if listsLoads, loader === self { loadedIdentifiers.append(contentsOf: missing) }
             } catch {
                 // The read answers as empty (a getter cannot throw), so nothing may be saved on top of it: the
                 // context refuses its next save with this error until it is rolled back.
