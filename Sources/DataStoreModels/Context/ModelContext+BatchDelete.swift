@@ -57,7 +57,7 @@ extension ModelContext {
                 let present = try? existingIdentifiers(type, ids)
             else { continue }
             for id in ids where !present.contains(id) {
-                forgetDeleted(id)
+                forget(id)
                 deleteOrder.removeAll { $0 == id }
             }
         }

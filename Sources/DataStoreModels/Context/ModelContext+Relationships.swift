@@ -109,7 +109,7 @@ extension ModelContext {
             guard let id = resolve(change.identifier), var registration = registry[id] else { continue }
             switch change.kind {
             case .delete:
-                forgetDeleted(id)
+                forget(id)
                 insertOrder.removeAll { $0 == id }
                 deleteOrder.removeAll { $0 == id }
             default:
@@ -159,27 +159,17 @@ extension ModelContext {
         }
     }
 
-    /// Forgets a model the store deleted, making its loaded relationships faults again: a deleted trip and the
-    /// stay its cascade deleted would otherwise hold each other once the context no longer holds them. Reading
-    /// such a relationship afterwards finds what the store still holds.
-    func forgetDeleted(_ id: PersistentIdentifier) {
-        forgetUnloadingRelationships(id)
-    }
-
-    /// Forgets a pending insert that `rollback()` discards, making its loaded relationships faults again, as
-    /// ``forgetDeleted(_:)`` does: a discarded trip and its discarded stay would otherwise hold each other.
-    /// Reading them afterwards finds what the store holds, which is nothing.
-    func forgetDiscarded(_ id: PersistentIdentifier) {
-        forgetUnloadingRelationships(id)
-    }
-
-    private func forgetUnloadingRelationships(_ id: PersistentIdentifier) {
+    /// Forgets a model the store deleted (or a pending insert `rollback()` discards), making its loaded
+    /// relationships faults again: a deleted trip and the stay its cascade deleted, or a discarded trip and its
+    /// discarded stay, would otherwise hold each other once the context no longer holds them. Reading such a
+    /// relationship afterwards finds what the store still holds.
+    func forget(_ id: PersistentIdentifier) {
         guard let registration = registry.removeValue(forKey: id), container.modelTypes.haveRelationships
         else {
             return
         }
-        Self.unloadRelationships(of: registration.model, resolver: relationshipResolver)
-        for twin in registration.twins { Self.unloadRelationships(of: twin, resolver: relationshipResolver) }
+        unloadRelationships(of: registration.model)
+        for twin in registration.twins { unloadRelationships(of: twin) }
     }
 
     /// Makes the loaded relationships of `model`, which this context tracks, faults that load through it again.

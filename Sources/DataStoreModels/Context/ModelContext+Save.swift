@@ -247,7 +247,7 @@ extension ModelContext {
         }
         registry.log.forget(request.updated.map(\.persistentIdentifier))
         let deleted = Set(request.deleted.map(\.persistentIdentifier))
-        for id in deleted { forgetDeleted(id) }
+        for id in deleted { forget(id) }
         deleteOrder.removeAll { deleted.contains($0) }
     }
 }

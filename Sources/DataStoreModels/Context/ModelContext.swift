@@ -263,7 +263,7 @@ public final class ModelContext {
     /// which is nothing (so that discarded models holding each other are freed once you let them go).
     public func rollback() {
         relationshipLoadFailure = nil
-        for id in insertOrder { forgetDiscarded(id) }
+        for id in insertOrder { forget(id) }
         // Only models that may have changed need their values back; the others hold them already.
         for id in Set(registry.mayHaveChanged + deleteOrder) {
             guard let registration = registry[id] else { continue }
