@@ -55,9 +55,12 @@ extension ModelContext {
     private func letGo(_ ids: [PersistentIdentifier]) {
         var clean: [PersistentIdentifier] = []
         clean.reserveCapacity(ids.count)
+        // Only these can hold a change (as for `save()`): the others need no comparing with their baseline.
+        let mayHaveChanged = Set(registry.mayHaveChanged)
         for id in ids {
             guard let registration = registry[id], case .saved = registration.baseline,
-                !registration.isDeleted, registration.twins.isEmpty, !isUpdated(registration)
+                !registration.isDeleted, registration.twins.isEmpty,
+                !mayHaveChanged.contains(id) || !isUpdated(registration)
             else { continue }
             clean.append(id)
             if container.modelTypes.haveRelationships { unloadRelationships(of: registration.model) }

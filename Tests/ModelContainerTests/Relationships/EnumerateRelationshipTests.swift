@@ -39,6 +39,8 @@ import Testing
         #expect(places == (0..<30).map { "P\($0)" })
         // One request for the trips, then one for each batch's stays: not one per trip.
         #expect(store.fetchRequests - before == 4)
+        // Their properties report changes, and none changed: no model was compared with its saved values.
+        #expect(context.modelsExamined == 0)
     }
 
     @Test func eachBatchsModelsAndTheModelsTheyLoadedAreLetGo() throws {
