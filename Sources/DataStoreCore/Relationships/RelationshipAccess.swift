@@ -36,7 +36,7 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     /// Whether it holds a list.
     let isToMany: Bool
     /// What deleting the owner does to the related models.
-    let deleteRule: Schema.Relationship.DeleteRule
+    package let deleteRule: Schema.Relationship.DeleteRule
     /// The inverse relationship's key path on the destination, when declared on this side.
     let inverse: AnyKeyPath?
     /// The related identifiers, or `nil` when the property is not a `@Relationship`.
@@ -45,6 +45,10 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     let snapshotValue: (Model) -> SnapshotValue
     /// The related models in memory (none for a relationship not read yet).
     package let loadedModels: (Model) -> [any PersistentModel]
+    /// Sets the property to no related model (`nil`, or an empty list) through its setter, so that each model
+    /// it held drops the owner from its inverse side in memory: how a model deleted before it was ever saved
+    /// lets go of the models it was related to.
+    package let clear: (Model) -> Void
     /// Makes the relationship a fault over a persisted value, loaded through the resolver on first read;
     /// keeps the loaded models when they already are those identifiers. `isFresh` says the model was just
     /// made by `init()`, so there is nothing loaded to keep.
@@ -77,6 +81,7 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         identifiers = { model in storage.keyPath.map { model[keyPath: $0].identifiers } }
         snapshotValue = { model in storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
+        clear = { model in model[keyPath: keyPath] = Value(relatedModels: []) }
         writesFreshFaultsInPlace = { storage.offset != nil }
         unload = { model, resolver in
             if let offset = storage.offset {

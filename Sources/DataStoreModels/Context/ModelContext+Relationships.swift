@@ -35,6 +35,48 @@ extension ModelContext {
         }
     }
 
+    /// Inserts the new models that relationships of pending inserts and changed models gained since those were
+    /// inserted or saved, as a save does first (``prepareRelationshipsForSave()``), without its checks.
+    func insertNewlyRelatedModels() {
+        forEachPendingModel { insertRelatedModels(of: $0.model) }
+    }
+
+    /// Calls `visit` once with each pending insert and changed model, and with each model inserted meanwhile
+    /// (a relationship's new models, which `visit` may insert): only those can hold a relationship that gained
+    /// something since the last save.
+    private func forEachPendingModel<Failure: Error>(_ visit: (Registration) throws(Failure) -> Void)
+        throws(Failure)
+    {
+        var visited = Set<PersistentIdentifier>()
+        var queue = insertOrder + updatedIdentifiers
+        while let id = queue.popLast() {
+            guard visited.insert(id).inserted, let registration = registry[id], !registration.isDeleted else {
+                continue
+            }
+            let before = insertOrder.count
+            try visit(registration)
+            queue.append(contentsOf: insertOrder[before...])
+        }
+    }
+
+    /// Applies the delete rules of `model`, deleted before it was ever saved, in memory: the store never sees
+    /// it, so they cannot run there. What a `.cascade` relationship holds is deleted too; every relationship is
+    /// then emptied through its property, so that each model it held drops `model` from its inverse side. Any
+    /// other rule (`.nullify`, `.deny`, `.noAction`) empties the relationship alike: nothing stored refers to
+    /// the model, so nothing could deny its delete or keep its identifier.
+    func applyDeleteRulesInMemory<Model: PersistentModel>(to model: Model) {
+        guard ModelTypeFacts.hasRelationships(Model.self) else { return }
+        for attribute in Model.schemaAttributes {
+            guard let relationship = attribute.relationship else { continue }
+            let related = relationship.loadedModels(model)
+            guard !related.isEmpty else { continue }
+            if relationship.deleteRule == .cascade {
+                for other in related { delete(other) }
+            }
+            relationship.clear(model)
+        }
+    }
+
     /// Before a save: inserts new models that relationships gained since they were inserted, and checks
     /// that each model a relationship gained can be stored there.
     ///
@@ -43,16 +85,9 @@ extension ModelContext {
     ///   context), or a model of another container.
     func prepareRelationshipsForSave() throws(DataStoreError) {
         guard container.modelTypes.haveRelationships else { return }
-        var checked = Set<PersistentIdentifier>()
         // Models whose relationships gained something are inserted or changed: no other needs a look.
-        var queue = insertOrder + updatedIdentifiers
-        while let id = queue.popLast() {
-            guard checked.insert(id).inserted, let registration = registry[id], !registration.isDeleted else {
-                continue
-            }
-            let before = insertOrder.count
+        try forEachPendingModel { (registration) throws(DataStoreError) in
             try checkRelationships(of: registration.model, baseline: registration.baseline)
-            queue.append(contentsOf: insertOrder[before...])
         }
     }
 

@@ -199,10 +199,24 @@ public final class ModelContext {
         changed()
     }
 
-    /// Marks a model for deletion at the next save. Deleting a model that was never saved just forgets it.
+    /// Marks a model for deletion at the next save.
+    ///
+    /// A model that was never saved (inserted, or related to a model the context tracks since that model's
+    /// insert or last save) is forgotten at once and never saved. Its delete rules apply in memory, since the
+    /// store never sees it: what a `.cascade` relationship holds is deleted too, and every relationship is
+    /// emptied, so the models it was related to drop it from their inverse side (`trip.livingAccommodation`
+    /// reads `nil` once its new stay is deleted). Deleting a model that nothing the context tracks refers to
+    /// changes nothing.
     public func delete<Model: PersistentModel>(_ model: Model) {
         let given = model.persistentModelID
-        guard let id = resolve(given) ?? (given.isResolved ? given : nil) else { return }
+        var found = resolve(given) ?? (given.isResolved ? given : nil)
+        if found == nil, container.modelTypes.haveRelationships {
+            // Related to a tracked model since that model's insert or save: the next save would insert it. Insert
+            // such models now, as SwiftData does when they are related, so that this delete finds it.
+            insertNewlyRelatedModels()
+            found = resolve(given)
+        }
+        guard let id = found else { return }
         guard registry[id] != nil else {
             // Saved but not tracked here (fetched elsewhere, or a struct value): delete by identifier.
             registry[id] = Registration(model: model, baseline: .unknown, isDeleted: true)
@@ -211,8 +225,13 @@ public final class ModelContext {
             return
         }
         if case .none? = registry[id]?.baseline {
-            registry[id] = nil
+            // Marked while its rules run, so that a cascade coming back to it stops here.
+            guard registry[id]?.isDeleted == false else { return }
+            registry[id]?.isDeleted = true
+            applyDeleteRulesInMemory(to: model)
+            forget(id)
             insertOrder.removeAll { $0 == id }
+            changed()
             return
         }
         guard registry[id]?.isDeleted == false else { return }

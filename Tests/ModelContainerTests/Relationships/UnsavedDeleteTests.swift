@@ -1,0 +1,88 @@
+import DataStoreCore
+import DataStoreModels
+import Foundation
+import SampleTrips
+import Testing
+
+/// Deleting a model the context has not saved: it is never saved, whether it was inserted or only related to a
+/// tracked model since, and its delete rules apply in memory (SwiftData inserts a related model when it is
+/// related, so deleting it before the save deletes it).
+@Suite struct UnsavedDeleteTests {
+    /// The store's trips, stays and items, counted in a new context.
+    private func counts(_ container: ModelContainer) throws -> [Int] {
+        let check = ModelContext(container)
+        return [
+            try check.fetchCount(FetchDescriptor<Trip>()),
+            try check.fetchCount(FetchDescriptor<LivingAccommodation>()),
+            try check.fetchCount(FetchDescriptor<BucketListItem>()),
+        ]
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func aModelRelatedSinceItsOwnersInsertIsDeletedAndLeavesItsOwner(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let context = ModelContext(container)
+        let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 2)
+        context.insert(trip)
+        let stay = LivingAccommodation(address: "1 Rua", placeName: "Stay")
+        trip.livingAccommodation = stay
+        let dropped = BucketListItem(title: "dropped")
+        let kept = BucketListItem(title: "kept")
+        trip.bucketList.append(contentsOf: [dropped, kept])
+
+        context.delete(stay)
+        context.delete(dropped)
+        // Nullified in memory, as the inverse of the relationship the deleted model held.
+        #expect(trip.livingAccommodation == nil)
+        #expect(trip.bucketList.map(\.title) == ["kept"])
+        try context.save()
+        #expect(try counts(container) == [1, 0, 1], "the deleted stay and item are not saved")
+        let saved = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
+        #expect(saved.livingAccommodation == nil)
+        #expect(saved.bucketList.map(\.title) == ["kept"])
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func deletingAnUnsavedOwnerCascadesToWhatItHolds(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let setup = ModelContext(container)
+        let savedStay = LivingAccommodation(address: "2 Rua", placeName: "Saved stay")
+        setup.insert(savedStay)
+        try setup.save()
+
+        let context = ModelContext(container)
+        // A new trip holding a saved stay (`.cascade`) and new items inserted on their own (`.cascade`).
+        let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 2)
+        context.insert(trip)
+        let stay = try #require(try context.fetch(FetchDescriptor<LivingAccommodation>()).first)
+        trip.livingAccommodation = stay
+        let item = BucketListItem(title: "item")
+        context.insert(item)
+        trip.bucketList.append(item)
+
+        context.delete(trip)
+        #expect(context.deletedModelsArray.count == 1, "the saved stay is marked for deletion")
+        #expect(context.insertedModelsArray.isEmpty, "the trip and its item are dropped")
+        try context.save()
+        #expect(try counts(container) == [0, 0, 0])
+    }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func deletingAFreeStandingModelChangesNothing(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let context = ModelContext(container)
+        let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 2)
+        context.insert(trip)
+        // Never inserted nor related to anything the context tracks.
+        context.delete(BucketListItem(title: "nowhere"))
+        #expect(context.insertedModelsArray.count == 1)
+        try context.save()
+        #expect(try counts(container) == [1, 0, 0])
+    }
+}
