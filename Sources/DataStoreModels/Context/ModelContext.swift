@@ -205,8 +205,8 @@ public final class ModelContext {
     /// insert or last save) is forgotten at once and never saved. Its delete rules apply in memory, since the
     /// store never sees it: what a `.cascade` relationship holds is deleted too, and every relationship is
     /// emptied, so the models it was related to drop it from their inverse side (`trip.livingAccommodation`
-    /// reads `nil` once its new stay is deleted). Deleting a model that nothing the context tracks refers to
-    /// changes nothing.
+    /// reads `nil` once its new stay is deleted); new models it held that no cascade deletes stay inserted.
+    /// Deleting a model that nothing the context tracks refers to changes nothing.
     public func delete<Model: PersistentModel>(_ model: Model) {
         let given = model.persistentModelID
         var found = resolve(given) ?? (given.isResolved ? given : nil)
@@ -228,6 +228,9 @@ public final class ModelContext {
             // Marked while its rules run, so that a cascade coming back to it stops here.
             guard registry[id]?.isDeleted == false else { return }
             registry[id]?.isDeleted = true
+            // The new models it holds are inserts too (SwiftData inserts a model when it is related): a rule
+            // that only empties the relationship leaves them inserted, not forgotten.
+            insertRelatedModels(of: model)
             applyDeleteRulesInMemory(to: model)
             forget(id)
             insertOrder.removeAll { $0 == id }

@@ -85,4 +85,34 @@ import Testing
         try context.save()
         #expect(try counts(container) == [1, 0, 0])
     }
+
+    @Test func cascadesBothWaysEndAndOtherRulesEmptyTheRelationship() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(.inMemory, [Ping.self, Shelf.self], name: "rules")
+        let context = ModelContext(container)
+        // `.cascade` on both sides: the delete comes back to the ping and stops there.
+        let ping = Ping()
+        context.insert(ping)
+        let pong = Pong()
+        ping.pong = pong
+        #expect(pong.ping === ping)
+        context.delete(ping)
+        #expect(ping.pong == nil && pong.ping == nil)
+        #expect(context.insertedModelsArray.isEmpty)
+        // `.deny` cannot deny anything stored: the new shelf goes, and its book keeps no shelf.
+        let shelf = Shelf(label: "new")
+        context.insert(shelf)
+        let book = Book(title: "kept")
+        shelf.books.append(book)
+        context.delete(shelf)
+        #expect(book.shelf == nil)
+        #expect(context.insertedModelsArray.map { ($0 as? Book)?.title } == ["kept"])
+        try context.save()
+        let check = ModelContext(container)
+        #expect(try check.fetchCount(FetchDescriptor<Ping>()) == 0)
+        #expect(try check.fetchCount(FetchDescriptor<Pong>()) == 0)
+        #expect(try check.fetchCount(FetchDescriptor<Shelf>()) == 0)
+        #expect(try check.fetch(FetchDescriptor<Book>()).map(\.title) == ["kept"])
+    }
 }
