@@ -166,6 +166,10 @@ extension ModelContext {
     {
         let store = try container.connection(forEntity: Model.entityName)
         try OpaqueAttributeUse.check(descriptor, store: store.identifier)
+        if descriptor.includePendingChanges, container.modelTypes.haveRelationships, hasChanges {
+            // A new model related to a tracked one since its insert or save is a pending insert, as in SwiftData.
+            insertNewlyRelatedModels()
+        }
         let pending = descriptor.includePendingChanges ? pendingRegistrations(of: Model.entityName) : []
         // A predicate or sort that follows a relationship sees unsaved changes of related models only here.
         let relatedPending =

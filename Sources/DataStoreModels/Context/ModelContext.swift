@@ -312,9 +312,11 @@ public final class ModelContext {
 }
 
 extension ModelContext {
-    /// The models inserted since the last save, in insertion order.
+    /// The models inserted since the last save, in insertion order, with the new models related to a tracked
+    /// model since (which SwiftData inserts when they are related).
     public var insertedModelsArray: [any PersistentModel] {
-        insertOrder.compactMap { registry[$0]?.model }
+        if container.modelTypes.haveRelationships, hasChanges { insertNewlyRelatedModels() }
+        return insertOrder.compactMap { registry[$0]?.model }
     }
 
     /// The saved models with unsaved attribute changes, in identifier order.

@@ -115,4 +115,26 @@ import Testing
         #expect(try check.fetchCount(FetchDescriptor<Shelf>()) == 0)
         #expect(try check.fetch(FetchDescriptor<Book>()).map(\.title) == ["kept"])
     }
+
+    @Test(arguments: TripStores.Kind.allCases)
+    func aModelRelatedToATrackedOneIsAPendingInsertAtOnce(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        try makeTrip("Oslo", items: 1, in: ModelContext(container))
+        let context = ModelContext(container)
+        let saved = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        saved.bucketList.append(BucketListItem(title: "new"))
+        let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 2)
+        context.insert(trip)
+        trip.livingAccommodation = LivingAccommodation(address: "1 Rua", placeName: "Stay in Lisbon")
+        // As in SwiftData, which inserts a model when it is related: fetches with pending changes see them.
+        #expect(
+            Set(try context.fetch(FetchDescriptor<BucketListItem>()).map(\.title)) == ["Oslo 0", "new"])
+        #expect(try context.fetchCount(FetchDescriptor<LivingAccommodation>()) == 2)
+        #expect(context.insertedModelsArray.count == 3, "the trip, its stay and the new item")
+        var savedOnly = FetchDescriptor<BucketListItem>()
+        savedOnly.includePendingChanges = false
+        #expect(try context.fetchCount(savedOnly) == 1)
+    }
 }
