@@ -75,6 +75,29 @@ import Testing
     }
 
     @Test(arguments: Route.allCases)
+    func theTrackedModelsTheDeleteRulesChangedReadWhatTheStoreHolds(_ route: Route) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try Self.container(route, stores)
+        let context = ModelContext(container)
+        let oslo = try makeTrip("Oslo", items: 3, in: context)
+        // Both sides loaded: the trip holds its stay and its items, and they hold it.
+        #expect(oslo.bucketList.map(\.title) == ["Oslo 0", "Oslo 1", "Oslo 2"])
+        #expect(oslo.livingAccommodation?.trip === oslo)
+
+        try context.delete(model: BucketListItem.self, where: #Predicate { $0.title == "Oslo 1" })
+        try context.delete(model: LivingAccommodation.self)
+        try context.save()
+        // The store nullified the trip's side of both; the trip the context tracks says so too.
+        #expect(oslo.bucketList.map(\.title) == ["Oslo 0", "Oslo 2"])
+        #expect(oslo.livingAccommodation == nil)
+        #expect(!context.hasChanges)
+        let stored = try #require(try ModelContext(container).fetch(FetchDescriptor<Trip>()).first)
+        #expect(stored.bucketList.map(\.title) == ["Oslo 0", "Oslo 2"])
+        #expect(stored.livingAccommodation == nil)
+    }
+
+    @Test(arguments: Route.allCases)
     func aDeletedUniqueNameIsFreeForANewModel(_ route: Route) throws {
         let stores = try TripStores()
         defer { stores.remove() }

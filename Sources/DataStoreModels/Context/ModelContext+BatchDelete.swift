@@ -10,7 +10,9 @@ extension ModelContext {
     /// package's stores but the insert-only time-series store), or, for a store without one, by fetching the
     /// matches and saving their deletes. History records each delete with its tombstone, delete rules apply
     /// and the models' unique values are free again. Until then this context's fetches leave the matching
-    /// models out, unsaved inserts included; a model a cascade will delete still shows until the save.
+    /// models out, unsaved inserts included; a model a cascade will delete still shows until the save. After
+    /// it, the models this context tracks read what the store holds: the deleted ones are forgotten, and a
+    /// relationship the delete rules nullified reads `nil` or leaves the deleted models out.
     ///
     /// - Parameters:
     ///   - model: The type of the models to delete.
@@ -28,12 +30,12 @@ extension ModelContext {
         changed()
     }
 
-    /// Runs the pending batch deletes in order, each removed once its store committed it, then forgets the
-    /// tracked models their stores no longer hold. Called by `save()` inside the container's operation.
+    /// Runs the pending batch deletes in order, each removed once its store committed it, then brings the
+    /// tracked models in line with what their stores hold. Called by `save()` inside the container's operation.
     func runPendingBatchDeletes() throws {
         guard !pendingBatchDeletes.isEmpty else { return }
         var touched: Set<String> = []
-        defer { forgetModelsGone(from: touched) }
+        defer { refreshModelsAfterBatchDeletes(in: touched) }
         while let pending = pendingBatchDeletes.first {
             let store = try container.connection(forEntity: pending.entityName)
             try pending.run(self, store, editingState)
@@ -42,9 +44,11 @@ extension ModelContext {
         }
     }
 
-    /// Forgets the saved models tracked here whose rows the stores `identifiers` no longer hold: the batch
-    /// deletes' matches and what their delete rules cascaded to, which the context cannot tell from the request.
-    private func forgetModelsGone(from identifiers: Set<String>) {
+    /// Brings the saved models tracked here in line with the rows the stores `identifiers` hold after batch
+    /// deletes, which the context cannot tell from the requests: it forgets the models deleted (the matches and
+    /// what their delete rules cascaded to) and gives the others the values the rules changed (a relationship
+    /// nullified on the side of a model that stays), as it does with a save's delete rule changes.
+    private func refreshModelsAfterBatchDeletes(in identifiers: Set<String>) {
         var tracked: [String: Set<PersistentIdentifier>] = [:]
         for (id, registration) in registry.entries {
             guard case .saved = registration.baseline, identifiers.contains(id.storeIdentifier ?? "") else {
@@ -53,21 +57,35 @@ extension ModelContext {
             tracked[id.entityName, default: []].insert(id)
         }
         for (entity, ids) in tracked {
-            guard let type = container.modelTypes.types[entity],
-                let present = try? existingIdentifiers(type, ids)
-            else { continue }
-            for id in ids where !present.contains(id) {
-                forget(id)
-                deleteOrder.removeAll { $0 == id }
+            guard let type = container.modelTypes.types[entity], let rows = try? currentRows(type, ids) else {
+                continue
             }
+            var changes: [PlannedChange] = []
+            for id in ids {
+                guard let row = rows[id] else {
+                    changes.append(PlannedChange(kind: .delete, identifier: id))
+                    continue
+                }
+                guard case .saved(let saved)? = registry[id]?.baseline else { continue }
+                let changed = DataStoreSnapshot(persistentIdentifier: id, values: saved).changedAttributes(
+                    to: row)
+                guard !changed.isEmpty else { continue }
+                changes.append(
+                    PlannedChange(
+                        kind: .update, identifier: id,
+                        values: row.values.filter { changed.contains($0.key) }, updatedAttributes: changed))
+            }
+            applyDeleteRuleChanges(changes)
         }
     }
 
-    private func existingIdentifiers<Model: PersistentModel>(_: Model.Type, _ ids: Set<PersistentIdentifier>)
-        throws -> Set<PersistentIdentifier>
+    /// The stored rows of the models `ids` of `Model` that the store still holds, by identifier.
+    private func currentRows<Model: PersistentModel>(_: Model.Type, _ ids: Set<PersistentIdentifier>)
+        throws -> [PersistentIdentifier: DataStoreSnapshot]
     {
         var descriptor = FetchDescriptor<Model>(predicate: #Predicate { ids.contains($0.persistentModelID) })
         descriptor.includePendingChanges = false
-        return Set(try fetchSnapshots(descriptor).map(\.persistentIdentifier))
+        let rows = try fetchSnapshots(descriptor)
+        return Dictionary(rows.map { ($0.persistentIdentifier, $0) }) { first, _ in first }
     }
 }
