@@ -49,6 +49,11 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     /// it held drops the owner from its inverse side in memory: how a model deleted before it was ever saved
     /// lets go of the models it was related to.
     package let clear: (Model) -> Void
+    /// Makes the relationship hold nothing, writing its storage: no inverse is touched and nothing is noted as
+    /// changed. What a context does to the relationships of a new model it discards (a rollback, or the context
+    /// going away), which nothing stored backs: as faults over the models they held, they would read those
+    /// models back from the store although none of them refers to the discarded one.
+    package let detach: (Model) -> Void
     /// Makes the relationship a fault over a persisted value, loaded through the resolver on first read;
     /// keeps the loaded models when they already are those identifiers. `isFresh` says the model was just
     /// made by `init()`, so there is nothing loaded to keep.
@@ -82,6 +87,13 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         snapshotValue = { model in storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
         clear = { model in model[keyPath: keyPath] = Value(relatedModels: []) }
+        let isToMany = Value.isToMany
+        detach = { model in
+            guard let storageKeyPath = storage.keyPath else { return }
+            // The wrapper as a whole, through its storage: no inverse is touched and nothing is noted.
+            model[keyPath: storageKeyPath] = Relationship(
+                fault: RelationshipFault(value: isToMany ? .array([]) : .null, resolver: nil))
+        }
         writesFreshFaultsInPlace = { storage.offset != nil }
         unload = { model, resolver in
             if let offset = storage.offset {

@@ -166,16 +166,20 @@ extension ModelContext {
     /// and `stay.trip`): while the context lives it holds them all anyway, but once it is gone such a pair would
     /// keep itself alive forever. As faults they hold identifiers only, so models nobody else holds are freed; a
     /// model somebody still holds reads its relationship again through a context of its own (the same values;
-    /// another instance of a related model than the one read before). That goes for the pending inserts and
-    /// deletes the context discards with itself too (a request that fails before its save leaves them): a
-    /// discarded insert then reads what the store holds of its relationships, which is nothing.
+    /// another instance of a related model than the one read before). That goes for the pending deletes the
+    /// context discards with itself too. The pending inserts it discards (a request that fails before its save
+    /// leaves them), which nothing stored backs, are related to nothing afterwards.
     func unloadRelationshipsOfTrackedModels() {
         guard container.modelTypes.haveRelationships, !registered.isEmpty else { return }
         let resolver = ContextRelationshipResolver(orphanedFrom: container)
         // Each model type's unloaders, looked up once per type; the types without relationships.
         var tables: [ObjectIdentifier: AnyObject] = [:]
         var unrelated: Set<ObjectIdentifier> = []
-        registered.forEachInstance { model in
+        registered.forEachInstance { model, isUnsavedInsert in
+            guard !isUnsavedInsert else {
+                Self.detachRelationships(of: model)
+                return
+            }
             func unload<Model: PersistentModel>(_ model: Model) {
                 let type = ObjectIdentifier(Model.self)
                 if let known = tables[type] {
@@ -203,8 +207,22 @@ extension ModelContext {
         else {
             return
         }
-        unloadRelationships(of: registration.model)
-        for twin in registration.twins { unloadRelationships(of: twin) }
+        for model in [registration.model] + registration.twins {
+            if registration.isUnsavedInsert {
+                Self.detachRelationships(of: model)
+            } else {
+                unloadRelationships(of: model)
+            }
+        }
+    }
+
+    /// Makes every relationship of `model`, a discarded insert, hold nothing (see `RelationshipAccess.detach`).
+    private static func detachRelationships(of model: any PersistentModel) {
+        func detach<Model: PersistentModel>(_ model: Model) {
+            guard ModelTypeFacts.hasRelationships(Model.self) else { return }
+            for attribute in Model.schemaAttributes { attribute.relationship?.detach(model) }
+        }
+        detach(model)
     }
 
     /// Makes the loaded relationships of `model`, which this context tracks, faults that load through it again.

@@ -281,8 +281,8 @@ public final class ModelContext {
     /// class models' attributes back to their saved values. It also forgets a relationship that failed to load,
     /// so that `save()` works again (read the relationship again: it loads anew).
     ///
-    /// A discarded insert you still hold keeps its attributes; its relationships read what the store holds,
-    /// which is nothing (so that discarded models holding each other are freed once you let them go).
+    /// A discarded insert you still hold keeps its attributes and is related to nothing (so that discarded
+    /// models holding each other are freed once you let them go).
     public func rollback() {
         relationshipLoadFailure = nil
         for id in insertOrder { forget(id) }

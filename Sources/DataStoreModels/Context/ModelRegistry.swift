@@ -55,9 +55,9 @@ struct ModelRegistry {
     }
 
     /// Calls `body` with the instances (primary and twins) of every registration (saved, inserted or marked for
-    /// deletion), without copying the registrations out. Mutating only to reach them in place; it changes
-    /// nothing.
-    mutating func forEachInstance(_ body: (any PersistentModel) -> Void) {
+    /// deletion), and whether the model is a pending insert (never saved), without copying the registrations
+    /// out. Mutating only to reach them in place; it changes nothing.
+    mutating func forEachInstance(_ body: (any PersistentModel, _ isUnsavedInsert: Bool) -> Void) {
         // Index by index: `values.indices` would hold the table while its entries are reached in place, so
         // that the first one reached would copy the whole table.
         var index = entries.startIndex
@@ -68,10 +68,11 @@ struct ModelRegistry {
     }
 
     private static func visit(
-        _ registration: inout ModelContext.Registration, _ body: (any PersistentModel) -> Void
+        _ registration: inout ModelContext.Registration, _ body: (any PersistentModel, Bool) -> Void
     ) {
-        body(registration.model)
-        for twin in registration.twins { body(twin) }
+        let isUnsavedInsert = registration.isUnsavedInsert
+        body(registration.model, isUnsavedInsert)
+        for twin in registration.twins { body(twin, isUnsavedInsert) }
     }
 
     /// Sets or removes the registration of `id` and returns the one it replaces, hashing `id` once for the
@@ -215,6 +216,12 @@ extension ModelContext.Registration {
             guard twins.isEmpty else { return !([model] + twins).allSatisfy(Self.reportsChanges) }
             return !Self.reportsChanges(model)
         }
+    }
+
+    /// Whether the model is a pending insert: never saved, so nothing stored backs its relationships.
+    var isUnsavedInsert: Bool {
+        if case .none = baseline { return true }
+        return false
     }
 
     /// The primary model's reference when it is a class instance.

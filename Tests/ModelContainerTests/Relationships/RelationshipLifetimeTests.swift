@@ -199,19 +199,30 @@ import Testing
     }
 
     @Test(arguments: TripStores.Kind.allCases)
-    func aDiscardedInsertYouStillHoldReadsWhatTheStoreHolds(_ kind: TripStores.Kind) throws {
+    func aDiscardedInsertYouStillHoldIsRelatedToNothing(_ kind: TripStores.Kind) throws {
         let stores = try TripStores()
         defer { stores.remove() }
         let container = try stores.container(kind)
         let rolledBack = ModelContext(container)
+        let saved = try makeTrip("Lima", items: 0, in: rolledBack)
         let discarded = insertUnsavedTrip("Lisbon", in: rolledBack).trip
+        // New models related to a saved trip: they point at a model the store holds.
+        let newStay = LivingAccommodation(address: "2 Calle", placeName: "New stay")
+        saved.livingAccommodation = newStay
+        let newItem = BucketListItem(title: "Lima new")
+        saved.bucketList.append(newItem)
+        #expect(rolledBack.insertedModelsArray.count == 6)
         rolledBack.rollback()
         let dropped = insertUnsavedTrip("Oslo", in: ModelContext(container)).trip
         for trip in [discarded, dropped] {
             #expect(["Lisbon", "Oslo"].contains(trip.name), "its attributes stay")
-            #expect(trip.livingAccommodation == nil, "the store holds no stay of \(trip.name)")
-            #expect(trip.bucketList.isEmpty, "the store holds no item of \(trip.name)")
+            #expect(trip.livingAccommodation == nil, "no stay of \(trip.name)")
+            #expect(trip.bucketList.isEmpty, "no item of \(trip.name)")
         }
+        #expect(newStay.trip == nil, "the discarded stay does not read the saved trip back")
+        #expect(newItem.trip == nil, "nor does the discarded item")
+        #expect(saved.livingAccommodation?.placeName == "Stay in Lima")
+        #expect(saved.bucketList.isEmpty)
         #expect(!rolledBack.hasChanges)
     }
 
