@@ -117,6 +117,14 @@ extension ModelContext {
                 insert(related)
                 return
             }
+            if aliases[id.primaryKey] == id {
+                // This context gave it its identifier (an insert), and tracks it no more: deleted before it was
+                // saved, or discarded by a rollback, while a relationship without an inverse still held it.
+                throw .invalidRelationship(
+                    entity: entity, relationship: relationship, identifier: id,
+                    reason:
+                        "the related model was deleted (or rolled back) in this context before it was saved")
+            }
             let elsewhere =
                 container.storeIdentifierByEntity[id.entityName] == id.storeIdentifier
                 ? "another context; fetch it in this one (model(for:))" : "another container"

@@ -137,4 +137,41 @@ import Testing
         savedOnly.includePendingChanges = false
         #expect(try context.fetchCount(savedOnly) == 1)
     }
+
+    @Test func aRelationshipWithoutAnInverseToADeletedNewModelIsRefusedSayingSo() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(.inMemory, [TaggedPost.self], name: "posts")
+        let context = ModelContext(container)
+        let post = TaggedPost()
+        context.insert(post)
+        let tag = PostTag()
+        post.tags.append(tag)
+        // Nothing leads from the tag back to the post: deleting it cannot empty the post's list.
+        context.delete(tag)
+        #expect(post.tags.count == 1)
+        let error = #expect(throws: DataStoreError.self) { try context.save() }
+        #expect(error?.code == .invalidRelationship)
+        #expect(error?.entity == "TaggedPost" && error?.attribute == "tags")
+        #expect(error?.identifier == tag.persistentModelID)
+        #expect(error?.reason?.contains("deleted") == true, "\(String(describing: error))")
+        #expect(
+            try ModelContext(container).fetchCount(FetchDescriptor<TaggedPost>()) == 0, "nothing was saved")
+    }
+}
+
+/// A post with tags, and tags that know nothing of posts: a relationship without an inverse.
+final class TaggedPost: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<TaggedPost>] = [.relationship("tags", \.tags)]
+    var persistentModelID = PersistentIdentifier()
+    @Relationship var tags: [PostTag] = []
+    init() {}
+}
+
+/// A tag (see `TaggedPost`).
+final class PostTag: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<PostTag>] = [.attribute("label", \.label)]
+    var persistentModelID = PersistentIdentifier()
+    var label = ""
+    init() {}
 }
