@@ -118,12 +118,11 @@ extension ModelContext {
                 return
             }
             if aliases[id.primaryKey] == id {
-                // This context gave it its identifier (an insert), and tracks it no more: deleted before it was
-                // saved, or discarded by a rollback, while a relationship without an inverse still held it.
+                // This context gave it its identifier (an insert), and tracks it no more: deleted (before or
+                // after a save) or discarded by a rollback, while a relationship without an inverse held it.
                 throw .invalidRelationship(
                     entity: entity, relationship: relationship, identifier: id,
-                    reason:
-                        "the related model was deleted (or rolled back) in this context before it was saved")
+                    reason: "the related model was deleted (or rolled back) in this context")
             }
             let elsewhere =
                 container.storeIdentifierByEntity[id.entityName] == id.storeIdentifier
