@@ -16,7 +16,8 @@ extension ModelContext {
     ///   - allowEscapingMutations: Unless `true`, enumerating a context with unsaved changes throws, and so
     ///     does a batch whose block left changes behind.
     ///   - block: Called with each model in turn.
-    /// - Throws: `DataStoreError/unsavedChangesDuringEnumeration(changeCount:)`.
+    /// - Throws: `DataStoreError/unsavedChangesDuringEnumeration(changeCount:)`, or what `block` throws (the
+    ///   enumeration stops there, and lets go of that batch's models as it does after a whole batch).
     public func enumerate<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, batchSize: Int = 5000, allowEscapingMutations: Bool = false,
         block: (Model) throws -> Void
@@ -30,14 +31,21 @@ extension ModelContext {
             let trackedBefore = Set(batch.compactMap { resolve($0.persistentIdentifier) })
             // A resolver per batch: it notes only this batch's models, and lists what it loads for them.
             let resolver = makeResolver(for: Model.self, listingLoads: true)
+            func letGoOfTheBatch() {
+                var broughtIn = batch.map(\.persistentIdentifier).filter { !trackedBefore.contains($0) }
+                broughtIn += resolver?.loadedIdentifiers ?? []
+                letGo(broughtIn)
+            }
             do {
                 let models: [Model] = try batch.map { try materialize($0, resolver: resolver) }
                 for model in models { try block(model) }
+            } catch {
+                // A block that stops the enumeration leaves nothing behind that a finished batch would not.
+                letGoOfTheBatch()
+                throw error
             }
             try checkNoEscapingMutations(allowEscapingMutations)
-            var broughtIn = batch.map(\.persistentIdentifier).filter { !trackedBefore.contains($0) }
-            broughtIn += resolver?.loadedIdentifiers ?? []
-            letGo(broughtIn)
+            letGoOfTheBatch()
             start += size
         }
     }

@@ -135,4 +135,36 @@ import Testing
         #expect(try check.fetch(FetchDescriptor<Trip>()).contains { $0.name == "Renamed" })
         #expect(try check.fetch(FetchDescriptor<LivingAccommodation>()).contains { $0.placeName == "Moved" })
     }
+
+    @Test func aBlockThatThrowsLeavesNothingTrackedItDidNotKeep() throws {
+        struct Stop: Error {}
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try tripsWithStays(12, in: stores)
+
+        let context = ModelContext(container)
+        weak var visitedTrip: Trip?
+        var kept: Trip?
+        #expect(throws: Stop.self) {
+            try context.enumerate(
+                FetchDescriptor<Trip>(sortBy: [SortDescriptor(\Trip.startDate)]), batchSize: 5
+            ) { trip in
+                _ = trip.livingAccommodation?.placeName
+                if trip.name == "T5" { kept = trip }
+                if trip.name == "T6" {
+                    visitedTrip = trip
+                    throw Stop()
+                }
+            }
+        }
+        // The batch the block stopped in is let go as a finished one is: only the trip kept stays tracked (its
+        // stay, loaded again when read, is let go with the rest).
+        #expect(context.registry.count == 1)
+        #expect(visitedTrip == nil, "a visited trip nothing holds is freed while its context lives")
+        let trip = try #require(kept)
+        #expect(context.registry[trip.persistentModelID] != nil)
+        trip.name = "Renamed"
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).contains { $0.name == "Renamed" })
+    }
 }
