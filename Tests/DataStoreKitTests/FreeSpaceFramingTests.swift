@@ -27,6 +27,23 @@ import Testing
         #expect(try RecordFraming.parse(bytes, startingAt: 0, path: "f").hasTornTail)
     }
 
+    @Test func theScanForWrittenBytesFindsTheFirstOneAcrossPages() {
+        let size = 3 * 4096 + 100
+        for position in [0, 1, 4095, 4096, 4097, 2 * 4096 + 7, size - 1] {
+            var bytes = [UInt8](repeating: 0, count: size)
+            bytes[position] = 7
+            if position + 1 < size { bytes[position + 1] = 9 }
+            #expect(bytes.withUnsafeBytes { RecordFraming.firstNonZero($0) } == position)
+        }
+        #expect([UInt8](repeating: 0, count: size).withUnsafeBytes { RecordFraming.firstNonZero($0) } == nil)
+        #expect([UInt8]().withUnsafeBytes { RecordFraming.firstNonZero($0) } == nil)
+        // A slice not starting at a page's start: the index is the slice's own.
+        let tail = [UInt8](repeating: 0, count: 5000) + [1]
+        #expect(
+            tail.withUnsafeBytes { RecordFraming.firstNonZero(UnsafeRawBufferPointer(rebasing: $0[3...])) }
+                == 4997)
+    }
+
     @Test func aWriteCutShortInFreeSpaceIsATornTail() throws {
         let kept = record("a")
         let bytes = kept + record("b").prefix(12) + Data(count: 64)
