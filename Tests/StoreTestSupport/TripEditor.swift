@@ -13,6 +13,8 @@ import SampleTrips
 /// - `move I T` (sets the item's `trip`), `adopt I T` (appends the item to trip T's list), `detach I`;
 /// - `deleteTrip T`, `deleteItem I`;
 /// - `destination T WORD`, `endDay T N` (sets the trip's `endDate` to day N);
+/// - `purge T`: a batch delete (`delete(model:where:)`) of the items whose trip has trip T's name, at the next save;
+/// - `rollback`: discards the unsaved changes, keeping the editor's view (models it inserted stay in it, detached);
 /// - `save`: answers `SAVED`, or `FAILED <code>` after rolling the context back and refreshing.
 public final class TripEditor {
     private var context: ModelContext
@@ -74,6 +76,13 @@ public final class TripEditor {
                 guard let item = pick(items, numbers.first) else { return "SKIPPED" }
                 context.delete(item)
                 items.removeAll { $0 === item }
+            case "purge":
+                guard let trip = pick(trips, numbers.first) else { return "SKIPPED" }
+                let name = trip.name
+                try context.delete(model: BucketListItem.self, where: #Predicate { $0.trip?.name == name })
+                return "OK \(name)"
+            case "rollback":
+                context.rollback()
             case "save":
                 do {
                     try context.save()
