@@ -86,12 +86,12 @@ public struct Relationship<Value: RelationshipValue> {
         }
         set {
             let old = loadedValue(of: owner, storage: storageKeyPath)
-            guard !old.holdsSameInstances(as: newValue) else { return }
+            guard let change = old.differingParts(to: newValue) else { return }
             owner[keyPath: storageKeyPath].state = .loaded(newValue)
             ModelChangeTracking.noteChange(of: owner)
+            // Only what lies between the common start and end can have been lost or gained.
             InverseMaintenance.update(
-                owner, relationship: wrappedKeyPath, removed: old.relatedModels, added: newValue.relatedModels
-            )
+                owner, relationship: wrappedKeyPath, removed: change.removed, added: change.added)
         }
     }
 

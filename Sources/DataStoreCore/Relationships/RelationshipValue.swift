@@ -48,13 +48,19 @@ extension Array: RelationshipValue where Element: PersistentModel & AnyObject {
 }
 
 extension RelationshipValue {
-    /// Whether both values hold the same instances in the same order.
-    func holdsSameInstances(as other: Self) -> Bool {
-        let lhs = relatedModels
-        let rhs = other.relatedModels
-        guard lhs.count == rhs.count else { return false }
-        for index in lhs.indices where lhs[index] !== rhs[index] { return false }
-        return true
+    /// The models that differ between this value and `other`, which replaces it: each side's models between
+    /// the longest runs of the same instances both start and end with. `nil` when both hold the same instances
+    /// in the same order.
+    ///
+    /// An append is then the appended models alone, and a removal the removed one, found by comparing
+    /// references rather than by hashing both lists: building a list one append at a time hashed the whole
+    /// list at each append.
+    func differingParts(to other: Self) -> (removed: [Destination], added: [Destination])? {
+        let old = relatedModels
+        let new = other.relatedModels
+        let (prefix, suffix) = ModelReferences.commonEnds(old, new)
+        if prefix == old.count, prefix == new.count { return nil }
+        return (Array(old[prefix..<(old.count - suffix)]), Array(new[prefix..<(new.count - suffix)]))
     }
 }
 

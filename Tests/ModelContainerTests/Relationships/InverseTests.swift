@@ -39,6 +39,54 @@ import Testing
         #expect(items.first?.trip?.bucketList.first === items.first)
     }
 
+    @Test func buildingAndMovingAListOneModelAtATimeComparesOnlyThoseModels() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let context = ModelContext(try stores.container(.inMemory))
+        let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 3)
+        context.insert(trip)
+        let items = (0..<300).map { BucketListItem(title: "Item \($0)") }
+        let examined = InverseMaintenance.Examined()
+        InverseMaintenance.$examined.withValue(examined) {
+            for item in items { trip.bucketList.append(item) }
+        }
+        // Each append: the appended item on the list's side, and the list's trip on the item's. Comparing the
+        // whole old list with the new one made it 90,000 (quadratic in the list).
+        #expect(examined.count <= 2 * items.count)
+        #expect(trip.bucketList.count == 300)
+        #expect(items.allSatisfy { $0.trip === trip })
+
+        // Moving them to another trip one at a time, from the front of the list: each move compares the two
+        // trips and the one item (it compared the rest of the list, twice, at each move).
+        let other = Trip(name: "Oslo", destination: "Oslo", startDay: 5, days: 2)
+        context.insert(other)
+        let moves = InverseMaintenance.Examined()
+        InverseMaintenance.$examined.withValue(moves) {
+            for item in items { item.trip = other }
+        }
+        #expect(moves.count <= 4 * items.count)
+        #expect(trip.bucketList.isEmpty)
+        #expect(other.bucketList.count == 300 && items.allSatisfy { $0.trip === other })
+        trip.bucketList = other.bucketList
+        #expect(other.bucketList.isEmpty && items.allSatisfy { $0.trip === trip })
+
+        // Edits that are not appends still move exactly the models they change.
+        trip.bucketList.removeLast()
+        #expect(items[299].trip == nil)
+        trip.bucketList.insert(items[299], at: 0)
+        #expect(items[299].trip === trip)
+        trip.bucketList.remove(at: 150)
+        #expect(items[149].trip == nil && items[150].trip === trip)
+        trip.bucketList = Array(trip.bucketList.prefix(100)) + [items[149]]
+        #expect(items[149].trip === trip)
+        #expect(items[200].trip == nil)
+        #expect(Set(trip.bucketList.map(ObjectIdentifier.init)).count == trip.bucketList.count)
+        #expect(trip.bucketList.allSatisfy { $0.trip === trip })
+        try context.save()
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<BucketListItem>())
+        #expect(stored.filter { $0.trip != nil }.count == 101)
+    }
+
     @Test func settingEitherSideMovesTheModelBetweenOwners() throws {
         let stores = try TripStores()
         defer { stores.remove() }

@@ -65,6 +65,55 @@ enum RelationshipScenario {
     static func run(_ report: Report, _ sizes: Sizes) throws {
         try fetchOverhead(report, sizes)
         try cascadeDelete(report, sizes)
+        try appendOneAtATime(report, sizes)
+    }
+
+    /// Build a parent's list of 2,000 children one append at a time (`parent.children.append(child)`, as the
+    /// seeds do), against assigning the whole list once: both keep every child's `parent` in step.
+    static func appendOneAtATime(_ report: Report, _ sizes: Sizes) throws {
+        let count = 2_000
+        let container = try ModelContainer(
+            for: [BenchParent.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "append"))])
+        // The context stays alive with its parent, as an app's would while it edits.
+        var contexts: [ModelContext] = []
+        func fresh() -> (BenchParent, [BenchChild]) {
+            let context = ModelContext(container)
+            contexts.append(context)
+            let parent = BenchParent()
+            context.insert(parent)
+            let children = (0..<count).map { index in
+                let child = BenchChild()
+                child.index = index
+                return child
+            }
+            return (parent, children)
+        }
+        var built: [(BenchParent, [BenchChild])] = []
+        // Each side gets a parent and children of its own, made untimed.
+        let (candidate, baseline) = Measure.pair(
+            repetitions: sizes.repetitions, input: { (fresh(), fresh()) },
+            candidate: { input in
+                let (parent, children) = input.0
+                for child in children { parent.children.append(child) }
+                built.append((parent, children))
+            },
+            baseline: { input in
+                let (parent, children) = input.1
+                parent.children = children
+                built.append((parent, children))
+            })
+        try verify(
+            built.allSatisfy { parent, children in
+                parent.children.count == count && children.allSatisfy { $0.parent === parent }
+            }, "relationship_append", "every list holds its \(count) children, each pointing back")
+        let ratio = candidate.median / baseline.median
+        report.metric(
+            "relationship_append_2000_vs_assign", ratio, "x", target: "recorded", met: true,
+            detail:
+                "build a list of \(count) children one append at a time: median \(Report.time(candidate.median)) "
+                + "against \(Report.time(baseline.median)) assigning the list once (each append copies the list, "
+                + "as a get and set of any Swift property does)")
     }
 
     /// Fetch N trips and read each one's accommodation name, against fetching N trips that hold the name.
