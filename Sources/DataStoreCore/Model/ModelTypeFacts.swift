@@ -21,7 +21,7 @@ package struct ModelTypeFacts: @unchecked Sendable {
     private static let cache = Lock<[ObjectIdentifier: ModelTypeFacts]>([:])
 
     /// A key path object as used with one model type.
-    private struct KeyPathUse: Hashable {
+    struct KeyPathUse: Hashable {
         var model: ObjectIdentifier
         var keyPath: ObjectIdentifier
     }

@@ -28,7 +28,7 @@ package enum InverseMaintenance {
     static func update<Owner: PersistentModel & AnyObject, Destination: PersistentModel & AnyObject>(
         _ owner: Owner, relationship: AnyKeyPath, removed: [Destination], added: [Destination]
     ) {
-        guard let inverse = inverseKeyPath(of: relationship, in: Owner.self, destination: Destination.self)
+        guard let inverse = cachedInverse(of: relationship, in: Owner.self, destination: Destination.self)
         else { return }
         examined?.count += removed.count + added.count
         let kept = Set(removed.map(ObjectIdentifier.init)).intersection(added.map(ObjectIdentifier.init))
@@ -61,6 +61,35 @@ package enum InverseMaintenance {
                 model[keyPath: toMany].append(owner)
             }
         }
+    }
+
+    /// Inverses by relationship key path object, as ``ModelTypeFacts`` keeps attribute names: finding one walks
+    /// both types' `schemaAttributes` and compares key paths, which cost more than the rest of setting a
+    /// to-one relationship. Each entry holds its key path, so that its address is not reused while the entry
+    /// exists; bounded, as key paths can be made at run time.
+    private static let inverses = Lock<[ModelTypeFacts.KeyPathUse: InverseEntry]>([:])
+    private static let inversesLimit = 4_096
+
+    private struct InverseEntry: @unchecked Sendable {
+        // `@unchecked`: key paths are immutable.
+        let relationship: AnyKeyPath
+        let inverse: AnyKeyPath?
+    }
+
+    /// ``inverseKeyPath(of:in:destination:)``, found once per relationship key path object.
+    private static func cachedInverse<Owner: PersistentModel, Destination: PersistentModel>(
+        of relationship: AnyKeyPath, in _: Owner.Type, destination _: Destination.Type
+    ) -> AnyKeyPath? {
+        let use = ModelTypeFacts.KeyPathUse(
+            model: ObjectIdentifier(Owner.self), keyPath: ObjectIdentifier(relationship))
+        if let known = inverses.withLock({ $0[use] }) { return known.inverse }
+        let inverse = inverseKeyPath(of: relationship, in: Owner.self, destination: Destination.self)
+        inverses.withLock { inverses in
+            if inverses.count < inversesLimit {
+                inverses[use] = InverseEntry(relationship: relationship, inverse: inverse)
+            }
+        }
+        return inverse
     }
 
     /// The key path of the inverse: declared on this side, or on the destination's relationship that names
