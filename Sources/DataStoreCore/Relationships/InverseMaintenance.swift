@@ -11,16 +11,8 @@ package enum InverseMaintenance {
     /// holds its new value (without this, assigning a list of n models would scan the list n times).
     @TaskLocal static var inProgress: Side?
 
-    /// Counts the models inverse maintenance compares (lost and gained candidates), when set for a task: how
-    /// tests see what an edit of a relationship costs, without timing it.
-    package final class Examined: @unchecked Sendable {
-        // `@unchecked`: one task increments it, and reads it once that task is done.
-        package var count = 0
-        package init() {}
-    }
-
-    /// The counter of the current task, if a test set one.
-    @TaskLocal package static var examined: Examined?
+    /// Counts the models inverse maintenance compares (lost and gained candidates), when a test sets it.
+    @TaskLocal package static var examined: ExaminedCount?
 
     /// After `owner`'s relationship at `relationship` lost `removed` and gained `added`, removes `owner` from
     /// the inverse of each model it lost and adds it to the inverse of each it gained. Setting the inverse

@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreKit
 import DataStoreModels
 import Foundation
 import SampleTrips
@@ -6,6 +7,35 @@ import Testing
 
 /// Delete rules are applied by the save, in its transaction, and recorded in history.
 @Suite struct DeleteRuleTests {
+    /// Deleting half of a trip's 300 items in one save nullifies their trip's list once, not once per item:
+    /// the rules read each list entry a few times in all (taking the items out one by one read the list 300
+    /// times per item deleted, twice).
+    @Test func deletingManyItemsOfOneListReadsTheListOnce() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(.inMemory)
+        let setup = ModelContext(container)
+        let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 3)
+        setup.insert(trip)
+        trip.bucketList = (0..<300).map { BucketListItem(title: "Item \($0)") }
+        try setup.save()
+
+        let context = ModelContext(container)
+        let items = try context.fetch(FetchDescriptor<BucketListItem>(sortBy: [SortDescriptor(\.title)]))
+        let deleted = Set(items.prefix(150).map(\.title))
+        for item in items.prefix(150) { context.delete(item) }
+        let examined = ExaminedCount()
+        try DeleteRules.$examined.withValue(examined) { try context.save() }
+        #expect(examined.count <= 4 * 300, "the rules read \(examined.count) list entries")
+
+        let check = ModelContext(container)
+        let stored = try #require(try check.fetch(FetchDescriptor<Trip>()).first)
+        let titles = stored.bucketList.map(\.title)
+        #expect(titles.count == 150)
+        #expect(Set(titles).isDisjoint(with: deleted))
+        #expect(try check.fetchCount(FetchDescriptor<BucketListItem>()) == 150)
+    }
+
     @Test(arguments: TripStores.Kind.allCases)
     func cascadeDeletesTheTripItsItemsAndItsStayInOneTransaction(_ kind: TripStores.Kind) throws {
         let stores = try TripStores()

@@ -46,7 +46,7 @@ import Testing
         let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 3)
         context.insert(trip)
         let items = (0..<300).map { BucketListItem(title: "Item \($0)") }
-        let examined = InverseMaintenance.Examined()
+        let examined = ExaminedCount()
         InverseMaintenance.$examined.withValue(examined) {
             for item in items { trip.bucketList.append(item) }
         }
@@ -60,7 +60,7 @@ import Testing
         // trips and the one item (it compared the rest of the list, twice, at each move).
         let other = Trip(name: "Oslo", destination: "Oslo", startDay: 5, days: 2)
         context.insert(other)
-        let moves = InverseMaintenance.Examined()
+        let moves = ExaminedCount()
         InverseMaintenance.$examined.withValue(moves) {
             for item in items { item.trip = other }
         }
