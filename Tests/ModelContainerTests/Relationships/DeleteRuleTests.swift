@@ -26,7 +26,8 @@ import Testing
         for item in items.prefix(150) { context.delete(item) }
         let examined = ExaminedCount()
         try DeleteRules.$examined.withValue(examined) { try context.save() }
-        #expect(examined.count <= 4 * 300, "the rules read \(examined.count) list entries")
+        // At least the list once: a count of zero would mean the counter no longer sees the rules.
+        #expect((300...4 * 300).contains(examined.count), "the rules read \(examined.count) list entries")
 
         let check = ModelContext(container)
         let stored = try #require(try check.fetch(FetchDescriptor<Trip>()).first)
