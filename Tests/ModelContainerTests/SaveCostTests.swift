@@ -28,6 +28,25 @@ final class PlainNote: PersistentModel {
     init() {}
 }
 
+/// A plain note filed in a folder: plain stored properties, and a relationship.
+final class PlainFiledNote: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<PlainFiledNote>] = [
+        .attribute("title", \.title), .relationship("folder", \.folder, inverse: \PlainFolder.notes),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    var title = ""
+    @Relationship var folder: PlainFolder?
+    init() {}
+}
+
+/// The folder holding plain notes.
+final class PlainFolder: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<PlainFolder>] = [.relationship("notes", \.notes)]
+    var persistentModelID = PersistentIdentifier()
+    @Relationship var notes: [PlainFiledNote] = []
+    init() {}
+}
+
 /// `save()` and `hasChanges` look only at models that may have changed: with `@Attribute` properties, the cost
 /// of one change does not grow with the number of models a context tracks (counted, not timed).
 @Suite struct SaveCostTests {
@@ -134,5 +153,46 @@ final class PlainNote: PersistentModel {
         #expect(
             try ModelContext(context.container).fetchCount(
                 FetchDescriptor<PlainNote>(predicate: #Predicate { $0.title == "changed" })) == 1)
+    }
+
+    /// A save compares each model that cannot report its writes once, though a container with relationships
+    /// also looks for models the changed ones gained: comparing them all again for that doubled the cost of
+    /// every save.
+    @Test func aSaveComparesEachPlainModelOnce() throws {
+        let container = try ModelContainer(
+            for: [PlainFolder.self, PlainFiledNote.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "folders"))])
+        let writer = ModelContext(container)
+        let folder = PlainFolder()
+        writer.insert(folder)
+        folder.notes = (0..<1_000).map { index in
+            let note = PlainFiledNote()
+            note.title = "note \(index)"
+            return note
+        }
+        try writer.save()
+
+        let context = ModelContext(container)
+        let notes = try context.fetch(FetchDescriptor<PlainFiledNote>())
+        #expect(notes.count == 1_000)
+        notes[3].title = "changed"
+        let start = context.modelsExamined
+        try context.save()
+        #expect(context.modelsExamined - start >= 1_000)
+        #expect(context.modelsExamined - start <= 1_010)
+
+        // A relationship a compared model gained still brings its new model into the save.
+        let moved = PlainFiledNote()
+        moved.title = "new"
+        notes[4].title = "edited"
+        moved.folder = notes[4].folder
+        try context.save()
+        let reader = ModelContext(container)
+        #expect(
+            try reader.fetch(FetchDescriptor<PlainFiledNote>(predicate: #Predicate { $0.title == "new" }))
+                .first?.folder?.notes.count == 1_001)
+        #expect(
+            try reader.fetchCount(
+                FetchDescriptor<PlainFiledNote>(predicate: #Predicate { $0.title == "edited" })) == 1)
     }
 }

@@ -36,19 +36,19 @@ extension ModelContext {
     }
 
     /// Inserts the new models that relationships of pending inserts and changed models gained since those were
-    /// inserted or saved, as a save does first (``prepareRelationshipsForSave()``), without its checks.
+    /// inserted or saved, as a save does first (``prepareRelationshipsForSave(updated:)``), without its checks.
     func insertNewlyRelatedModels() {
         forEachPendingModel { insertRelatedModels(of: $0.model) }
     }
 
-    /// Calls `visit` once with each pending insert and changed model, and with each model inserted meanwhile
-    /// (a relationship's new models, which `visit` may insert): only those can hold a relationship that gained
-    /// something since the last save.
-    private func forEachPendingModel<Failure: Error>(_ visit: (Registration) throws(Failure) -> Void)
-        throws(Failure)
-    {
+    /// Calls `visit` once with each pending insert and changed model (`updated`, when the caller found them
+    /// already), and with each model inserted meanwhile (a relationship's new models, which `visit` may
+    /// insert): only those can hold a relationship that gained something since the last save.
+    private func forEachPendingModel<Failure: Error>(
+        updated: [PersistentIdentifier]? = nil, _ visit: (Registration) throws(Failure) -> Void
+    ) throws(Failure) {
         var visited = Set<PersistentIdentifier>()
-        var queue = insertOrder + updatedIdentifiers
+        var queue = insertOrder + (updated ?? updatedIdentifiers)
         while let id = queue.popLast() {
             guard visited.insert(id).inserted, let registration = registry[id], !registration.isDeleted else {
                 continue
@@ -78,15 +78,16 @@ extension ModelContext {
     }
 
     /// Before a save: inserts new models that relationships gained since they were inserted, and checks
-    /// that each model a relationship gained can be stored there.
+    /// that each model a relationship gained can be stored there. `updated` are the changed models, as
+    /// `updatedIdentifiers` finds them.
     ///
     /// - Throws: `DataStoreError/invalidRelationship(entity:relationship:identifier:reason:)` for a deleted
     ///   model, an instance other than the one this context tracks for its identifier (a model of another
     ///   context), or a model of another container.
-    func prepareRelationshipsForSave() throws(DataStoreError) {
+    func prepareRelationshipsForSave(updated: [PersistentIdentifier]) throws(DataStoreError) {
         guard container.modelTypes.haveRelationships else { return }
         // Models whose relationships gained something are inserted or changed: no other needs a look.
-        try forEachPendingModel { (registration) throws(DataStoreError) in
+        try forEachPendingModel(updated: updated) { (registration) throws(DataStoreError) in
             try checkRelationships(of: registration.model, baseline: registration.baseline)
         }
     }

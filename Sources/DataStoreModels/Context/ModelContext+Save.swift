@@ -53,7 +53,10 @@ extension ModelContext {
 
     /// The pending changes as one save request per store identifier.
     func pendingRequests() throws -> [String: DataStoreSaveChangesRequest] {
-        try prepareRelationshipsForSave()
+        // Found once: each model whose properties cannot report their writes is compared with its baseline to
+        // find them. Preparing the relationships inserts new models only, so the updates stay these.
+        let updatedIdentifiers = self.updatedIdentifiers
+        try prepareRelationshipsForSave(updated: updatedIdentifiers)
         var parts: [String: DataStoreSaveChangesRequest] = [:]
         // The store of the last entity looked up: a save's models are mostly of one entity.
         var lastStore: (entity: String, store: String)?
