@@ -19,9 +19,10 @@ extension ModelAttribute where Model: AnyObject {
         inverse: PartialKeyPath<Value.Destination>? = nil,
         options: Schema.Attribute.Option = [], originalName: String? = nil
     ) -> ModelAttribute {
-        // Inlinable, so that these two are specialised for the model's relationship type where it is declared:
-        // a fetch writes a fault into every model it makes, and a context going away unloads every model it
-        // tracked; generic, each would look the wrapper's type up in the runtime every time.
+        // Inlinable, so that these three are specialised for the model's relationship type where it is declared:
+        // a fetch writes a fault into every model it makes, a context going away unloads every model it tracked,
+        // and a save reads the relationships of every model it compares; generic, each would look the
+        // wrapper's type up in the runtime every time.
         relationship(
             name, keyPath, deleteRule: deleteRule, inverse: inverse, options: options,
             originalName: originalName,
@@ -36,6 +37,9 @@ extension ModelAttribute where Model: AnyObject {
                     relationship.pointee = Relationship(
                         fault: RelationshipFault(
                             value: relationship.pointee.snapshotValue, resolver: resolver))
+                },
+                snapshotValue: { address in
+                    address.assumingMemoryBound(to: Relationship<Value>.self).pointee.snapshotValue
                 }))
     }
 

@@ -15,14 +15,18 @@ struct RelationshipStorageWriters {
     let writeFault: FreshFaultWriter
     /// Makes a loaded relationship a fault over the identifiers it holds; leaves a fault as it is.
     let unload: (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void
+    /// The persisted value of the storage (`null`, an identifier or a list of them), loading nothing.
+    let snapshotValue: (UnsafeRawPointer) -> SnapshotValue
 
     @usableFromInline
     init(
         writeFault: @escaping FreshFaultWriter,
-        unload: @escaping (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void
+        unload: @escaping (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void,
+        snapshotValue: @escaping (UnsafeRawPointer) -> SnapshotValue
     ) {
         self.writeFault = writeFault
         self.unload = unload
+        self.snapshotValue = snapshotValue
     }
 }
 
@@ -84,7 +88,16 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         self.inverse = inverse
         let storage = StorageKeyPath<Model, Value>(keyPath)
         identifiers = { model in storage.keyPath.map { model[keyPath: $0].identifiers } }
-        snapshotValue = { model in storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null }
+        snapshotValue = { model in
+            if let offset = storage.offset {
+                // At the storage's address, with a reader specialised where the relationship is declared: a
+                // save compares every tracked model whose properties cannot report their writes, reading each
+                // relationship, and the generic key path read looked its types up in the runtime every time.
+                let address = StoredPropertyOffset.address(of: model) + offset
+                return storageWriters.snapshotValue(UnsafeRawPointer(address))
+            }
+            return storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null
+        }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
         clear = { model in model[keyPath: keyPath] = Value(relatedModels: []) }
         let isToMany = Value.isToMany
