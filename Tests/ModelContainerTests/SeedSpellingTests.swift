@@ -91,6 +91,40 @@ final class Port: PersistentModel {
         #expect(try reader.fetchCount(FetchDescriptor<Port>()) == 0, "the cascade reached the ports")
     }
 
+    /// Setting the to-one side keeps an optional list on the other side in step, as it keeps a plain list: the
+    /// port joins the new voyage's ports and leaves the old one's, in memory, before any save.
+    @Test func settingTheToOneSideUpdatesAnOptionalList() throws {
+        let container = try ModelContainer(
+            for: [Voyage.self, Port.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "voyages"))])
+        let context = ModelContext(container)
+        let coast = Voyage(name: "coast")
+        let islands = Voyage(name: "islands")
+        context.insert(coast)
+        context.insert(islands)
+        let nice = Port(place: "Nice")
+        nice.voyage = coast
+        #expect(coast.ports?.map(\.place) == ["Nice"])
+        let genoa = Port(place: "Genoa")
+        genoa.voyage = coast
+        #expect(coast.ports?.map(\.place) == ["Nice", "Genoa"])
+        nice.voyage = islands
+        #expect(coast.ports?.map(\.place) == ["Genoa"])
+        #expect(islands.ports?.map(\.place) == ["Nice"])
+        let empty = Voyage(name: "empty")
+        empty.ports = nil
+        context.insert(empty)
+        genoa.voyage = empty
+        #expect(empty.ports?.map(\.place) == ["Genoa"])
+        #expect(coast.ports?.isEmpty == true)
+        try context.save()
+
+        let reader = ModelContext(container)
+        let voyages = try reader.fetch(FetchDescriptor<Voyage>(sortBy: [SortDescriptor(\.name)]))
+        #expect(voyages.map(\.name) == ["coast", "empty", "islands"])
+        #expect(voyages.map { $0.ports?.map(\.place) ?? [] } == [[], ["Genoa"], ["Nice"]])
+    }
+
     /// `#Predicate { $0.livingAccommodation == nil }` with a model that declares nothing but `PersistentModel`:
     /// class models are equatable by identity, as `@Model` classes are.
     @Test func aPredicateComparingARelationshipWithNilNeedsNoDeclaredConformance() throws {

@@ -20,8 +20,8 @@ package enum InverseMaintenance {
     static func update<Owner: PersistentModel & AnyObject, Destination: PersistentModel & AnyObject>(
         _ owner: Owner, relationship: AnyKeyPath, removed: [Destination], added: [Destination]
     ) {
-        guard let inverse = cachedInverse(of: relationship, in: Owner.self, destination: Destination.self)
-        else { return }
+        let entry = cachedInverse(of: relationship, in: Owner.self, destination: Destination.self)
+        guard let inverse = entry.inverse else { return }
         examined?.count += removed.count + added.count
         let kept = Set(removed.map(ObjectIdentifier.init)).intersection(added.map(ObjectIdentifier.init))
         let skipped = inProgress.map { $0.relationship == inverse ? $0.owner : nil } ?? nil
@@ -29,29 +29,23 @@ package enum InverseMaintenance {
         let gained = added.filter { !kept.contains(ObjectIdentifier($0)) && ObjectIdentifier($0) != skipped }
         guard !lost.isEmpty || !gained.isEmpty else { return }
         $inProgress.withValue(Side(owner: ObjectIdentifier(owner), relationship: relationship)) {
-            updateInverse(inverse, of: owner, lost: lost, gained: gained)
+            updateInverse(entry, inverse, of: owner, lost: lost, gained: gained)
         }
     }
 
     private static func updateInverse<
         Owner: PersistentModel & AnyObject, Destination: PersistentModel & AnyObject
     >(
-        _ inverse: AnyKeyPath, of owner: Owner, lost: [Destination], gained: [Destination]
+        _ entry: InverseEntry, _ inverse: AnyKeyPath, of owner: Owner, lost: [Destination],
+        gained: [Destination]
     ) {
-        if let toOne = inverse as? ReferenceWritableKeyPath<Destination, Owner?> {
+        if let editList = entry.editList {
+            // A list, plain (`[Owner]`) or optional (`[Owner]?`): edited where it lies, found by reference.
+            for model in lost { editList(model, false, owner) }
+            for model in gained { editList(model, true, owner) }
+        } else if let toOne = inverse as? ReferenceWritableKeyPath<Destination, Owner?> {
             for model in lost where model[keyPath: toOne] === owner { model[keyPath: toOne] = nil }
             for model in gained where model[keyPath: toOne] !== owner { model[keyPath: toOne] = owner }
-        } else if let toMany = inverse as? ReferenceWritableKeyPath<Destination, [Owner]> {
-            // Found by reference (`ModelReferences`): a list of thousands is searched at each edit.
-            for model in lost {
-                while let index = ModelReferences.firstIndex(of: owner, in: model[keyPath: toMany]) {
-                    model[keyPath: toMany].remove(at: index)
-                }
-            }
-            for model in gained where ModelReferences.firstIndex(of: owner, in: model[keyPath: toMany]) == nil
-            {
-                model[keyPath: toMany].append(owner)
-            }
         }
     }
 
@@ -63,25 +57,36 @@ package enum InverseMaintenance {
     private static let inversesLimit = 4_096
 
     private struct InverseEntry: @unchecked Sendable {
-        // `@unchecked`: key paths are immutable.
+        // `@unchecked`: key paths are immutable, and so is what the editor captures.
         let relationship: AnyKeyPath
         let inverse: AnyKeyPath?
+        /// When the inverse is to-many: adds a model to (`true`) or removes it from the list a destination
+        /// model holds (see `RelationshipAccess.editList`).
+        let editList: ((AnyObject, Bool, AnyObject) -> Void)?
     }
 
-    /// ``inverseKeyPath(of:in:destination:)``, found once per relationship key path object.
-    private static func cachedInverse<Owner: PersistentModel, Destination: PersistentModel>(
+    /// ``inverseKeyPath(of:in:destination:)``, found once per relationship key path object, with the editor of
+    /// the inverse's list.
+    private static func cachedInverse<Owner: PersistentModel, Destination: PersistentModel & AnyObject>(
         of relationship: AnyKeyPath, in _: Owner.Type, destination _: Destination.Type
-    ) -> AnyKeyPath? {
+    ) -> InverseEntry {
         let use = ModelTypeFacts.KeyPathUse(
             model: ObjectIdentifier(Owner.self), keyPath: ObjectIdentifier(relationship))
-        if let known = inverses.withLock({ $0[use] }) { return known.inverse }
+        if let known = inverses.withLock({ $0[use] }) { return known }
         let inverse = inverseKeyPath(of: relationship, in: Owner.self, destination: Destination.self)
+        let access = inverse.flatMap { Destination.schemaAttribute(for: $0)?.relationship }
+        let entry = InverseEntry(
+            relationship: relationship, inverse: inverse,
+            editList: access.flatMap { access in
+                guard access.isToMany else { return nil }
+                return { model, adding, owner in
+                    access.editList(unsafeDowncast(model, to: Destination.self), adding, owner)
+                }
+            })
         inverses.withLock { inverses in
-            if inverses.count < inversesLimit {
-                inverses[use] = InverseEntry(relationship: relationship, inverse: inverse)
-            }
+            if inverses.count < inversesLimit { inverses[use] = entry }
         }
-        return inverse
+        return entry
     }
 
     /// The key path of the inverse: declared on this side, or on the destination's relationship that names

@@ -19,7 +19,7 @@ extension ModelAttribute where Model: AnyObject {
         inverse: PartialKeyPath<Value.Destination>? = nil,
         options: Schema.Attribute.Option = [], originalName: String? = nil
     ) -> ModelAttribute {
-        // Inlinable, so that these three are specialised for the model's relationship type where it is declared:
+        // Inlinable, so that these are specialised for the model's relationship type where it is declared:
         // a fetch writes a fault into every model it makes, a context going away unloads every model it tracked,
         // and a save reads the relationships of every model it compares; generic, each would look the
         // wrapper's type up in the runtime every time.
@@ -40,6 +40,17 @@ extension ModelAttribute where Model: AnyObject {
                 },
                 snapshotValue: { address in
                     address.assumingMemoryBound(to: Relationship<Value>.self).pointee.snapshotValue
+                },
+                editList: { address, edit in
+                    let relationship = address.assumingMemoryBound(to: Relationship<Value>.self)
+                    guard edit.fits(Value.Destination.self),
+                        case .loaded(let value) = relationship.pointee.storedState
+                    else { return false }
+                    // Out of the storage while it changes, so that the list is not shared and not copied.
+                    relationship.pointee.storedState = .fault(RelationshipFault(value: .null, resolver: nil))
+                    let models = edit.applied(to: (consume value).relatedModels)
+                    relationship.pointee.storedState = .loaded(Value(relatedModels: models))
+                    return true
                 }))
     }
 

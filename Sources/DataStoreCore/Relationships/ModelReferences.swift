@@ -21,16 +21,13 @@ enum ModelReferences {
         }
     }
 
-    /// The position of the first reference to `model` in `list`.
-    static func firstIndex<Model: AnyObject>(of model: Model, in list: [Model]) -> Int? {
+    /// The positions of every reference to `model` in `list`, ascending.
+    static func indices<Model: AnyObject>(of model: AnyObject, in list: [Model]) -> [Int] {
         let word = UInt(bitPattern: ObjectIdentifier(model))
         return words(of: list) { words in
-            var index = 0
-            while index < words.count {
-                if words[index] == word { return index }
-                index += 1
-            }
-            return nil
+            var found: [Int] = []
+            for index in 0..<words.count where words[index] == word { found.append(index) }
+            return found
         }
     }
 

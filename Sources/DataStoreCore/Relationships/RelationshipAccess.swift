@@ -17,16 +17,49 @@ struct RelationshipStorageWriters {
     let unload: (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void
     /// The persisted value of the storage (`null`, an identifier or a list of them), loading nothing.
     let snapshotValue: (UnsafeRawPointer) -> SnapshotValue
+    /// Edits the list a loaded relationship holds where it lies; `false`, changing nothing, for a fault or a
+    /// model of another type.
+    let editList: (UnsafeMutableRawPointer, RelationshipListEdit) -> Bool
 
     @usableFromInline
     init(
         writeFault: @escaping FreshFaultWriter,
         unload: @escaping (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void,
-        snapshotValue: @escaping (UnsafeRawPointer) -> SnapshotValue
+        snapshotValue: @escaping (UnsafeRawPointer) -> SnapshotValue,
+        editList: @escaping (UnsafeMutableRawPointer, RelationshipListEdit) -> Bool
     ) {
         self.writeFault = writeFault
         self.unload = unload
         self.snapshotValue = snapshotValue
+        self.editList = editList
+    }
+}
+
+/// One edit of the list a to-many relationship holds, made by inverse maintenance.
+@usableFromInline
+enum RelationshipListEdit {
+    /// Adds the model at the end.
+    case append(AnyObject)
+    /// Removes the model at this position.
+    case remove(at: Int)
+
+    /// Whether the edit applies to a list of `Destination`: an appended model must be one.
+    @inlinable
+    func fits<Destination: AnyObject>(_: Destination.Type) -> Bool {
+        if case .append(let model) = self { return model is Destination }
+        return true
+    }
+
+    /// `models` after the edit, which must ``fits(_:)`` them.
+    @inlinable
+    func applied<Destination: AnyObject>(to models: consuming [Destination]) -> [Destination] {
+        switch self {
+        case .append(let model):
+            models.append(unsafeDowncast(model, to: Destination.self))
+        case .remove(let index):
+            models.remove(at: index)
+        }
+        return models
     }
 }
 
@@ -68,6 +101,12 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     /// loaded relationship at that address a fault (see ``unload``), without going through a key path.
     let inPlaceUnloader:
         () -> (offset: Int, unload: (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void)?
+    /// Adds `model` to the end of the list this to-many relationship holds (unless it holds it already), or
+    /// removes every occurrence of it: what inverse maintenance does to the other side of an edit. Loads a
+    /// fault first, as reading the property does; edits the list where it lies, so that the edit does not copy
+    /// the list (adding a thousand items to a trip from the items' side copied the trip's list a thousand
+    /// times); notes the change; and touches no inverse: the caller keeps the other side.
+    package let editList: (Model, _ adding: Bool, _ model: AnyObject) -> Void
     /// Makes the relationship a fault over the identifiers it holds, if it is loaded, so that the model no longer
     /// holds the related models (a context that is going away breaks the reference cycles between the models it
     /// tracks this way: a loaded relationship and its loaded inverse hold each other). A later read loads them
@@ -106,6 +145,30 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
             // The wrapper as a whole, through its storage: no inverse is touched and nothing is noted.
             model[keyPath: storageKeyPath] = Relationship(
                 fault: RelationshipFault(value: isToMany ? .array([]) : .null, resolver: nil))
+        }
+        editList = { owner, adding, model in
+            guard isToMany else { return }
+            // Through the property: a fault loads, as a read does.
+            let positions = ModelReferences.indices(of: model, in: owner[keyPath: keyPath].relatedModels)
+            // An addition of a model the list holds, or a removal of one it does not, changes nothing.
+            guard adding == positions.isEmpty else { return }
+            // Last first, so that each removal leaves the positions before it where they were.
+            let edits =
+                adding ? [RelationshipListEdit.append(model)] : positions.reversed().map { .remove(at: $0) }
+            for edit in edits {
+                if let offset = storage.offset,
+                    storageWriters.editList(StoredPropertyOffset.address(of: owner) + offset, edit)
+                {
+                    continue
+                }
+                // A fault that reads as empty without loading (a discarded model's), or storage not found by
+                // offset: the storage as a whole, as the property's setter writes it, without keeping the
+                // inverse again.
+                guard let storageKeyPath = storage.keyPath, edit.fits(Value.Destination.self) else { return }
+                let models = edit.applied(to: owner[keyPath: keyPath].relatedModels)
+                owner[keyPath: storageKeyPath].state = .loaded(Value(relatedModels: models))
+            }
+            ModelChangeTracking.noteChange(of: owner)
         }
         writesFreshFaultsInPlace = { storage.offset != nil }
         unload = { model, resolver in

@@ -88,6 +88,61 @@ import Testing
         #expect(stored.filter { $0.trip != nil }.count == 101)
     }
 
+    /// Setting the to-one side adds the model to the owner's list where the list lies: filing a thousand items
+    /// under a trip from the items' side copied the trip's list at every item (a new buffer each time), which
+    /// made it quadratic in the list with a copy's large constant.
+    @Test func settingTheToOneSideEditsTheOwnersListInPlace() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let context = ModelContext(try stores.container(.inMemory))
+        let trip = try makeTrip("Lisbon", items: 3, in: context)
+        let items = (0..<1_000).map { BucketListItem(title: "Item \($0)") }
+        func buffer() -> UInt { trip.bucketList.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        var moved = 0
+        var last = buffer()
+        for item in items {
+            item.trip = trip
+            let now = buffer()
+            if now != last { moved += 1 }
+            last = now
+        }
+        // Growing by doubling moves the buffer a dozen times or so for a thousand items; copying, every time.
+        #expect(moved <= 40, "the list's buffer moved \(moved) times")
+        #expect(trip.bucketList.count == 1_003)
+        #expect(trip.bucketList.suffix(1_000).map(ObjectIdentifier.init) == items.map(ObjectIdentifier.init))
+
+        // Moving them away from the front, one by one, removes each where it lies too.
+        let other = try makeTrip("Oslo", items: 0, in: context)
+        for item in items.prefix(500) { item.trip = other }
+        #expect(trip.bucketList.count == 503)
+        #expect(other.bucketList.map(ObjectIdentifier.init) == items.prefix(500).map(ObjectIdentifier.init))
+        try context.save()
+        let reader = ModelContext(context.container)
+        let stored = try reader.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(stored.map { $0.bucketList.count } == [503, 500])
+        #expect(stored.allSatisfy { trip in trip.bucketList.allSatisfy { $0.trip === trip } })
+    }
+
+    /// A trip a rollback discarded is related to nothing, its list a fault that reads as empty without
+    /// loading: an item set on it afterwards is in its list all the same, as on a trip never inserted.
+    @Test func aDiscardedOwnerGainsTheModelsSetOnTheirSide() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let context = ModelContext(try stores.container(.inMemory))
+        let trip = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 3)
+        context.insert(trip)
+        trip.bucketList.append(BucketListItem(title: "Tram 28"))
+        context.rollback()
+        #expect(trip.bucketList.isEmpty)
+        let item = BucketListItem(title: "Castle")
+        item.trip = trip
+        #expect(trip.bucketList.map(ObjectIdentifier.init) == [ObjectIdentifier(item)])
+        let later = BucketListItem(title: "Museum")
+        later.trip = trip
+        item.trip = nil
+        #expect(trip.bucketList.map(\.title) == ["Museum"])
+    }
+
     @Test func settingEitherSideMovesTheModelBetweenOwners() throws {
         let stores = try TripStores()
         defer { stores.remove() }
