@@ -195,4 +195,38 @@ final class PlainFolder: PersistentModel {
             try reader.fetchCount(
                 FetchDescriptor<PlainFiledNote>(predicate: #Predicate { $0.title == "edited" })) == 1)
     }
+
+    /// A fetch into a context tracking models that cannot report their writes compares each of them to find
+    /// the unsaved changes it must show, then each one it returns before refreshing it: it compared them all
+    /// again for each question it asked (any changes? of this entity? of a related one?).
+    @Test func aFetchComparesEachPlainModelAtMostTwice() throws {
+        let container = try ModelContainer(
+            for: [PlainFolder.self, PlainFiledNote.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "folders"))])
+        let writer = ModelContext(container)
+        let folder = PlainFolder()
+        writer.insert(folder)
+        folder.notes = (0..<1_000).map { index in
+            let note = PlainFiledNote()
+            note.title = "note \(index)"
+            return note
+        }
+        try writer.save()
+
+        let context = ModelContext(container)
+        let notes = try context.fetch(FetchDescriptor<PlainFiledNote>(sortBy: [SortDescriptor(\.title)]))
+        let start = context.modelsExamined
+        let again = try context.fetch(FetchDescriptor<PlainFiledNote>(sortBy: [SortDescriptor(\.title)]))
+        #expect(again.map(ObjectIdentifier.init) == notes.map(ObjectIdentifier.init))
+        #expect(context.modelsExamined - start >= 1_000)
+        #expect(context.modelsExamined - start <= 2_010)
+
+        // With an unsaved change, the fetch still shows it (and sorts by it), at the same cost.
+        notes[0].title = "zz last"
+        let changed = context.modelsExamined
+        let sorted = try context.fetch(FetchDescriptor<PlainFiledNote>(sortBy: [SortDescriptor(\.title)]))
+        #expect(sorted.last === notes[0])
+        #expect(sorted.count == 1_000)
+        #expect(context.modelsExamined - changed <= 2_010)
+    }
 }

@@ -166,15 +166,23 @@ extension ModelContext {
     {
         let store = try container.connection(forEntity: Model.entityName)
         try OpaqueAttributeUse.check(descriptor, store: store.identifier)
-        if descriptor.includePendingChanges, container.modelTypes.haveRelationships, hasChanges {
+        // Found once: each model whose properties cannot report their writes is compared with its baseline to
+        // find them, and the questions below all need them.
+        let updated = descriptor.includePendingChanges ? updatedIdentifiers : []
+        let hasChanges =
+            descriptor.includePendingChanges
+            && !(insertOrder.isEmpty && deleteOrder.isEmpty && pendingBatchDeletes.isEmpty && updated.isEmpty)
+        if hasChanges, container.modelTypes.haveRelationships {
             // A new model related to a tracked one since its insert or save is a pending insert, as in SwiftData.
-            insertNewlyRelatedModels()
+            insertNewlyRelatedModels(updated: updated)
         }
-        let pending = descriptor.includePendingChanges ? pendingRegistrations(of: Model.entityName) : []
+        let pending = hasChanges ? pendingRegistrations(of: Model.entityName, updated: updated) : []
         // A predicate or sort that follows a relationship sees unsaved changes of related models only here.
         let relatedPending =
-            descriptor.includePendingChanges && hasChanges
-            && Model.relatedModelTypes.contains { !pendingRegistrations(of: $0.entityName).isEmpty }
+            hasChanges
+            && Model.relatedModelTypes.contains {
+                !pendingRegistrations(of: $0.entityName, updated: updated).isEmpty
+            }
         let batchDeletes =
             descriptor.includePendingChanges
             ? pendingBatchDeletes.filter { $0.entityName == Model.entityName } : []
@@ -229,9 +237,10 @@ extension ModelContext {
     }
 
     /// The context's models of `entity` with unsaved inserts, changes or deletes.
-    func pendingRegistrations(of entity: String) -> [(PersistentIdentifier, Registration)] {
-        guard hasChanges else { return [] }
-        return (insertOrder + deleteOrder + updatedIdentifiers).compactMap { id in
+    func pendingRegistrations(of entity: String, updated: [PersistentIdentifier])
+        -> [(PersistentIdentifier, Registration)]
+    {
+        (insertOrder + deleteOrder + updated).compactMap { id in
             guard id.entityName == entity, let registration = registry[id] else { return nil }
             return (id, registration)
         }

@@ -35,20 +35,21 @@ extension ModelContext {
         }
     }
 
-    /// Inserts the new models that relationships of pending inserts and changed models gained since those were
-    /// inserted or saved, as a save does first (``prepareRelationshipsForSave(updated:)``), without its checks.
-    func insertNewlyRelatedModels() {
-        forEachPendingModel { insertRelatedModels(of: $0.model) }
+    /// Inserts the new models that relationships of pending inserts and changed models (`updated`) gained since
+    /// those were inserted or saved, as a save does first (``prepareRelationshipsForSave(updated:)``), without
+    /// its checks.
+    func insertNewlyRelatedModels(updated: [PersistentIdentifier]) {
+        forEachPendingModel(updated: updated) { insertRelatedModels(of: $0.model) }
     }
 
-    /// Calls `visit` once with each pending insert and changed model (`updated`, when the caller found them
-    /// already), and with each model inserted meanwhile (a relationship's new models, which `visit` may
+    /// Calls `visit` once with each pending insert and changed model (`updated`, as `updatedIdentifiers`
+    /// finds them), and with each model inserted meanwhile (a relationship's new models, which `visit` may
     /// insert): only those can hold a relationship that gained something since the last save.
     private func forEachPendingModel<Failure: Error>(
-        updated: [PersistentIdentifier]? = nil, _ visit: (Registration) throws(Failure) -> Void
+        updated: [PersistentIdentifier], _ visit: (Registration) throws(Failure) -> Void
     ) throws(Failure) {
         var visited = Set<PersistentIdentifier>()
-        var queue = insertOrder + (updated ?? updatedIdentifiers)
+        var queue = insertOrder + updated
         while let id = queue.popLast() {
             guard visited.insert(id).inserted, let registration = registry[id], !registration.isDeleted else {
                 continue

@@ -213,7 +213,7 @@ public final class ModelContext {
         if found == nil, container.modelTypes.haveRelationships {
             // Related to a tracked model since that model's insert or save: the next save would insert it. Insert
             // such models now, as SwiftData does when they are related, so that this delete finds it.
-            insertNewlyRelatedModels()
+            insertNewlyRelatedModels(updated: updatedIdentifiers)
             found = resolve(given)
         }
         guard let id = found else { return }
@@ -315,7 +315,11 @@ extension ModelContext {
     /// The models inserted since the last save, in insertion order, with the new models related to a tracked
     /// model since (which SwiftData inserts when they are related).
     public var insertedModelsArray: [any PersistentModel] {
-        if container.modelTypes.haveRelationships, hasChanges { insertNewlyRelatedModels() }
+        if container.modelTypes.haveRelationships {
+            // Compared once: an empty list of updates and of inserts means nothing gained anything.
+            let updated = updatedIdentifiers
+            if !(insertOrder.isEmpty && updated.isEmpty) { insertNewlyRelatedModels(updated: updated) }
+        }
         return insertOrder.compactMap { registry[$0]?.model }
     }
 
