@@ -38,6 +38,16 @@ extension ModelAttribute where Model: AnyObject {
                         fault: RelationshipFault(
                             value: relationship.pointee.snapshotValue, resolver: resolver))
                 },
+                refreshFault: { address, value, resolver in
+                    let relationship = address.assumingMemoryBound(to: Relationship<Value>.self)
+                    if case .loaded(let loaded) = relationship.pointee.storedState,
+                        value.names(exactly: loaded.relatedModels)
+                    {
+                        return
+                    }
+                    relationship.pointee = Relationship(
+                        fault: RelationshipFault(value: value, resolver: resolver))
+                },
                 snapshotValue: { address in
                     address.assumingMemoryBound(to: Relationship<Value>.self).pointee.snapshotValue
                 },
@@ -73,6 +83,26 @@ extension ModelAttribute where Model: AnyObject {
 }
 
 extension SnapshotValue {
+    /// Whether this relationship value names exactly `models`, in order (without making a list of either's
+    /// identifiers: a fetch asks it of every relationship of every tracked model it refreshes).
+    @inlinable
+    func names<Model: PersistentModel>(exactly models: [Model]) -> Bool {
+        switch self {
+        case .null:
+            return models.isEmpty
+        case .identifier(let id):
+            return models.count == 1 && models[0].persistentModelID == id
+        case .array(let values):
+            guard values.count == models.count else { return false }
+            for (value, model) in zip(values, models) {
+                guard case .identifier(let id) = value, id == model.persistentModelID else { return false }
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The identifiers a relationship value holds: none for `null`, one for an identifier, the elements of
     /// an array of identifiers; `nil` for any other value.
     package var relatedIdentifiers: [PersistentIdentifier]? {

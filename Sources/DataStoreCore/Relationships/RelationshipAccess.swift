@@ -15,6 +15,9 @@ struct RelationshipStorageWriters {
     let writeFault: FreshFaultWriter
     /// Makes a loaded relationship a fault over the identifiers it holds; leaves a fault as it is.
     let unload: (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void
+    /// Makes the storage a fault over a persisted value, unless it holds loaded models with those identifiers
+    /// already (which it keeps): a refresh of a tracked model.
+    let refreshFault: FreshFaultWriter
     /// The persisted value of the storage (`null`, an identifier or a list of them), loading nothing.
     let snapshotValue: (UnsafeRawPointer) -> SnapshotValue
     /// Edits the list a loaded relationship holds where it lies; `false`, changing nothing, for a fault or a
@@ -25,11 +28,13 @@ struct RelationshipStorageWriters {
     init(
         writeFault: @escaping FreshFaultWriter,
         unload: @escaping (UnsafeMutableRawPointer, (any RelatedModelResolving)?) -> Void,
+        refreshFault: @escaping FreshFaultWriter,
         snapshotValue: @escaping (UnsafeRawPointer) -> SnapshotValue,
         editList: @escaping (UnsafeMutableRawPointer, RelationshipListEdit) -> Bool
     ) {
         self.writeFault = writeFault
         self.unload = unload
+        self.refreshFault = refreshFault
         self.snapshotValue = snapshotValue
         self.editList = editList
     }
@@ -188,17 +193,19 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         inPlaceUnloader = { storage.offset.map { ($0, storageWriters.unload) } }
         setFault = { model, value, resolver, isFresh in
             guard let keyPath = storage.keyPath else { return }
-            if isFresh, let offset = storage.offset {
-                // A model `init()` just made, which no context tracks: the storage is written where it lies,
-                // without a key path (see `StoredPropertyOffset`).
-                (StoredPropertyOffset.address(of: model) + offset).assumingMemoryBound(
-                    to: Relationship<Value>.self
-                )
-                .pointee = Relationship(fault: RelationshipFault(value: value, resolver: resolver))
+            if let offset = storage.offset {
+                // Where the storage lies, without a key path (see `StoredPropertyOffset`): a model `init()` just
+                // made, which no context tracks, or a tracked one a fetch refreshes (every model it returns).
+                let address = StoredPropertyOffset.address(of: model) + offset
+                if isFresh {
+                    storageWriters.writeFault(address, value, resolver)
+                } else {
+                    storageWriters.refreshFault(address, value, resolver)
+                }
                 return
             }
             if !isFresh, case .loaded(let loaded) = model[keyPath: keyPath].state,
-                loaded.relatedModels.map(\.persistentModelID) == value.relatedIdentifiers
+                value.names(exactly: loaded.relatedModels)
             {
                 return
             }
