@@ -125,6 +125,34 @@ final class Port: PersistentModel {
         #expect(voyages.map { $0.ports?.map(\.place) ?? [] } == [[], ["Genoa"], ["Nice"]])
     }
 
+    /// Deleting a port takes it out of its voyage's optional list: in memory for a port never saved, and in
+    /// the store (and the context's voyage) for a saved one.
+    @Test func deletingAModelTakesItOutOfAnOptionalList() throws {
+        let container = try ModelContainer(
+            for: [Voyage.self, Port.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "voyages"))])
+        let context = ModelContext(container)
+        let voyage = Voyage(name: "coast")
+        context.insert(voyage)
+        let nice = Port(place: "Nice")
+        let genoa = Port(place: "Genoa")
+        let pisa = Port(place: "Pisa")
+        voyage.ports = [nice, genoa, pisa]
+        try context.save()
+        context.delete(genoa)
+        try context.save()
+        #expect(voyage.ports?.map(\.place) == ["Nice", "Pisa"])
+        let marseille = Port(place: "Marseille")
+        marseille.voyage = voyage
+        context.delete(marseille)
+        #expect(voyage.ports?.map(\.place) == ["Nice", "Pisa"])
+        try context.save()
+
+        let stored = try ModelContext(container).fetch(FetchDescriptor<Voyage>())
+        #expect(stored.first?.ports?.map(\.place) == ["Nice", "Pisa"])
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Port>()) == 2)
+    }
+
     /// `#Predicate { $0.livingAccommodation == nil }` with a model that declares nothing but `PersistentModel`:
     /// class models are equatable by identity, as `@Model` classes are.
     @Test func aPredicateComparingARelationshipWithNilNeedsNoDeclaredConformance() throws {
