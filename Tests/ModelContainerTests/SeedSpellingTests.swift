@@ -123,6 +123,8 @@ final class Port: PersistentModel {
         let voyages = try reader.fetch(FetchDescriptor<Voyage>(sortBy: [SortDescriptor(\.name)]))
         #expect(voyages.map(\.name) == ["coast", "empty", "islands"])
         #expect(voyages.map { $0.ports?.map(\.place) ?? [] } == [[], ["Genoa"], ["Nice"]])
+        // Saved at all: nothing inserted the ports when their voyage's list did not gain them.
+        #expect(try reader.fetchCount(FetchDescriptor<Port>()) == 2)
     }
 
     /// Deleting a port takes it out of its voyage's optional list: in memory for a port never saved, and in
