@@ -54,6 +54,30 @@ final class Port: PersistentModel {
     init(place: String) { self.place = place }
 }
 
+/// A cruise with the seeds' optional list and no inverse declared on either side: SwiftData infers it.
+final class Cruise: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<Cruise>] = [
+        .attribute("name", \.name), .relationship("stops", \.stops, deleteRule: .cascade),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    @Attribute var name = ""
+    @Relationship var stops: [CruiseStop]? = []
+    init() {}
+    init(name: String) { self.name = name }
+}
+
+/// A stop of a cruise, pointing back without declaring it.
+final class CruiseStop: PersistentModel {
+    static let schemaAttributes: [ModelAttribute<CruiseStop>] = [
+        .attribute("place", \.place), .relationship("cruise", \.cruise),
+    ]
+    var persistentModelID = PersistentIdentifier()
+    @Attribute var place = ""
+    @Relationship var cruise: Cruise?
+    init() {}
+    init(place: String) { self.place = place }
+}
+
 /// Issue 37, item 16: the seeds' spellings compile and open as written.
 @Suite struct SeedSpellingTests {
     /// Six seed snippets declare to-many relationships as optional arrays. They are to-many: stored as lists,
@@ -153,6 +177,32 @@ final class Port: PersistentModel {
         let stored = try ModelContext(container).fetch(FetchDescriptor<Voyage>())
         #expect(stored.first?.ports?.map(\.place) == ["Nice", "Pisa"])
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Port>()) == 2)
+    }
+
+    /// The seeds' implicit inverse with an optional list (`var bucketList: [BucketListItem]? = []` and
+    /// `var trip: Trip?`, neither naming the other): either side keeps the other in step, and the cascade follows.
+    @Test func anInferredInverseKeepsAnOptionalListInStep() throws {
+        let container = try ModelContainer(
+            for: [Cruise.self, CruiseStop.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "cruises"))])
+        let context = ModelContext(container)
+        let cruise = Cruise(name: "north")
+        context.insert(cruise)
+        let bergen = CruiseStop(place: "Bergen")
+        cruise.stops?.append(bergen)
+        #expect(bergen.cruise === cruise)
+        let tromso = CruiseStop(place: "Tromsø")
+        tromso.cruise = cruise
+        #expect(cruise.stops?.map(\.place) == ["Bergen", "Tromsø"])
+        try context.save()
+
+        let reader = ModelContext(container)
+        let stored = try #require(try reader.fetch(FetchDescriptor<Cruise>()).first)
+        #expect(stored.stops?.map(\.place) == ["Bergen", "Tromsø"])
+        #expect(stored.stops?.allSatisfy { $0.cruise === stored } == true)
+        reader.delete(stored)
+        try reader.save()
+        #expect(try reader.fetchCount(FetchDescriptor<CruiseStop>()) == 0, "the cascade reached both stops")
     }
 
     /// `#Predicate { $0.livingAccommodation == nil }` with a model that declares nothing but `PersistentModel`:
