@@ -108,7 +108,8 @@ enum RelationshipScenario {
                 built.allSatisfy { parent, children in
                     parent.children.map(ObjectIdentifier.init) == children.map(ObjectIdentifier.init)
                         && children.allSatisfy { $0.parent === parent }
-                }, "relationship_append", "every list holds its \(count) children in order, each pointing back")
+                }, "relationship_append",
+                "every list holds its \(count) children in order, each pointing back")
             built = []
             return (candidate.median, baseline.median)
         }
@@ -125,7 +126,8 @@ enum RelationshipScenario {
             for child in children { child.parent = parent }
         }
         report.metric(
-            "relationship_set_owner_2000_vs_assign", owners / assignedAgain, "x", target: "recorded", met: true,
+            "relationship_set_owner_2000_vs_assign", owners / assignedAgain, "x", target: "recorded",
+            met: true,
             detail:
                 "build a list of \(count) children by setting each child's parent: median "
                 + "\(Report.time(owners)) against \(Report.time(assignedAgain)) assigning the list once (the "
