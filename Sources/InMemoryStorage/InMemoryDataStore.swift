@@ -88,8 +88,11 @@ public final class InMemoryDataStore: DataStore, Sendable {
         try state.withLock { state throws(DataStoreError) in
             let plan = try state.table.plan(request)
             guard !plan.changes.isEmpty else {
+                // Nothing to commit, but what the store holds may still differ from what was sent (an edit of a
+                // list another saver made already): the context takes it.
                 return DataStoreSaveChangesResult(
-                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
+                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil,
+                    deleteRuleChanges: plan.deleteRuleChanges)
             }
             let token = commit(plan, editingState: request.editingState, in: &state)
             return DataStoreSaveChangesResult(

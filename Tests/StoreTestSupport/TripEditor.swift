@@ -11,6 +11,7 @@ import SampleTrips
 /// - `refresh`: fetches every trip and item again;
 /// - `addTrip`, `append T`: inserts a trip, or a new item into trip T's list;
 /// - `move I T` (sets the item's `trip`), `adopt I T` (appends the item to trip T's list), `detach I`;
+/// - `reverse T`: reverses trip T's list (a reorder);
 /// - `deleteTrip T`, `deleteItem I`;
 /// - `destination T WORD`, `endDay T N` (sets the trip's `endDate` to day N);
 /// - `purge T`: a batch delete (`delete(model:where:)`) of the items whose trip has trip T's name, at the next save;
@@ -59,6 +60,9 @@ public final class TripEditor {
                     return "SKIPPED"
                 }
                 if !trip.bucketList.contains(where: { $0 === item }) { trip.bucketList.append(item) }
+            case "reverse":
+                guard let trip = pick(trips, numbers.first) else { return "SKIPPED" }
+                trip.bucketList.reverse()
             case "detach":
                 guard let item = pick(items, numbers.first) else { return "SKIPPED" }
                 item.trip = nil

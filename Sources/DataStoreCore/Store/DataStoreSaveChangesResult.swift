@@ -8,7 +8,9 @@ public struct DataStoreSaveChangesResult<Token: StoreHistoryToken>: Sendable {
     /// The token of the transaction the save created, or `nil` when the save changed nothing.
     public var token: Token?
     /// The changes the save made beyond the request: delete rules, inverse relationships, merged lists
-    /// (`SavePlan/deleteRuleChanges`). A context applies them to the models it tracks.
+    /// (`SavePlan/deleteRuleChanges`). A context applies them to the models it tracks. Report them even when
+    /// the save committed nothing (`token` is `nil`): a list edit another saver made already leaves the store
+    /// as it was, and holding something other than what was sent.
     public var deleteRuleChanges: [PlannedChange]
 
     /// Creates a result.

@@ -250,8 +250,9 @@ public enum SavePlanner {
         }
 
         /// The stored row `existing` with an update's change set applied: each sent attribute takes the sent
-        /// value, except a to-many relationship with a baseline, which takes the stored list minus what the saver
-        /// removed since its baseline plus what it added (so that two savers' edits of one list both count).
+        /// value, except a to-many relationship with a baseline that another saver changed since (the stored list
+        /// is not the baseline), which takes the stored list minus what the saver removed since its baseline plus
+        /// what it added, in the stored order (so that two savers' edits of one list both count).
         mutating func merging(
             _ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue]?,
             into existing: DataStoreSnapshot
@@ -265,9 +266,15 @@ public enum SavePlanner {
                     merged.values[name] = value
                     continue
                 }
+                let stored = existing[attribute: name].relatedIdentifiers ?? []
+                if base.relatedIdentifiers ?? [] == stored {
+                    // No one changed the list since the saver read it: its list stands as sent, in its order (a
+                    // reorder is an edit too), compared rather than hashed.
+                    merged.values[name] = value
+                    continue
+                }
                 let before = Set(base.relatedIdentifiers ?? [])
                 let after = Set(sent)
-                let stored = existing[attribute: name].relatedIdentifiers ?? []
                 var list = stored.filter { after.contains($0) || !before.contains($0) }
                 var present = Set(list)
                 for id in sent where !before.contains(id) && present.insert(id).inserted { list.append(id) }

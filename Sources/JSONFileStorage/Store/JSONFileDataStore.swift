@@ -355,15 +355,17 @@ public final class JSONFileDataStore: DataStore, Sendable {
             case .failure(let error):
                 results.append(.failure(error))
             case .success(let plan):
+                // Without a body too: what the store holds may differ from what was sent although nothing changed
+                // (an edit of a list another saver made already), and the context takes it.
                 var result = SaveResult(
-                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
+                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil,
+                    deleteRuleChanges: plan.deleteRuleChanges)
                 if let body {
                     state.replayed.apply(body, at: offset)
                     offset += lengths.next() ?? 0
                     state.statistics.committedSaves += 1
                     result.token = JSONFileHistoryToken(
                         storeIdentifier: identifier, epoch: state.replayed.epoch, sequence: body.sequence)
-                    result.deleteRuleChanges = plan.deleteRuleChanges
                 }
                 results.append(.success(result))
             }

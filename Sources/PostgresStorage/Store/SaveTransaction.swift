@@ -93,9 +93,11 @@
             let plan = try SavePlanner.plan(
                 request, over: source, storeIdentifier: store.identifier, schema: schema)
             guard !plan.changes.isEmpty else {
+                // What the store holds may differ from what was sent although nothing changed (an edit of a list
+                // another saver made already): the context takes it.
                 let result = DataStoreSaveChangesResult<PostgresHistoryToken>(
                     storeIdentifier: store.identifier, remappedIdentifiers: plan.remappedIdentifiers,
-                    token: nil)
+                    token: nil, deleteRuleChanges: plan.deleteRuleChanges)
                 // Nothing to write: end the transaction that only read.
                 if commit {
                     do {

@@ -31,7 +31,9 @@ import Testing
             }
             try? FileManager.default.removeItem(at: root)
         }
-        var counts = (saves: 0, refused: 0, cascades: 0, rollbacks: 0, purges: 0, purgedItems: 0)
+        var counts = (
+            saves: 0, refused: 0, cascades: 0, rollbacks: 0, purges: 0, purgedItems: 0, reversals: 0
+        )
         for seed in 0..<seeds {
             let directory = root.appendingPathComponent("\(seed)")
             let container = try ModelContainer(
@@ -70,7 +72,7 @@ import Testing
                 let editor = Int.random(in: 0..<editors.count, using: &random)
                 let (i, t) = (Int.random(in: 0..<8, using: &random), Int.random(in: 0..<8, using: &random))
                 let before = try StoredTrips(container)
-                switch Int.random(in: 0..<14, using: &random) {
+                switch Int.random(in: 0..<15, using: &random) {
                 case 0: _ = try run(editor, "refresh")
                 case 1: _ = try run(editor, "addTrip")
                 case 2, 3: _ = try run(editor, "append \(t)")
@@ -102,6 +104,8 @@ import Testing
                         "seed \(seed): deleting \(deletedTrips) took \(deletedItems), owned \(owned)\n\(log.joined(separator: "\n"))"
                     )
                     counts.cascades += 1
+                case 14:
+                    if try run(editor, "reverse \(t)") == "OK" { counts.reversals += 1 }
                 case 10:
                     counts.rollbacks += 1
                     _ = try run(editor, "rollback")
@@ -151,5 +155,6 @@ import Testing
         #expect(counts.rollbacks > seeds / 2)
         #expect(counts.purges > seeds / 2)
         #expect(counts.purgedItems > seeds / 2, "the batch deletes took \(counts.purgedItems) items in all")
+        #expect(counts.reversals > seeds / 2)
     }
 }
