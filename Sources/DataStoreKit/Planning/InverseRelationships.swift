@@ -1,4 +1,4 @@
-import DataStoreCore
+package import DataStoreCore
 
 /// Keeps both sides of every relationship with an inverse consistent inside a save plan, from the rows the
 /// store holds rather than from what the saver last read.
@@ -14,7 +14,11 @@ import DataStoreCore
 ///
 /// Lists are edited in place during the pass (order plus a membership set) and written back once at the end,
 /// so a save that links 10,000 new items into one list costs O(10,000), not O(10,000²).
-struct InverseRelationships {
+package struct InverseRelationships {
+    /// Counts the identifiers of saved relationships the pass hashes to find what they gained and lost, when a
+    /// test sets it.
+    @TaskLocal package static var examined: ExaminedCount?
+
     /// Models whose inverse side this pass changed, in the order reached.
     private(set) var updated: [PersistentIdentifier] = []
 
@@ -51,17 +55,43 @@ struct InverseRelationships {
                 let old = before?[attribute: relationship.name].relatedIdentifiers ?? []
                 let new = after[attribute: relationship.name].relatedIdentifiers ?? []
                 guard old != new else { continue }
-                let kept = Set(new)
-                let held = Set(old)
-                for target in old where !kept.contains(target) {
+                // Only the identifiers between the runs both lists start and end with alike can have been lost
+                // or gained: filing one item into a list of thousands hashes that item, not the list.
+                let (lost, gained) = Self.differingParts(old, new)
+                Self.examined?.count += lost.count + gained.count
+                let kept = Set(gained)
+                let held = Set(lost)
+                // A list may name a model twice: one lost from the middle may still be in a common end.
+                var everyKept: Set<PersistentIdentifier>?
+                for target in lost where !kept.contains(target) {
+                    if everyKept == nil {
+                        Self.examined?.count += new.count
+                        everyKept = Set(new)
+                    }
+                    guard everyKept?.contains(target) == false else { continue }
                     try remove(id, from: target, relationship: inverse, in: &planner)
                 }
-                for target in new where !held.contains(target) {
+                // Linking a model the relationship held already changes nothing.
+                for target in gained where !held.contains(target) {
                     try link(target, inverse, to: id, forward: relationship, in: &planner)
                 }
             }
         }
         try writeLists(in: &planner)
+    }
+
+    /// The parts of `old` and `new` between the longest runs they start and end with alike.
+    static func differingParts(_ old: [PersistentIdentifier], _ new: [PersistentIdentifier])
+        -> (lost: ArraySlice<PersistentIdentifier>, gained: ArraySlice<PersistentIdentifier>)
+    {
+        let shorter = min(old.count, new.count)
+        var prefix = 0
+        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+            suffix += 1
+        }
+        return (old[prefix..<(old.count - suffix)], new[prefix..<(new.count - suffix)])
     }
 
     /// The relationship of the destination that points back at `relationship`: declared on this side, or

@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreKit
 import DataStoreModels
 import Foundation
 import InMemoryStorage
@@ -121,6 +122,35 @@ import Testing
         let stored = try reader.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
         #expect(stored.map { $0.bucketList.count } == [503, 500])
         #expect(stored.allSatisfy { trip in trip.bucketList.allSatisfy { $0.trip === trip } })
+    }
+
+    /// A save that files one item into a saved list of a thousand looks at that item, not at the list: the
+    /// store's inverse upkeep hashed the whole old and new list of the trip (2,000 identifiers) to find it.
+    @Test func savingOneItemFiledIntoALongListHashesThatItem() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(.inMemory)
+        let context = ModelContext(container)
+        let trip = try makeTrip("Lisbon", items: 1_000, in: context)
+        let item = BucketListItem(title: "Castle")
+        item.trip = trip
+        let examined = ExaminedCount()
+        try InverseRelationships.$examined.withValue(examined) { try context.save() }
+        // The item's trip, and the trip's new item; at least those, or the counter no longer sees the upkeep.
+        #expect((2...20).contains(examined.count), "\(examined.count) identifiers hashed")
+
+        // Taking an item out of the middle checks the rest of the list once (it may name a model twice).
+        let moved = trip.bucketList[500]
+        let other = try makeTrip("Oslo", items: 0, in: context)
+        moved.trip = other
+        let removal = ExaminedCount()
+        try InverseRelationships.$examined.withValue(removal) { try context.save() }
+        #expect((2...2_100).contains(removal.count), "\(removal.count) identifiers hashed")
+        let stored = try ModelContext(container).fetch(
+            FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(stored.map { $0.bucketList.count } == [1_000, 1])
+        #expect(stored[0].bucketList.last?.title == "Castle")
+        #expect(stored[1].bucketList.first?.title == moved.title)
     }
 
     /// A trip a rollback discarded is related to nothing, its list a fault that reads as empty without
