@@ -23,6 +23,29 @@ import Testing
             uniqueKeysWithValues: try context.fetch(FetchDescriptor<Playlist>()).map { ($0.name, $0.rating) })
     }
 
+    /// A saved reorder of a list is undone and redone: the store takes each order back as written.
+    @Test(arguments: MusicStore.allCases)
+    func aReorderedListIsUndoneAndRedone(_ kind: MusicStore) throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (context, manager) = try undoingContext(kind, in: directory)
+        let rock = Playlist(name: "rock")
+        context.insert(rock)
+        rock.songs = ["a", "b", "c"].map { Song(title: $0) }
+        try context.save()
+        rock.songs.reverse()
+        try context.save()
+        func stored() throws -> [String] {
+            try ModelContext(context.container).fetch(FetchDescriptor<Playlist>()).first?.songs.map(\.title)
+                ?? []
+        }
+        #expect(try stored() == ["c", "b", "a"])
+        try manager.undo()
+        #expect(try stored() == ["a", "b", "c"], "the reorder undone")
+        try manager.redo()
+        #expect(try stored() == ["c", "b", "a"], "the reorder redone")
+    }
+
     @Test(arguments: MusicStore.allCases)
     func savedInsertUpdateAndDeleteUndoAndRedo(_ kind: MusicStore) throws {
         let directory = TemporaryDirectory()
