@@ -115,8 +115,11 @@ public final class FilePerModelDataStore: HistoryProvidingStore, Sendable {
         try state.withLock { state in
             let plan = try state.table.plan(request)
             guard !plan.changes.isEmpty else {
+                // Nothing to write, but what the store holds may differ from what was sent (a list edit another
+                // saver made already): report it, so that the saving context takes it.
                 return DataStoreSaveChangesResult(
-                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil)
+                    storeIdentifier: identifier, remappedIdentifiers: plan.remappedIdentifiers, token: nil,
+                    deleteRuleChanges: plan.deleteRuleChanges)
             }
             let last = state.history.last
             let sequence = max(last?.token.sequence ?? 0, state.metadata.oldestValid) + 1
