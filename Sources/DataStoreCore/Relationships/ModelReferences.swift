@@ -9,14 +9,7 @@ enum ModelReferences {
     static func commonEnds<Model: AnyObject>(_ old: [Model], _ new: [Model]) -> (prefix: Int, suffix: Int) {
         words(of: old) { old in
             words(of: new) { new in
-                let shorter = min(old.count, new.count)
-                var prefix = 0
-                while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
-                var suffix = 0
-                while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
-                    suffix += 1
-                }
-                return (prefix, suffix)
+                CommonEnds.of(oldCount: old.count, newCount: new.count) { old[$0] == new[$1] }
             }
         }
     }

@@ -57,7 +57,7 @@ package struct InverseRelationships {
                 guard old != new else { continue }
                 // Only the identifiers between the runs both lists start and end with alike can have been lost
                 // or gained: filing one item into a list of thousands hashes that item, not the list.
-                let (lost, gained) = Self.differingParts(old, new)
+                let (lost, gained) = CommonEnds.differingParts(old, new)
                 Self.examined?.count += lost.count + gained.count
                 let kept = Set(gained)
                 let held = Set(lost)
@@ -78,20 +78,6 @@ package struct InverseRelationships {
             }
         }
         try writeLists(in: &planner)
-    }
-
-    /// The parts of `old` and `new` between the longest runs they start and end with alike.
-    static func differingParts(_ old: [PersistentIdentifier], _ new: [PersistentIdentifier])
-        -> (lost: ArraySlice<PersistentIdentifier>, gained: ArraySlice<PersistentIdentifier>)
-    {
-        let shorter = min(old.count, new.count)
-        var prefix = 0
-        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
-            suffix += 1
-        }
-        return (old[prefix..<(old.count - suffix)], new[prefix..<(new.count - suffix)])
     }
 
     /// The relationship of the destination that points back at `relationship`: declared on this side, or
