@@ -155,22 +155,28 @@ final class PlainFolder: PersistentModel {
                 FetchDescriptor<PlainNote>(predicate: #Predicate { $0.title == "changed" })) == 1)
     }
 
-    /// A save compares each model that cannot report its writes once, though a container with relationships
-    /// also looks for models the changed ones gained: comparing them all again for that doubled the cost of
-    /// every save.
-    @Test func aSaveComparesEachPlainModelOnce() throws {
+    /// An in-memory container holding one saved folder of `notes` plain notes.
+    static func savedFolder(notes: Int) throws -> ModelContainer {
         let container = try ModelContainer(
             for: [PlainFolder.self, PlainFiledNote.self],
             configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "folders"))])
         let writer = ModelContext(container)
         let folder = PlainFolder()
         writer.insert(folder)
-        folder.notes = (0..<1_000).map { index in
+        folder.notes = (0..<notes).map { index in
             let note = PlainFiledNote()
             note.title = "note \(index)"
             return note
         }
         try writer.save()
+        return container
+    }
+
+    /// A save compares each model that cannot report its writes once, though a container with relationships
+    /// also looks for models the changed ones gained: comparing them all again for that doubled the cost of
+    /// every save.
+    @Test func aSaveComparesEachPlainModelOnce() throws {
+        let container = try Self.savedFolder(notes: 1_000)
 
         let context = ModelContext(container)
         let notes = try context.fetch(FetchDescriptor<PlainFiledNote>())
@@ -200,18 +206,7 @@ final class PlainFolder: PersistentModel {
     /// the unsaved changes it must show, then each one it returns before refreshing it: it compared them all
     /// again for each question it asked (any changes? of this entity? of a related one?).
     @Test func aFetchComparesEachPlainModelAtMostTwice() throws {
-        let container = try ModelContainer(
-            for: [PlainFolder.self, PlainFiledNote.self],
-            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "folders"))])
-        let writer = ModelContext(container)
-        let folder = PlainFolder()
-        writer.insert(folder)
-        folder.notes = (0..<1_000).map { index in
-            let note = PlainFiledNote()
-            note.title = "note \(index)"
-            return note
-        }
-        try writer.save()
+        let container = try Self.savedFolder(notes: 1_000)
 
         let context = ModelContext(container)
         let notes = try context.fetch(FetchDescriptor<PlainFiledNote>(sortBy: [SortDescriptor(\.title)]))
