@@ -111,16 +111,37 @@ func tripsContainer(_ directory: String) throws -> ModelContainer {
         ])
 }
 
-/// The seeds' trips on a JSON file store in `directory` that saves without waiting for the disk (for tests
-/// that exercise interleavings, not durability).
-func relaxedTripsContainer(_ directory: String) throws -> ModelContainer {
+/// The seeds' trips (or `model`) on a JSON file store in `directory` that saves without waiting for the disk
+/// (for tests that exercise interleavings, not durability).
+func relaxedTripsContainer(
+    _ directory: String, of model: any PersistentModel.Type = Trip.self
+) throws -> ModelContainer {
     try ModelContainer(
-        for: [Trip.self],
+        for: [model],
         configurations: [
             ModelConfiguration(
                 JSONFileStoreConfiguration(
                     name: "trips", directory: URL(fileURLWithPath: directory), durability: .relaxed))
         ])
+}
+
+/// Runs a `TripEditor` of `model` on the commands of standard input (see `trip-editor`).
+func editTrips<Model: EditableTrip>(_ model: Model.Type, author: String) throws {
+    var editor: TripEditor<Model>?
+    while let line = readLine() {
+        if line.hasPrefix("open ") {
+            let container = try relaxedTripsContainer(String(line.dropFirst(5)), of: model)
+            editor = TripEditor(container: container, author: author)
+            report("OK")
+        } else if line.hasPrefix("open-postgres ") {
+            guard model == Trip.self else { fail("open-postgres edits the sample's Trip only") }
+            editor = TripEditor(
+                container: try postgresTripsContainer(String(line.dropFirst(14))), author: author)
+            report("OK")
+        } else {
+            report(editor?.perform(line) ?? "ERROR no store open")
+        }
+    }
 }
 
 /// The seeds' trips in the PostgreSQL schema `namespace` of the server named by `DATASTORE_POSTGRES_URL`.
@@ -311,22 +332,14 @@ do {
         try context.save()
         report("RATED")
     case "trip-editor":
-        // trip-editor AUTHOR: a TripEditor taking commands from standard input, one answer line each, until
-        // the input ends. `open DIR` (re)opens the trips container on a JSON file store in DIR;
-        // `open-postgres SCHEMA` on the PostgreSQL server of DATASTORE_POSTGRES_URL.
-        var editor: TripEditor?
-        while let line = readLine() {
-            if line.hasPrefix("open ") {
-                let container = try relaxedTripsContainer(String(line.dropFirst(5)))
-                editor = TripEditor(container: container, author: arguments[1])
-                report("OK")
-            } else if line.hasPrefix("open-postgres ") {
-                editor = TripEditor(
-                    container: try postgresTripsContainer(String(line.dropFirst(14))), author: arguments[1])
-                report("OK")
-            } else {
-                report(editor?.perform(line) ?? "ERROR no store open")
-            }
+        // trip-editor AUTHOR [plain]: a TripEditor taking commands from standard input, one answer line each,
+        // until the input ends. `open DIR` (re)opens the trips container on a JSON file store in DIR;
+        // `open-postgres SCHEMA` on the PostgreSQL server of DATASTORE_POSTGRES_URL. With `plain`, the trips are
+        // `PlainTrip`s (the seeds' spelling) on the JSON file store.
+        if arguments.dropFirst(2).first == "plain" {
+            try editTrips(PlainTrip.self, author: arguments[1])
+        } else {
+            try editTrips(Trip.self, author: arguments[1])
         }
     case "sync-device":
         try runSyncDevice(arguments)
