@@ -1,8 +1,9 @@
 import DataStoreCore
 
 /// What the device must change after a push so that it holds what the server now holds: attributes a resolver
-/// decided against the device's value, and models the server merged into another (an insert whose unique value
-/// another device had taken).
+/// decided against the device's value, lists whose order or members the server's merge changed
+/// (`PushedListOrder`), and models the server merged into another (an insert whose unique value another device
+/// had taken).
 struct DeviceCorrections {
     /// Attribute values by device identifier.
     var values: [PersistentIdentifier: [String: SnapshotValue]] = [:]
@@ -23,8 +24,15 @@ extension SyncEngine {
         var overlay = RowOverlay()
         var ids = Array(corrections.values.keys)
         for (proposed, holder) in corrections.remapped { ids += [toLocal(proposed), toLocal(holder)] }
+        for values in corrections.values.values {
+            for value in values.values { ids += value.relatedIdentifiers ?? [] }
+        }
         try load(ids, into: &overlay)
-        for (id, values) in corrections.values where overlay.row(id) != nil { overlay.write(id, values) }
+        // A corrected list may name models the device has not pulled yet: the pull that brings them files them.
+        let held = ReferenceFilter(exists: { overlay.row($0) != nil }, translate: { $0 })
+        for (id, values) in corrections.values where overlay.row(id) != nil {
+            overlay.write(id, values.mapValues { held.keepExisting($0) })
+        }
         let holders = try serverRows.rows(corrections.remapped.values)
         for (proposed, holder) in corrections.remapped {
             guard let row = holders[holder] else { continue }

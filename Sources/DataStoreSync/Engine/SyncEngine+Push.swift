@@ -169,9 +169,27 @@ extension SyncEngine {
                             if let base {
                                 // An edit of the list (what this device added and removed), not a replacement.
                                 request.baselines[id, default: [:]][name] = base
-                            } else if Self.inverseIsToOne(relationship, in: server.schema) {
-                                // The other side's changes, in this same transaction, carry the link.
-                                continue
+                            } else if let inverse = Self.toOneInverse(of: relationship, in: server.schema) {
+                                // The other side's changes, in this same transaction, carry the links; the
+                                // list carries only its order, and only when that order differs from what
+                                // the links alone leave on the server.
+                                let order = PushedListOrder(
+                                    theirs: theirs.relatedIdentifiers ?? [],
+                                    mine: mine.relatedIdentifiers ?? [],
+                                    links: links(
+                                        to: id, through: inverse.name, of: relationship.destination,
+                                        in: zip(changes, ids), references))
+                                let merged = order.merged
+                                if merged != order.mine {
+                                    // The device saved the list from its own view: it takes the server's.
+                                    corrections.values[change.changedPersistentIdentifier, default: [:]][
+                                        name] =
+                                        IdentifierTranslation.translate(
+                                            .array(merged.map { .identifier($0) }), to: local.identifier)
+                                }
+                                guard merged != order.linksAlone else { continue }
+                                request.baselines[id, default: [:]][name] = theirs
+                                mine = .array(merged.map { .identifier($0) })
                             }
                         }
                         mine = references.keepExisting(mine)
@@ -192,11 +210,41 @@ extension SyncEngine {
         return conflicts
     }
 
-    /// Whether the relationship's inverse is a to-one relationship.
-    static func inverseIsToOne(_ relationship: Schema.Relationship, in schema: Schema) -> Bool {
+    /// The relationship's inverse when it is a to-one relationship.
+    static func toOneInverse(
+        of relationship: Schema.Relationship, in schema: Schema
+    ) -> Schema.Relationship? {
         guard let name = relationship.inverse,
-            let inverse = schema.entity(named: relationship.destination)?.relationship(named: name)
-        else { return false }
-        return !inverse.isToMany
+            let inverse = schema.entity(named: relationship.destination)?.relationship(named: name),
+            !inverse.isToMany
+        else { return nil }
+        return inverse
+    }
+
+    /// The models of `destination` a transaction's changes link to `owner` through their to-one relationship
+    /// `inverse` (and the server holds after the save), and those they link elsewhere, unlink or delete.
+    private func links(
+        to owner: PersistentIdentifier, through inverse: String, of destination: String,
+        in changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
+        _ references: ReferenceFilter
+    ) -> (linked: Set<PersistentIdentifier>, unlinked: Set<PersistentIdentifier>) {
+        var linked = Set<PersistentIdentifier>()
+        var unlinked = Set<PersistentIdentifier>()
+        for (change, id) in changes where id.entityName == destination {
+            switch change.kind {
+            case .delete:
+                unlinked.insert(id)
+            case .insert, .update:
+                guard change.kind == .insert || change.updatedAttributes.contains(inverse),
+                    let value = change.values[inverse]
+                else { continue }
+                if references.translate(value) == .identifier(owner) {
+                    if references.exists(id) { linked.insert(id) }
+                } else {
+                    unlinked.insert(id)
+                }
+            }
+        }
+        return (linked, unlinked)
     }
 }

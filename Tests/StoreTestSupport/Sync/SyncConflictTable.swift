@@ -204,6 +204,47 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         }
     }
 
+    /// A device reorders a trip's items, and the other device inserts one at the front: every device and the
+    /// server hold the list in the order the last editor saw it. The items keep no previous values, so the
+    /// order travels without a baseline.
+    public func aReorderedListReachesEveryDevice() throws -> [String] {
+        try withTwoDevices { a, b, problems in
+            try Self.bothHoldLisbon(a, b, items: ["map", "tickets", "charger"])
+            try a.edit { try Self.trip("Lisbon", of: a, in: $0).items.reverse() }
+            try a.sync()
+            try b.sync()
+            try a.sync()
+            for (device, name) in [(a, "a"), (b, "b")] {
+                let items = try Self.lisbonItems(of: device)
+                problems.expect(items == "charger,tickets,map", "\(name) holds the reversed list: \(items)")
+            }
+            try b.edit { context in
+                let item = SyncItem(title: "passport")
+                try Self.trip("Lisbon", of: b, in: context).items.insert(item, at: 0)
+            }
+            try b.sync()
+            try a.sync()
+            let items = try Self.lisbonItems(of: a)
+            problems.expect(items == "passport,charger,tickets,map", "a holds the passport first: \(items)")
+        }
+    }
+
+    /// A device reorders a trip's items while the other appends one, neither having seen the other's edit:
+    /// the reorder and the new item both survive everywhere.
+    public func aReorderAndAnItemAddedElsewhereBothSurvive() throws -> [String] {
+        try withTwoDevices { a, b, problems in
+            try Self.bothHoldLisbon(a, b, items: ["map", "tickets", "charger"])
+            try a.edit { try Self.trip("Lisbon", of: a, in: $0).items.reverse() }
+            try b.edit { try Self.trip("Lisbon", of: b, in: $0).items.append(SyncItem(title: "passport")) }
+            try a.sync()
+            try b.sync()
+            try a.sync()
+            let items = try Self.lisbonItems(of: b)
+            problems.expect(
+                items == "charger,tickets,map,passport", "b holds a's order and its passport: \(items)")
+        }
+    }
+
     /// Once the devices have synced, a round of syncs with no new commits pushes, reads and applies nothing,
     /// and writes nothing to the server; no server transaction was authored by a pull.
     public func aQuietRoundTransfersNothing() throws -> [String] {
@@ -378,11 +419,24 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         return problems.list
     }
 
-    /// The start of most rows: device a plans a trip to Lisbon (3 nights), and both devices sync.
-    static func bothHoldLisbon(_ a: SyncDevice<Server>, _ b: SyncDevice<Server>) throws {
-        try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
+    /// The start of most rows: device a plans a trip to Lisbon (3 nights) with `items` in that order, and both
+    /// devices sync.
+    static func bothHoldLisbon(
+        _ a: SyncDevice<Server>, _ b: SyncDevice<Server>, items: [String] = []
+    ) throws {
+        try a.edit { context in
+            let trip = SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)
+            context.insert(trip)
+            for title in items { trip.items.append(SyncItem(title: title)) }
+        }
         try a.sync()
         try b.sync()
+    }
+
+    /// The titles of the device's Lisbon items, in the list's order, joined by commas.
+    static func lisbonItems(of device: SyncDevice<Server>) throws -> String {
+        let context = ModelContext(device.container)
+        return try trip("Lisbon", of: device, in: context).items.map(\.title).joined(separator: ",")
     }
 
     /// a plans Lisbon (3 nights), b plans Oslo (2 nights), and both devices hold both after three syncs.
@@ -424,6 +478,8 @@ public enum SyncConflictRow: String, CaseIterable, Sendable, CustomStringConvert
     case updateOfADeletedModelIsDropped
     case uniqueNameCollisionMergesIntoTheFirstModel
     case linkToAModelDeletedElsewhereIsDropped
+    case aReorderedListReachesEveryDevice
+    case aReorderAndAnItemAddedElsewhereBothSurvive
     case aQuietRoundTransfersNothing
     case anExpiredPullTokenResynchronisesAndKeepsUnpushedWork
     case anExpiredPushTokenUploadsTheDeviceWhole
@@ -447,6 +503,9 @@ public enum SyncConflictRow: String, CaseIterable, Sendable, CustomStringConvert
         case .uniqueNameCollisionMergesIntoTheFirstModel:
             try table.uniqueNameCollisionMergesIntoTheFirstModel()
         case .linkToAModelDeletedElsewhereIsDropped: try table.linkToAModelDeletedElsewhereIsDropped()
+        case .aReorderedListReachesEveryDevice: try table.aReorderedListReachesEveryDevice()
+        case .aReorderAndAnItemAddedElsewhereBothSurvive:
+            try table.aReorderAndAnItemAddedElsewhereBothSurvive()
         case .aQuietRoundTransfersNothing: try table.aQuietRoundTransfersNothing()
         case .anExpiredPullTokenResynchronisesAndKeepsUnpushedWork:
             try table.anExpiredPullTokenResynchronisesAndKeepsUnpushedWork()

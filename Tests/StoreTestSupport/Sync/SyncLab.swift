@@ -34,14 +34,14 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         return try SyncDevice(store: store, server: server, models: models, resolver: resolver)
     }
 
-    /// The trips and items `store` holds, as comparable lines.
+    /// The trips and items `store` holds, as comparable lines: a trip's items in the order of its list.
     public static func state(of store: some HistoryProvidingStore) throws -> [String] {
         let context = ModelContext(
             try ModelContainer(
                 for: [SyncTrip.self, SyncItem.self], configurations: [ModelConfiguration(store: store)]))
         let trips = try context.fetch(FetchDescriptor<SyncTrip>()).map {
             "trip \($0.persistentModelID.primaryKey) \($0.name)|\($0.destination)|\($0.nights)|\($0.notes)|"
-                + $0.items.map(\.title).sorted().joined(separator: ",")
+                + $0.items.map(\.title).joined(separator: ",")
         }
         let items = try context.fetch(FetchDescriptor<SyncItem>()).map {
             "item \($0.persistentModelID.primaryKey) \($0.title)|\($0.trip?.name ?? "-")"
