@@ -6,74 +6,93 @@ import InMemoryStorage
 import StoreTestSupport
 import Testing
 
-/// Two devices and the server's own app edit trips' item lists at random (append, insert at the front,
-/// reverse, move an item to another trip, take it off its trip, delete it), and the devices push, pull or
-/// sync in random order, without previous values on the
-/// lists, so that the order travels as `PushedListOrder` describes. At the end every device and the server
-/// hold the same trips with their lists in the same order, both sides of every link agree, and every item
-/// made and not deleted is still held.
+/// Two devices and the server's own app edit lists at random (append, insert at the front, reverse, empty,
+/// move an item to another list, take it off its list, delete it), and the devices push, pull or sync in random
+/// order. At the end every device and the server hold the same lists in the same order, both sides of every
+/// link agree, every item made and not deleted is still held, and every item no edit took off its list (by
+/// unlinking it or emptying the list) is still on one.
 ///
-/// 60 seeds of 30 rounds in `swift test`; `DATASTORE_SOAK=1` runs 600.
+/// Two spellings: trips whose items keep no previous values (the order travels as `PushedListOrder`
+/// describes), and playlists whose songs do (the list is pushed as an edit with its baseline).
+/// 60 seeds of 30 rounds each in `swift test`; `DATASTORE_SOAK=1` runs 600.
 @Suite struct SyncListScenarioTests {
-    @Test func devicesEditingListsConverge() throws {
+    @Test func listsWithoutPreviousValuesConverge() throws {
+        try devicesEditingListsConverge(SyncTrip.self, schema: SyncSchemas.trips)
+    }
+
+    @Test func listsWithPreviousValuesConverge() throws {
+        try devicesEditingListsConverge(
+            Playlist.self, schema: Schema([Playlist.self, Song.self, SyncCursor.self]))
+    }
+
+    func devicesEditingListsConverge<Model: ListOwningModel>(_ model: Model.Type, schema: Schema) throws {
         let seeds = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == nil ? 60 : 600
         var reorders = 0
         for seed in 0..<seeds {
-            let server = try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips))
+            let server = try InMemoryDataStore(.init(name: "server", schema: schema))
             let lab = try SyncLab(server: server)
             defer { lab.remove() }
-            let devices = [try lab.device("a"), try lab.device("b")]
-            let onServer = try ModelContainer(
-                for: [SyncTrip.self, SyncItem.self], configurations: [ModelConfiguration(store: server)])
-            func edit(_ editor: Int, _ body: (ModelContext) throws -> Void) throws {
-                guard editor == 2 else { return try devices[editor].edit(body) }
-                let context = ModelContext(onServer)
-                try body(context)
-                try context.save()
+            let devices = try ["a", "b"].map {
+                try lab.device($0, schema: schema, models: [model, Model.Item.self])
             }
+            let onServer = try ModelContainer(
+                for: [model], configurations: [ModelConfiguration(store: server)])
+            let containers = devices.map(\.container) + [onServer]
             var random = SplitMix64(seed: UInt64(seed))
             var made: Set<String> = []
             var deleted: Set<String> = []
+            var unlinked: Set<String> = []
             var log: [String] = []
-            try devices[0].edit { context in
+            func edit(_ editor: Int, _ body: (ModelContext) throws -> Void) throws {
+                let context = ModelContext(containers[editor])
+                try body(context)
+                try context.save()
+            }
+            try edit(0) { context in
                 for name in ["Lisbon", "Oslo"] {
-                    let trip = SyncTrip(name: name)
-                    context.insert(trip)
+                    let owner = Model.make(name: name, day: 1)
+                    context.insert(owner)
                     for index in 0..<3 {
-                        trip.items.append(SyncItem(title: "\(name) \(index)"))
+                        owner.append(Model.makeItem(title: "\(name) \(index)"))
                         made.insert("\(name) \(index)")
                     }
                 }
             }
             for device in devices { try device.sync() }
             for round in 0..<30 {
-                let index = Int.random(in: 0..<3, using: &random)
-                let step = Int.random(in: 0..<8, using: &random)
+                let editor = Int.random(in: 0..<3, using: &random)
+                let step = Int.random(in: 0..<9, using: &random)
                 let pick = Int.random(in: 0..<100, using: &random)
-                let title = "\(index)-\(round)"
-                log.append("\(index): step \(step) pick \(pick)")
-                try edit(index) { context in
-                    let trips = try context.fetch(FetchDescriptor<SyncTrip>()).sorted { $0.name < $1.name }
-                    let items = try context.fetch(FetchDescriptor<SyncItem>()).sorted { $0.title < $1.title }
-                    let trip = trips[pick % trips.count]
+                let title = "\(editor)-\(round)"
+                log.append("\(editor): step \(step) pick \(pick)")
+                try edit(editor) { context in
+                    let owners = try context.fetch(FetchDescriptor<Model>()).sorted { $0.name < $1.name }
+                    let items = try context.fetch(FetchDescriptor<Model.Item>()).sorted {
+                        Model.title(of: $0) < Model.title(of: $1)
+                    }
+                    let owner = owners[pick % owners.count]
                     switch step {
                     case 0:
-                        trip.items.append(SyncItem(title: title))
+                        owner.append(Model.makeItem(title: title))
                         made.insert(title)
                     case 1:
-                        trip.items.insert(SyncItem(title: title), at: 0)
+                        owner.insertFirst(Model.makeItem(title: title))
                         made.insert(title)
                     case 2, 3:
-                        trip.items.reverse()
+                        owner.reverseList()
                         reorders += 1
                     case 4 where !items.isEmpty:
-                        items[pick % items.count].trip = trips[(pick + 1) % trips.count]
+                        Model.setTrip(owners[(pick + 1) % owners.count], of: items[pick % items.count])
                     case 5 where !items.isEmpty:
-                        items[pick % items.count].trip = nil
+                        unlinked.insert(Model.title(of: items[pick % items.count]))
+                        Model.setTrip(nil, of: items[pick % items.count])
                     case 6 where !items.isEmpty:
                         let item = items[pick % items.count]
-                        deleted.insert(item.title)
+                        deleted.insert(Model.title(of: item))
                         context.delete(item)
+                    case 7:
+                        unlinked.formUnion(owner.listedItems.map { Model.title(of: $0) })
+                        owner.clearList()
                     default:
                         break
                     }
@@ -89,24 +108,19 @@ import Testing
             // Settle: both sync, then the first again (the second's push reaches it).
             for device in devices + [devices[0]] { try device.sync() }
 
-            let states = try devices.map { try $0.state() } + [SyncLab<InMemoryDataStore>.state(of: server)]
+            let stored = try containers.map { try StoredTrips($0, of: model) }
+            let trail = log.joined(separator: "\n")
             #expect(
-                states[0] == states[2] && states[1] == states[2],
-                "seed \(seed): the stores differ\n\(states)\n\(log.joined(separator: "\n"))")
-            let context = ModelContext(devices[0].container)
-            let items = try context.fetch(FetchDescriptor<SyncItem>())
-            #expect(Set(items.map(\.title)) == made.subtracting(deleted), "seed \(seed): items lost or kept")
-            for trip in try context.fetch(FetchDescriptor<SyncTrip>()) {
-                #expect(
-                    trip.items.allSatisfy { $0.trip === trip },
-                    "seed \(seed): \(trip.name) lists others' items")
-                #expect(Set(trip.items.map(\.title)).count == trip.items.count, "seed \(seed): listed twice")
-            }
-            for item in items where item.trip != nil {
-                #expect(
-                    item.trip?.items.contains { $0 === item } == true,
-                    "seed \(seed): \(item.title) is missing from its trip's list")
-            }
+                stored[0] == stored[2] && stored[1] == stored[2],
+                "seed \(seed): the stores differ\n\(stored.map(\.description).joined(separator: "\n"))\n\(trail)"
+            )
+            #expect(stored[2].inconsistencies.isEmpty, "seed \(seed): \(stored[2].inconsistencies)\n\(trail)")
+            #expect(
+                Set(stored[2].owners.keys) == made.subtracting(deleted),
+                "seed \(seed): items lost or kept: \(stored[2])\n\(trail)")
+            let offTheirLists = stored[2].owners.filter { $0.value == nil && !unlinked.contains($0.key) }.keys
+            #expect(
+                offTheirLists.isEmpty, "seed \(seed): \(offTheirLists.sorted()) lost their list\n\(trail)")
         }
         #expect(reorders > seeds * 3, "the edits reordered \(reorders) lists")
     }

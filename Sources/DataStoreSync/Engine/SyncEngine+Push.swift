@@ -52,6 +52,7 @@ extension SyncEngine {
             cursor.exists = true
             progress.withLock { $0.examinedLocal = transaction.token }
             corrections.remapped = result.remappedIdentifiers
+            takeMergedLists(from: result.deleteRuleChanges, into: &corrections)
             try correctDevice(corrections)
             outcome.transactions += 1
             let token = try? HistoryTokenCoding.jsonString(transaction.token)
@@ -63,6 +64,23 @@ extension SyncEngine {
             }
         }
         return outcome
+    }
+
+    /// Notes, as corrections of the device, the lists the server holds after a push where they differ from
+    /// what the push sent: lists merged with other devices' edits, or filed by the server's inverse upkeep. A
+    /// merge that leaves the server's list as it was commits nothing, so no pull would bring it to the device.
+    private func takeMergedLists(
+        from changes: [PlannedChange], into corrections: inout DeviceCorrections
+    ) {
+        for change in changes
+        where change.kind == .update && serverRows.models.syncs(change.identifier.entityName) {
+            guard let entity = server.schema.entity(named: change.identifier.entityName) else { continue }
+            for name in change.updatedAttributes where entity.relationship(named: name)?.isToMany == true {
+                guard let value = change.values[name] else { continue }
+                corrections.values[toLocal(change.identifier), default: [:]][name] =
+                    IdentifierTranslation.translate(value, to: local.identifier)
+            }
+        }
     }
 
     /// The device's transactions after `token`, or `nil` when they cannot be pushed one by one: the history
@@ -165,32 +183,28 @@ extension SyncEngine {
                         }
                     }
                     if let relationship = entity.relationship(named: name) {
-                        if relationship.isToMany {
-                            if let base {
-                                // An edit of the list (what this device added and removed), not a replacement.
-                                request.baselines[id, default: [:]][name] = base
-                            } else if let inverse = Self.toOneInverse(of: relationship, in: server.schema) {
-                                // The other side's changes, in this same transaction, carry the links; the
-                                // list carries only its order, and only when that order differs from what
-                                // the links alone leave on the server.
-                                let order = PushedListOrder(
-                                    theirs: theirs.relatedIdentifiers ?? [],
-                                    mine: mine.relatedIdentifiers ?? [],
-                                    links: links(
-                                        to: id, through: inverse.name, of: relationship.destination,
-                                        in: zip(changes, ids), references))
-                                let merged = order.merged
-                                if merged != order.mine {
-                                    // The device saved the list from its own view: it takes the server's.
-                                    corrections.values[change.changedPersistentIdentifier, default: [:]][
-                                        name] =
-                                        IdentifierTranslation.translate(
-                                            .array(merged.map { .identifier($0) }), to: local.identifier)
-                                }
-                                guard merged != order.linksAlone else { continue }
-                                request.baselines[id, default: [:]][name] = theirs
-                                mine = .array(merged.map { .identifier($0) })
+                        if relationship.isToMany,
+                            let links = listLinks(
+                                of: id, relationship, base: base, mine: mine, changes: zip(changes, ids),
+                                references)
+                        {
+                            let order = PushedListOrder(
+                                theirs: theirs.relatedIdentifiers ?? [], mine: mine.relatedIdentifiers ?? [],
+                                links: links)
+                            let merged = order.merged
+                            if merged != order.mine {
+                                // The device saved the list from its own view: it takes the server's.
+                                corrections.values[change.changedPersistentIdentifier, default: [:]][name] =
+                                    IdentifierTranslation.translate(
+                                        .array(merged.map { .identifier($0) }), to: local.identifier)
                             }
+                            // Without previous values the links alone file the members: the list is sent only
+                            // when its order differs from theirs.
+                            guard merged != (base == nil ? order.linksAlone : order.theirs) else { continue }
+                            // Every member is on the server: those of its list, and those linked (checked).
+                            request.baselines[id, default: [:]][name] = theirs
+                            values[name] = .array(merged.map { .identifier($0) })
+                            continue
                         }
                         mine = references.keepExisting(mine)
                     }
@@ -219,6 +233,24 @@ extension SyncEngine {
             !inverse.isToMany
         else { return nil }
         return inverse
+    }
+
+    /// What a device transaction did to `owner`'s list `relationship`, for ``PushedListOrder``: with previous
+    /// values (`base`), the models it added to the list since the base and those it removed; without them,
+    /// when the inverse is to-one, the models the transaction's own changes linked and unlinked. `nil` for a
+    /// list without previous values whose inverse is to-many (or that has none): it is written whole.
+    private func listLinks(
+        of owner: PersistentIdentifier, _ relationship: Schema.Relationship, base: SnapshotValue?,
+        mine: SnapshotValue, changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
+        _ references: ReferenceFilter
+    ) -> (linked: Set<PersistentIdentifier>, unlinked: Set<PersistentIdentifier>)? {
+        if let base {
+            let before = Set(base.relatedIdentifiers ?? [])
+            let after = Set(mine.relatedIdentifiers ?? [])
+            return (after.subtracting(before).filter(references.exists), before.subtracting(after))
+        }
+        guard let inverse = Self.toOneInverse(of: relationship, in: server.schema) else { return nil }
+        return links(to: owner, through: inverse.name, of: relationship.destination, in: changes, references)
     }
 
     /// The models of `destination` a transaction's changes link to `owner` through their to-one relationship

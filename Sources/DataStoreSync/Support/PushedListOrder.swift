@@ -1,26 +1,26 @@
 import DataStoreCore
 
-/// The order a device's edit of a to-many list gives the server's list, when the list keeps no previous values
-/// and its inverse is to-one.
+/// The list a device's edit of a to-many relationship gives the server, over the list the server holds.
 ///
-/// Without previous values the push cannot tell what the device changed in the list, only what the list is
-/// after its transaction, and the device may have saved it from a stale view. So the list never decides who
-/// belongs to it: the members' own to-one side does, and the server's inverse upkeep files them (a model linked
-/// is appended, one unlinked leaves). What the list adds is its order, in two cases:
-/// - the transaction changed the list and linked or unlinked nothing in it: a reorder. The members both lists
-///   hold take the device's order; a member only the server holds (added elsewhere, not yet pulled) stays in
-///   front of the member it preceded on the server;
-/// - it linked models to the list: each goes in front of the member that follows it in the device's list,
-///   or at the end when nothing follows it (an append). The other members keep the server's order.
+/// The device may have saved its list from a stale view, so its list never decides alone who belongs to it.
+/// With previous values, the members are the server's, less what the device removed since its base, plus what
+/// it added. Without them, when the inverse is to-one, the members' own to-one side decides, and the server's
+/// inverse upkeep files them (a model linked is appended, one unlinked leaves); the list adds only its order.
+/// The order, in both cases:
+/// - an edit that only reorders (it adds and removes nothing): the members both lists hold take the device's
+///   order; a member only the server holds (added elsewhere, not yet pulled) stays in front of the member it
+///   preceded on the server;
+/// - otherwise each model added goes in front of the member that follows it in the device's list, or at the
+///   end when nothing follows it (an append). The other members keep the server's order.
 struct PushedListOrder {
     /// The server's list when the push read it.
     let theirs: [PersistentIdentifier]
     /// The device's list after its transaction, in server identifiers.
     let mine: [PersistentIdentifier]
-    /// Models the transaction linked to the list's owner (their to-one side names it now) that the server
-    /// holds after the save.
+    /// Models the device added to the list (without previous values: those whose to-one side the transaction
+    /// set to the list's owner) that the server holds after the save.
     let linked: Set<PersistentIdentifier>
-    /// Models the transaction linked elsewhere, unlinked or deleted.
+    /// Models the device took off the list (without previous values: linked elsewhere, unlinked or deleted).
     let unlinked: Set<PersistentIdentifier>
 
     /// The order of `mine` over `theirs`, given the transaction's `links`.
@@ -34,7 +34,8 @@ struct PushedListOrder {
     }
 
     /// What the server's inverse upkeep makes of the links alone: ``theirs`` without the unlinked, the newly
-    /// linked appended in the device's order. The push sends no list when ``merged`` is the same.
+    /// linked appended in the device's order. Without previous values, the push sends no list when ``merged``
+    /// is the same.
     var linksAlone: [PersistentIdentifier] {
         let kept = theirs.filter { !unlinked.contains($0) }
         let held = Set(kept)

@@ -229,19 +229,33 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         }
     }
 
-    /// A device reorders a trip's items while the other appends one, neither having seen the other's edit:
-    /// the reorder and the new item both survive everywhere.
+    /// A device reorders a trip's items while the other appends one, neither having seen the other's edit, and
+    /// the reorder reaches the server first: the reorder and the new item both survive everywhere.
     public func aReorderAndAnItemAddedElsewhereBothSurvive() throws -> [String] {
+        try reorderMeetsAppend(appendPushedFirst: false)
+    }
+
+    /// The same, with the append reaching the server first: the reordering device never saw the new item, and
+    /// its list must not take it off the trip.
+    public func anItemAddedElsewhereAndAReorderBothSurvive() throws -> [String] {
+        try reorderMeetsAppend(appendPushedFirst: true)
+    }
+
+    private func reorderMeetsAppend(appendPushedFirst: Bool) throws -> [String] {
         try withTwoDevices { a, b, problems in
             try Self.bothHoldLisbon(a, b, items: ["map", "tickets", "charger"])
             try a.edit { try Self.trip("Lisbon", of: a, in: $0).items.reverse() }
             try b.edit { try Self.trip("Lisbon", of: b, in: $0).items.append(SyncItem(title: "passport")) }
-            try a.sync()
-            try b.sync()
-            try a.sync()
-            let items = try Self.lisbonItems(of: b)
-            problems.expect(
-                items == "charger,tickets,map,passport", "b holds a's order and its passport: \(items)")
+            let (first, second) = appendPushedFirst ? (b, a) : (a, b)
+            try first.sync()
+            try second.sync()
+            try first.sync()
+            for (device, name) in [(a, "a"), (b, "b")] {
+                let items = try Self.lisbonItems(of: device)
+                problems.expect(
+                    items == "charger,tickets,map,passport",
+                    "\(name) holds a's order and the passport: \(items)")
+            }
         }
     }
 
@@ -480,6 +494,7 @@ public enum SyncConflictRow: String, CaseIterable, Sendable, CustomStringConvert
     case linkToAModelDeletedElsewhereIsDropped
     case aReorderedListReachesEveryDevice
     case aReorderAndAnItemAddedElsewhereBothSurvive
+    case anItemAddedElsewhereAndAReorderBothSurvive
     case aQuietRoundTransfersNothing
     case anExpiredPullTokenResynchronisesAndKeepsUnpushedWork
     case anExpiredPushTokenUploadsTheDeviceWhole
@@ -506,6 +521,8 @@ public enum SyncConflictRow: String, CaseIterable, Sendable, CustomStringConvert
         case .aReorderedListReachesEveryDevice: try table.aReorderedListReachesEveryDevice()
         case .aReorderAndAnItemAddedElsewhereBothSurvive:
             try table.aReorderAndAnItemAddedElsewhereBothSurvive()
+        case .anItemAddedElsewhereAndAReorderBothSurvive:
+            try table.anItemAddedElsewhereAndAReorderBothSurvive()
         case .aQuietRoundTransfersNothing: try table.aQuietRoundTransfersNothing()
         case .anExpiredPullTokenResynchronisesAndKeepsUnpushedWork:
             try table.anExpiredPullTokenResynchronisesAndKeepsUnpushedWork()

@@ -21,6 +21,10 @@ extension PlainTrip: EditableTrip {
     public func append(_ item: PlainBucketListItem) {
         if bucketList == nil { bucketList = [item] } else { bucketList?.append(item) }
     }
+    /// `bucketList?.insert(item, at: 0)`, or a list of the item when it is `nil`.
+    public func insertFirst(_ item: PlainBucketListItem) {
+        if bucketList == nil { bucketList = [item] } else { bucketList?.insert(item, at: 0) }
+    }
     /// `bucketList?.reverse()`.
     public func reverseList() { bucketList?.reverse() }
     /// `bucketList = nil`.

@@ -17,7 +17,7 @@ public struct StoredTrips: Equatable, CustomStringConvertible {
     }
 
     /// Reads the trips of `model` and their items that `container`'s store holds now.
-    public init<Model: EditableTrip>(_ container: ModelContainer, of model: Model.Type) throws {
+    public init<Model: ListOwningModel>(_ container: ModelContainer, of model: Model.Type) throws {
         let context = ModelContext(container)
         let trips = try context.fetch(FetchDescriptor<Model>())
         let items = try context.fetch(FetchDescriptor<Model.Item>())

@@ -22,6 +22,8 @@ extension Trip: EditableTrip {
     public var listedItems: [BucketListItem] { bucketList }
     /// `bucketList.append(item)`.
     public func append(_ item: BucketListItem) { bucketList.append(item) }
+    /// `bucketList.insert(item, at: 0)`.
+    public func insertFirst(_ item: BucketListItem) { bucketList.insert(item, at: 0) }
     /// `bucketList.reverse()`.
     public func reverseList() { bucketList.reverse() }
     /// `bucketList = []`.
