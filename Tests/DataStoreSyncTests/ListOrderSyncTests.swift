@@ -9,7 +9,7 @@ import Testing
 /// another device's edit keeps both, and every store ends with the same order.
 @Suite struct ListOrderSyncTests {
     @Test func aReorderPushedAfterAnotherDevicesAppendKeepsBoth() throws {
-        let schema = Schema([Playlist.self, Song.self, SyncCursor.self])
+        let schema = SyncSchemas.music
         let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: schema)))
         defer { lab.remove() }
         let (a, b) = (

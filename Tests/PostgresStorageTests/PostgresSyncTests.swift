@@ -128,20 +128,41 @@
         }
     }
 
+    /// A sync server with `schema` in a fresh namespace of the test server.
+    func freshSyncServer(_ schema: Schema) throws -> PostgresDataStore {
+        try PostgresDataStore(
+            .init(
+                name: "server", schema: schema, connectionString: try PostgresServer.connectionString,
+                databaseSchema: PostgresServer.freshNamespace()))
+    }
+
     /// The sync's conflict table (Docs/Sync.md), one test case per row, with a PostgreSQL server; the same rows
     /// as `SyncConflictTableTests`, which uses an in-memory server.
     @Suite struct PostgresSyncConflictTableTests {
-        let table = SyncConflictTable { schema in
-            try PostgresDataStore(
-                .init(
-                    name: "server", schema: schema, connectionString: try PostgresServer.connectionString,
-                    databaseSchema: PostgresServer.freshNamespace()))
-        }
+        let table = SyncConflictTable(makeServer: freshSyncServer)
 
         @Test(arguments: SyncConflictRow.allCases)
         func row(_ row: SyncConflictRow) throws {
             let problems = try row.check(table)
             #expect(problems.isEmpty, "\(problems)")
+        }
+    }
+
+    /// `SyncListScenario` with a PostgreSQL server: random list edits on two devices and the server's own app,
+    /// for lists without previous values and with them (30 seeds each; `SyncListScenarioTests` runs 60 against
+    /// an in-memory server).
+    @Suite struct PostgresSyncListScenarioTests {
+        let scenario = SyncListScenario(makeServer: freshSyncServer)
+
+        @Test func listsConverge() throws {
+            for seed in UInt64(0)..<30 {
+                for problems in [
+                    try scenario.run(SyncTrip.self, schema: SyncSchemas.trips, seed: seed).problems,
+                    try scenario.run(Playlist.self, schema: SyncSchemas.music, seed: seed).problems,
+                ] {
+                    #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
+                }
+            }
         }
     }
 #endif

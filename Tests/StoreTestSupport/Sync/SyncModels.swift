@@ -81,6 +81,8 @@ public struct SyncNoteVersion2: PersistentModel {
 public enum SyncSchemas {
     /// Trips and items, plus the sync's bookkeeping.
     public static let trips = Schema([SyncTrip.self, SyncItem.self, SyncCursor.self])
+    /// Playlists and songs (whose list keeps its previous values), plus the bookkeeping.
+    public static let music = Schema([Playlist.self, Song.self, SyncCursor.self])
     /// Notes as the second app version declares them, plus the bookkeeping.
     public static let notesVersion2 = Schema([SyncNoteVersion2.self, SyncCursor.self])
 }

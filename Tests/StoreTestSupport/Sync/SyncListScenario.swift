@@ -1,0 +1,127 @@
+public import DataStoreCore
+import DataStoreModels
+import DataStoreSync
+import Foundation
+
+/// Two devices and the server's own app edit lists at random (append, insert at the front, reverse, empty,
+/// move an item to another list, take it off its list, delete it), and the devices push, pull or sync in random
+/// order, against any server store. At the end every device and the server must hold the same lists in the
+/// same order, both sides of every link must agree, every item made and not deleted must still be held, and
+/// every item no edit took off its list (by unlinking it or emptying the list) must still be on one.
+public struct SyncListScenario<Server: HistoryProvidingStore>
+where Server.HistoryType.Change: ValueRecordingHistoryChange {
+    /// Opens a fresh, empty server store with the given schema.
+    let makeServer: (Schema) throws -> Server
+
+    /// A scenario whose seeds run against servers from `makeServer`.
+    public init(makeServer: @escaping (Schema) throws -> Server) {
+        self.makeServer = makeServer
+    }
+
+    /// What one seed did and what it broke.
+    public struct Outcome {
+        /// What broke the rules above, in words (with the edits made); empty when they hold.
+        public var problems: [String] = []
+        /// How many lists the edits reversed.
+        public var reorders = 0
+    }
+
+    /// Runs `rounds` rounds of random edits of `model`'s lists with the random `seed`; `schema` holds `model`,
+    /// its item and `SyncCursor`.
+    public func run<Model: ListOwningModel>(
+        _ model: Model.Type, schema: Schema, seed: UInt64, rounds: Int = 30
+    ) throws -> Outcome {
+        let server = try makeServer(schema)
+        let lab = try SyncLab(server: server)
+        defer { lab.remove() }
+        let devices = try ["a", "b"].map {
+            try lab.device($0, schema: schema, models: [model, Model.Item.self])
+        }
+        let onServer = try ModelContainer(for: [model], configurations: [ModelConfiguration(store: server)])
+        let containers = devices.map(\.container) + [onServer]
+        var random = SplitMix64(seed: seed)
+        var outcome = Outcome()
+        var made: Set<String> = []
+        var deleted: Set<String> = []
+        var unlinked: Set<String> = []
+        var log: [String] = []
+        func edit(_ editor: Int, _ body: (ModelContext) throws -> Void) throws {
+            let context = ModelContext(containers[editor])
+            try body(context)
+            try context.save()
+        }
+        try edit(0) { context in
+            for name in ["Lisbon", "Oslo"] {
+                let owner = Model.make(name: name, day: 1)
+                context.insert(owner)
+                for index in 0..<3 {
+                    owner.append(Model.makeItem(title: "\(name) \(index)"))
+                    made.insert("\(name) \(index)")
+                }
+            }
+        }
+        for device in devices { try device.sync() }
+        for round in 0..<rounds {
+            let editor = Int.random(in: 0..<3, using: &random)
+            let step = Int.random(in: 0..<9, using: &random)
+            let pick = Int.random(in: 0..<100, using: &random)
+            let title = "\(editor)-\(round)"
+            log.append("\(editor): step \(step) pick \(pick)")
+            try edit(editor) { context in
+                let owners = try context.fetch(FetchDescriptor<Model>()).sorted { $0.name < $1.name }
+                let items = try context.fetch(FetchDescriptor<Model.Item>()).sorted {
+                    Model.title(of: $0) < Model.title(of: $1)
+                }
+                let owner = owners[pick % owners.count]
+                switch step {
+                case 0:
+                    owner.append(Model.makeItem(title: title))
+                    made.insert(title)
+                case 1:
+                    owner.insertFirst(Model.makeItem(title: title))
+                    made.insert(title)
+                case 2, 3:
+                    owner.reverseList()
+                    outcome.reorders += 1
+                case 4 where !items.isEmpty:
+                    Model.setTrip(owners[(pick + 1) % owners.count], of: items[pick % items.count])
+                case 5 where !items.isEmpty:
+                    unlinked.insert(Model.title(of: items[pick % items.count]))
+                    Model.setTrip(nil, of: items[pick % items.count])
+                case 6 where !items.isEmpty:
+                    let item = items[pick % items.count]
+                    deleted.insert(Model.title(of: item))
+                    context.delete(item)
+                case 7:
+                    unlinked.formUnion(owner.listedItems.map { Model.title(of: $0) })
+                    owner.clearList()
+                default:
+                    break
+                }
+            }
+            let device = devices[Int.random(in: 0..<2, using: &random)]
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: try device.sync()
+            case 1: try device.engine.push()
+            case 2: try device.engine.pull()
+            default: break
+            }
+        }
+        // Settle: both sync, then the first again (the second's push reaches it).
+        for device in devices + [devices[0]] { try device.sync() }
+
+        let stored = try containers.map { try StoredTrips($0, of: model) }
+        var problems = Problems()
+        problems.expect(
+            stored[0] == stored[2] && stored[1] == stored[2],
+            "the stores differ:\n\(stored.map(\.description).joined(separator: "\n"))")
+        problems.expect(stored[2].inconsistencies.isEmpty, "\(stored[2].inconsistencies)")
+        problems.expect(
+            Set(stored[2].owners.keys) == made.subtracting(deleted), "items lost or kept: \(stored[2])")
+        let offTheirLists = stored[2].owners.filter { $0.value == nil && !unlinked.contains($0.key) }.keys
+        problems.expect(offTheirLists.isEmpty, "\(offTheirLists.sorted()) lost their list: \(stored[2])")
+        if !problems.list.isEmpty { problems.list.append("edits:\n" + log.joined(separator: "\n")) }
+        outcome.problems = problems.list
+        return outcome
+    }
+}
