@@ -21,13 +21,31 @@ import Testing
         try check(Playlist.self, schema: SyncSchemas.music)
     }
 
-    func check<Model: ListOwningModel>(_ model: Model.Type, schema: Schema) throws {
-        var reorders = 0
+    /// The server's history is deleted every 10 rounds: devices behind resynchronise from a full copy, keeping
+    /// their unpushed list edits, and still converge.
+    @Test func listsConvergeWhenTheServersHistoryIsTrimmed() throws {
+        let resynchronisations =
+            try check(SyncTrip.self, schema: SyncSchemas.trips, trimServerEvery: 10)
+            + check(Playlist.self, schema: SyncSchemas.music, trimServerEvery: 10)
+        #expect(resynchronisations > seeds / 2, "\(resynchronisations) resynchronisations")
+    }
+
+    /// Runs the seeds; returns how many resynchronisations they made.
+    @discardableResult
+    func check<Model: ListOwningModel>(
+        _ model: Model.Type, schema: Schema, trimServerEvery: Int? = nil
+    ) throws -> Int {
+        var (reorders, restarts, resynchronisations) = (0, 0, 0)
         for seed in 0..<seeds {
-            let outcome = try scenario.run(model, schema: schema, seed: UInt64(seed))
+            let outcome = try scenario.run(
+                model, schema: schema, seed: UInt64(seed), trimServerEvery: trimServerEvery)
             #expect(outcome.problems.isEmpty, "seed \(seed): \(outcome.problems.joined(separator: "\n"))")
             reorders += outcome.reorders
+            restarts += outcome.restarts
+            resynchronisations += outcome.resynchronisations
         }
         #expect(reorders > seeds * 3, "the edits reordered \(reorders) lists")
+        #expect(restarts > seeds / 2, "the engines restarted \(restarts) times")
+        return resynchronisations
     }
 }

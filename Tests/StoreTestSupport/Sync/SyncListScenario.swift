@@ -2,10 +2,11 @@ public import DataStoreCore
 import DataStoreModels
 import DataStoreSync
 import Foundation
+import JSONFileStorage
 
 /// Two devices and the server's own app edit lists at random (append, insert at the front, reverse, empty,
 /// move an item to another list, take it off its list, delete it), and the devices push, pull or sync in random
-/// order, against any server store. At the end every device and the server must hold the same lists in the
+/// order, engines restarting now and then, against any server store. At the end every device and the server must hold the same lists in the
 /// same order, both sides of every link must agree, every item made and not deleted must still be held, and
 /// every item no edit took off its list (by unlinking it or emptying the list) must still be on one.
 public struct SyncListScenario<Server: HistoryProvidingStore>
@@ -24,12 +25,17 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         public var problems: [String] = []
         /// How many lists the edits reversed.
         public var reorders = 0
+        /// How many times a device's engine restarted.
+        public var restarts = 0
+        /// How many pulls the last engines found expired (resynchronised from a full copy).
+        public var resynchronisations = 0
     }
 
     /// Runs `rounds` rounds of random edits of `model`'s lists with the random `seed`; `schema` holds `model`,
-    /// its item and `SyncCursor`.
+    /// its item and `SyncCursor`. With `trimServerEvery`, the server's history is deleted every that many
+    /// rounds, so that devices behind find their tokens expired and resynchronise.
     public func run<Model: ListOwningModel>(
-        _ model: Model.Type, schema: Schema, seed: UInt64, rounds: Int = 30
+        _ model: Model.Type, schema: Schema, seed: UInt64, rounds: Int = 30, trimServerEvery: Int? = nil
     ) throws -> Outcome {
         let server = try makeServer(schema)
         let lab = try SyncLab(server: server)
@@ -39,6 +45,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         }
         let onServer = try ModelContainer(for: [model], configurations: [ModelConfiguration(store: server)])
         let containers = devices.map(\.container) + [onServer]
+        var engines = devices.map(\.engine)
         var random = SplitMix64(seed: seed)
         var outcome = Outcome()
         var made: Set<String> = []
@@ -99,16 +106,28 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
                     break
                 }
             }
-            let device = devices[Int.random(in: 0..<2, using: &random)]
-            switch Int.random(in: 0..<4, using: &random) {
-            case 0: try device.sync()
-            case 1: try device.engine.push()
-            case 2: try device.engine.pull()
+            let index = Int.random(in: 0..<2, using: &random)
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: try engines[index].sync()
+            case 1: try engines[index].push()
+            case 2: try engines[index].pull()
+            case 3 where Int.random(in: 0..<3, using: &random) == 0:
+                // The device restarts: a new engine reads its cursors from the stores.
+                engines[index] = try SyncEngine(
+                    local: devices[index].store, server: server, device: devices[index].store.identifier,
+                    models: [model, Model.Item.self])
+                outcome.restarts += 1
             default: break
+            }
+            if let every = trimServerEvery, round % every == every - 1,
+                let newest = try server.fetchHistory(HistoryDescriptor()).last?.token
+            {
+                try server.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
             }
         }
         // Settle: both sync, then the first again (the second's push reaches it).
-        for device in devices + [devices[0]] { try device.sync() }
+        for index in [0, 1, 0] { try engines[index].sync() }
+        outcome.resynchronisations = engines.map(\.status.resynchronisationCount).reduce(0, +)
 
         let stored = try containers.map { try StoredTrips($0, of: model) }
         var problems = Problems()
