@@ -24,4 +24,6 @@ extension Playlist: ListOwningModel {
     public func clearList() { songs = [] }
     /// `song.playlist = playlist`.
     public static func setTrip(_ playlist: Playlist?, of item: Song) { item.playlist = playlist }
+    /// `item.playlist`.
+    public static func trip(of item: Song) -> Playlist? { item.playlist }
 }

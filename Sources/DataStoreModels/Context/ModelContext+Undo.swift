@@ -9,8 +9,9 @@ extension ModelContext {
             guard let registration = registry[id] else { return nil }
             return (registration.model, registration.currentValues)
         }
+        let inserted = insertedModelsArray.map { (model: $0, values: $0.snapshotValues) }
         let edits = UnsavedEdits(
-            inserted: insertedModelsArray, updated: updated.map { (model: $0.0, values: $0.1) },
+            inserted: inserted, updated: updated.map { (model: $0.0, values: $0.1) },
             deleted: deletedModelsArray, batchDeletes: pendingBatchDeletes)
         rollback()
         return edits
@@ -18,10 +19,16 @@ extension ModelContext {
 
     /// Makes edits an undo discarded pending again, for a redo.
     func restoreUnsavedEdits(_ edits: UnsavedEdits) {
-        for model in edits.inserted {
+        for (model, _) in edits.inserted {
             let id = model.persistentModelID
             registry[id] = Registration(model: model, baseline: .none)
             insertOrder.append(id)
+        }
+        // Once every insert is registered again, so that their relationships to one another resolve.
+        for (model, values) in edits.inserted {
+            var restored = model
+            registry.log.suspended { try? applyChanged(values, to: &restored) }
+            registry[model.persistentModelID]?.model = restored
         }
         for (model, values) in edits.updated {
             let id = model.persistentModelID

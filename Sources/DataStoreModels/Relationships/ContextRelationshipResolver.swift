@@ -131,8 +131,11 @@ final class ContextRelationshipResolver: RelatedModelResolving {
         }
         let wanted = gather(entity) + identifiers
         var missing = Set<PersistentIdentifier>(minimumCapacity: wanted.count)
-        for id in wanted where context.resolve(id) == nil {
-            missing.insert(id)
+        for id in wanted {
+            // A model this context once inserted keeps its alias after it is deleted and forgotten; if it is
+            // stored again (an undone delete), it must be loaded, not looked up.
+            let resolved = context.resolve(id) ?? id
+            if !context.registry.contains(resolved) { missing.insert(resolved) }
         }
         if !missing.isEmpty {
             do {

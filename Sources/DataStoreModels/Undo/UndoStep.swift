@@ -23,8 +23,9 @@ struct SavedTransaction: Hashable, Sendable {
 
 /// The unsaved edits an undo discarded, kept to make them pending again on redo.
 struct UnsavedEdits {
-    /// Pending inserts, in order.
-    var inserted: [any PersistentModel]
+    /// Pending inserts, in order, and their values: a rollback detaches their relationships, which a redo
+    /// puts back.
+    var inserted: [(model: any PersistentModel, values: [String: SnapshotValue])]
     /// Saved models with unsaved changes, and the values they had.
     var updated: [(model: any PersistentModel, values: [String: SnapshotValue])]
     /// Models marked for deletion, in order.

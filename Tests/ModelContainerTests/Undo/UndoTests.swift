@@ -245,3 +245,52 @@ import Testing
         }
     }
 }
+
+/// The context's models show what an undo wrote, relationships included.
+@Suite struct UndoRelationshipViewTests {
+    /// Undoing a saved delete of a song brings it back on its playlist, in the store and in the context's
+    /// playlist, where it was.
+    @Test(arguments: MusicStore.allCases)
+    func anUndoneDeleteIsBackInTheContextsList(_ kind: MusicStore) throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (context, manager) = try UndoTests().undoingContext(kind, in: directory)
+        let rock = Playlist(name: "rock")
+        context.insert(rock)
+        rock.songs = ["a", "b", "c"].map { Song(title: $0) }
+        try context.save()
+        context.delete(rock.songs[1])
+        try context.save()
+        #expect(rock.songs.map(\.title) == ["a", "c"])
+        try manager.undo()
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Playlist>()).first
+        #expect(stored?.songs.map(\.title) == ["a", "b", "c"], "the store")
+        #expect(rock.songs.map(\.title) == ["a", "b", "c"], "the context's playlist")
+        #expect(rock.songs.allSatisfy { $0.playlist === rock }, "each song's playlist")
+    }
+}
+
+extension UndoRelationshipViewTests {
+    /// An unsaved append undone and redone: the new song is on the playlist again from both sides, before the
+    /// save and after it.
+    @Test(arguments: MusicStore.allCases)
+    func aRedoneUnsavedAppendIsLinkedBothWays(_ kind: MusicStore) throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let (context, manager) = try UndoTests().undoingContext(kind, in: directory)
+        let rock = Playlist(name: "rock")
+        context.insert(rock)
+        rock.songs = [Song(title: "a")]
+        try context.save()
+        let song = Song(title: "b")
+        rock.songs.append(song)
+        try manager.undo()
+        #expect(rock.songs.map(\.title) == ["a"])
+        try manager.redo()
+        #expect(rock.songs.map(\.title) == ["a", "b"])
+        #expect(song.playlist === rock, "the song's side")
+        try context.save()
+        let stored = try ModelContext(context.container).fetch(FetchDescriptor<Song>())
+        #expect(stored.map { "\($0.title) \($0.playlist?.name ?? "-")" }.sorted() == ["a rock", "b rock"])
+    }
+}

@@ -24,4 +24,6 @@ extension SyncTrip: ListOwningModel {
     public func clearList() { items = [] }
     /// `item.trip = trip`.
     public static func setTrip(_ trip: SyncTrip?, of item: SyncItem) { item.trip = trip }
+    /// `item.trip`.
+    public static func trip(of item: SyncItem) -> SyncTrip? { item.trip }
 }

@@ -34,4 +34,6 @@ public protocol ListOwningModel: PersistentModel, AnyObject {
     func clearList()
     /// Sets the item's to-one side to `owner`.
     static func setTrip(_ owner: Self?, of item: Item)
+    /// The item's to-one side.
+    static func trip(of item: Item) -> Self?
 }

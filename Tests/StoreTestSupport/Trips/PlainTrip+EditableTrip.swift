@@ -31,6 +31,8 @@ extension PlainTrip: EditableTrip {
     public func clearList() { bucketList = nil }
     /// `item.trip = trip`.
     public static func setTrip(_ trip: PlainTrip?, of item: PlainBucketListItem) { item.trip = trip }
+    /// `item.trip`.
+    public static func trip(of item: PlainBucketListItem) -> PlainTrip? { item.trip }
     /// Sets `destination`.
     public func setDestination(_ destination: String) { self.destination = destination }
     /// Sets `endDate`.

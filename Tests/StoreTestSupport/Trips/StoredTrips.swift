@@ -16,6 +16,16 @@ public struct StoredTrips: Equatable, CustomStringConvertible {
         try self.init(container, of: Trip.self)
     }
 
+    /// What `context` shows of `model`'s owners and their items, read through the models' properties.
+    public init<Model: ListOwningModel>(viewOf context: ModelContext, of model: Model.Type) throws {
+        for owner in try context.fetch(FetchDescriptor<Model>()) {
+            lists[owner.name] = owner.listedItems.map(Model.title(of:))
+        }
+        for item in try context.fetch(FetchDescriptor<Model.Item>()) {
+            owners[Model.title(of: item)] = .some(Model.trip(of: item)?.name)
+        }
+    }
+
     /// Reads the trips of `model` and their items that `container`'s store holds now.
     public init<Model: ListOwningModel>(_ container: ModelContainer, of model: Model.Type) throws {
         let context = ModelContext(container)

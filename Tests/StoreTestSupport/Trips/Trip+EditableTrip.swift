@@ -30,6 +30,8 @@ extension Trip: EditableTrip {
     public func clearList() { bucketList = [] }
     /// `item.trip = trip`.
     public static func setTrip(_ trip: Trip?, of item: BucketListItem) { item.trip = trip }
+    /// `item.trip`.
+    public static func trip(of item: BucketListItem) -> Trip? { item.trip }
     /// Sets `destination`.
     public func setDestination(_ destination: String) { self.destination = destination }
     /// Sets `endDate`.
