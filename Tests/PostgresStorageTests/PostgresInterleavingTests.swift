@@ -17,14 +17,7 @@ import DataStoreModels
             let seeds = 40
             let interleaving = TripInterleaving<Trip> { _ in
                 let namespace = PostgresServer.freshNamespace("il")
-                let container = try ModelContainer(
-                    for: [Trip.self],
-                    configurations: [
-                        ModelConfiguration(
-                            PostgresStoreConfiguration(
-                                name: "trips", connectionString: try PostgresServer.connectionString,
-                                databaseSchema: namespace))
-                    ])
+                let container = try PostgresChangeSetTests.container(namespace)
                 return (container, "open-postgres \(namespace)")
             }
             let problems = try interleaving.run(seeds: 0..<seeds)
