@@ -2,12 +2,14 @@ import DataStoreCore
 import DataStoreModels
 import DataStoreSync
 import InMemoryStorage
+import JSONFileStorage
 import StoreTestSupport
 import Testing
 
-/// A list whose previous values history keeps is pushed as an edit of the list: a reorder pushed after
-/// another device's edit keeps both, and every store ends with the same order.
+/// How a list's order and members travel in a sync (Docs/Sync.md), beyond the conflict table's rows.
 @Suite struct ListOrderSyncTests {
+    /// A list whose previous values history keeps is pushed as an edit of the list: a reorder pushed after
+    /// another device's edit keeps both, and every store ends with the same order.
     @Test func aReorderPushedAfterAnotherDevicesAppendKeepsBoth() throws {
         let schema = SyncSchemas.music
         let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: schema)))
@@ -38,5 +40,44 @@ import Testing
             of: Playlist.self)
         #expect(server.lists["Mix"] == ["three", "two", "one", "four"], "\(server)")
         #expect(stored.allSatisfy { $0 == server }, "\(stored) vs \(server)")
+    }
+}
+
+extension ListOrderSyncTests {
+    /// A device that saved two edits of one list pushes them one after the other; the correction that follows
+    /// the first must not take the second back on the device meanwhile (it did: the device's history showed the
+    /// second item taken off its trip until the second push put it back).
+    @Test func aCorrectionLeavesAnEditStillToPushAlone() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { context in
+            let trip = SyncTrip(name: "Lisbon")
+            context.insert(trip)
+            trip.items.append(SyncItem(title: "map"))
+        }
+        try a.sync()
+        try b.sync()
+        func lisbon(_ device: SyncDevice<InMemoryDataStore>, _ context: ModelContext) throws -> SyncTrip {
+            try #require(try device.trip("Lisbon", in: context))
+        }
+        try b.edit { try lisbon(b, $0).items.append(SyncItem(title: "tickets")) }
+        try b.sync()
+        try a.edit { try lisbon(a, $0).items.append(SyncItem(title: "passport")) }
+        try a.edit { try lisbon(a, $0).items.append(SyncItem(title: "charger")) }
+        let before = try a.store.fetchHistory(HistoryDescriptor()).count
+        try a.engine.push()
+        // What the push wrote to the device: no transaction of it unlinks an item.
+        let written = try a.store.fetchHistory(HistoryDescriptor()).dropFirst(before)
+        let unlinks = written.flatMap(\.changes).filter {
+            $0.changedPersistentIdentifier.entityName == SyncItem.entityName
+                && $0.updatedAttributes.contains("trip")
+                && $0.values["trip"] == .null
+        }
+        #expect(unlinks.isEmpty, "\(unlinks.map(\.changedPersistentIdentifier))")
+        try a.sync()
+        try b.sync()
+        let items = try lisbon(b, ModelContext(b.container)).items.map(\.title)
+        #expect(items == ["map", "tickets", "passport", "charger"])
     }
 }

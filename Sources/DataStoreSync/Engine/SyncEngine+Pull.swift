@@ -182,10 +182,10 @@ extension SyncEngine {
         for transaction in transactions where transaction.author != Self.pullAuthor {
             for change in transaction.changes {
                 let id = change.changedPersistentIdentifier
-                switch change.kind {
-                case .insert: pending.attributes[id, default: []].formUnion(change.values.keys)
-                case .update: pending.attributes[id, default: []].formUnion(change.updatedAttributes)
-                case .delete: pending.deleted.insert(id)
+                if change.kind == .delete {
+                    pending.deleted.insert(id)
+                } else {
+                    pending.attributes[id, default: []].formUnion(PendingWrites.attributes(writtenBy: change))
                 }
             }
         }

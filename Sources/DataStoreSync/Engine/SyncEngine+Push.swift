@@ -34,6 +34,7 @@ extension SyncEngine {
         }
         let pending = transactions.filter { $0.author != Self.pullAuthor }.count
         updateStatus { $0.pendingTransactionCount = pending }
+        var laterWrites = PendingWrites(transactions.filter { $0.author != Self.pullAuthor })
         for transaction in transactions {
             // Read through only what is done: a failed push must be tried again, not skipped.
             guard transaction.author != Self.pullAuthor else {
@@ -53,6 +54,10 @@ extension SyncEngine {
             progress.withLock { $0.examinedLocal = transaction.token }
             corrections.remapped = result.remappedIdentifiers
             takeMergedLists(from: result.deleteRuleChanges, into: &corrections)
+            // An attribute a later transaction of this push writes again is corrected after that one: correcting
+            // it now would take that edit back on the device meanwhile.
+            laterWrites.remove(transaction.changes)
+            corrections.values = laterWrites.withoutWrittenAttributes(corrections.values)
             try correctDevice(corrections)
             outcome.transactions += 1
             let token = try? HistoryTokenCoding.jsonString(transaction.token)

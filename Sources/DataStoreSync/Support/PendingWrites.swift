@@ -1,0 +1,48 @@
+import DataStoreCore
+
+/// How many of a push's device transactions not yet sent write each attribute of each model, so that a
+/// correction after one transaction leaves alone what a later one writes again.
+struct PendingWrites {
+    private var counts: [PersistentIdentifier: [String: Int]] = [:]
+
+    /// The writes of `transactions`.
+    init<Transaction: HistoryTransaction>(_ transactions: [Transaction])
+    where Transaction.Change: ValueRecordingHistoryChange {
+        for transaction in transactions { add(transaction.changes, by: 1) }
+    }
+
+    /// Takes one transaction's writes off, once it is sent.
+    mutating func remove<Change: ValueRecordingHistoryChange>(_ changes: [Change]) {
+        add(changes, by: -1)
+    }
+
+    /// `values` without the attributes a transaction still to send writes.
+    func withoutWrittenAttributes(
+        _ values: [PersistentIdentifier: [String: SnapshotValue]]
+    ) -> [PersistentIdentifier: [String: SnapshotValue]] {
+        var kept = values
+        for (id, attributes) in values {
+            guard let written = counts[id] else { continue }
+            let left = attributes.filter { (written[$0.key] ?? 0) <= 0 }
+            kept[id] = left.isEmpty ? nil : left
+        }
+        return kept
+    }
+
+    /// The attributes `change` writes: every attribute of an insert, the updated ones of an update.
+    static func attributes<Change: ValueRecordingHistoryChange>(writtenBy change: Change) -> [String] {
+        switch change.kind {
+        case .insert: Array(change.values.keys)
+        case .update: change.updatedAttributes
+        case .delete: []
+        }
+    }
+
+    private mutating func add<Change: ValueRecordingHistoryChange>(_ changes: [Change], by step: Int) {
+        for change in changes {
+            for name in Self.attributes(writtenBy: change) {
+                counts[change.changedPersistentIdentifier, default: [:]][name, default: 0] += step
+            }
+        }
+    }
+}
