@@ -203,9 +203,17 @@ extension SyncEngine {
                                     IdentifierTranslation.translate(
                                         .array(merged.map { .identifier($0) }), to: local.identifier)
                             }
-                            // Without previous values the links alone file the members: the list is sent only
-                            // when its order differs from theirs.
-                            guard merged != (base == nil ? order.linksAlone : order.theirs) else { continue }
+                            // Without previous values a to-one inverse side, written as any attribute, files
+                            // the members on its own: the list is sent only when its order differs. Otherwise
+                            // the list carries the links.
+                            let linksTravelAlone =
+                                base == nil
+                                && Self.inverse(of: relationship, in: id.entityName, schema: server.schema)?
+                                    .isToMany
+                                    == false
+                            guard merged != (linksTravelAlone ? order.linksAlone : order.theirs) else {
+                                continue
+                            }
                             // Every member is on the server: those of its list, and those linked (checked).
                             request.baselines[id, default: [:]][name] = theirs
                             values[name] = .array(merged.map { .identifier($0) })
@@ -229,21 +237,10 @@ extension SyncEngine {
         return conflicts
     }
 
-    /// The relationship's inverse when it is a to-one relationship.
-    static func toOneInverse(
-        of relationship: Schema.Relationship, in schema: Schema
-    ) -> Schema.Relationship? {
-        guard let name = relationship.inverse,
-            let inverse = schema.entity(named: relationship.destination)?.relationship(named: name),
-            !inverse.isToMany
-        else { return nil }
-        return inverse
-    }
-
     /// What a device transaction did to `owner`'s list `relationship`, for ``PushedListOrder``: with previous
-    /// values (`base`), the models it added to the list since the base and those it removed; without them,
-    /// when the inverse is to-one, the models the transaction's own changes linked and unlinked. `nil` for a
-    /// list without previous values whose inverse is to-many (or that has none): it is written whole.
+    /// values (`base`), the models it added to the list since the base and those it removed; without them, the
+    /// models whose inverse side (to-one or to-many) the transaction's own changes linked to the owner or
+    /// unlinked from it. `nil` for a list without previous values and without an inverse: it is written whole.
     private func listLinks(
         of owner: PersistentIdentifier, _ relationship: Schema.Relationship, base: SnapshotValue?,
         mine: SnapshotValue, changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
@@ -254,12 +251,25 @@ extension SyncEngine {
             let after = Set(mine.relatedIdentifiers ?? [])
             return (after.subtracting(before).filter(references.exists), before.subtracting(after))
         }
-        guard let inverse = Self.toOneInverse(of: relationship, in: server.schema) else { return nil }
+        guard let inverse = Self.inverse(of: relationship, in: owner.entityName, schema: server.schema) else {
+            return nil
+        }
         return links(to: owner, through: inverse.name, of: relationship.destination, in: changes, references)
     }
 
-    /// The models of `destination` a transaction's changes link to `owner` through their to-one relationship
-    /// `inverse` (and the server holds after the save), and those they link elsewhere, unlink or delete.
+    /// The relationship's inverse, declared on either side.
+    static func inverse(of relationship: Schema.Relationship, in entity: String, schema: Schema)
+        -> Schema.Relationship?
+    {
+        inverseName(of: relationship, in: entity, schema: schema).flatMap {
+            schema.entity(named: relationship.destination)?.relationship(named: $0)
+        }
+    }
+
+    /// The models of `destination` a transaction's changes link to `owner` through their relationship `inverse`
+    /// (and the server holds after the save), and those whose `inverse` they write without the owner, or delete.
+    /// A to-many `inverse` written for another reason, from a view that never saw the owner on it, reads as an
+    /// unlink too: the one case where the device's stale view wins (Docs/Sync.md).
     private func links(
         to owner: PersistentIdentifier, through inverse: String, of destination: String,
         in changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
@@ -275,7 +285,7 @@ extension SyncEngine {
                 guard change.kind == .insert || change.updatedAttributes.contains(inverse),
                     let value = change.values[inverse]
                 else { continue }
-                if references.translate(value) == .identifier(owner) {
+                if references.translate(value).relatedIdentifiers?.contains(owner) == true {
                     if references.exists(id) { linked.insert(id) }
                 } else {
                     unlinked.insert(id)

@@ -53,6 +53,43 @@ public final class SyncItem: PersistentModel {
     public init(title: String) { self.title = title }
 }
 
+/// A note with tags, each tag listing its notes: a many-to-many relationship, for the sync tests.
+public final class SyncTaggedNote: PersistentModel {
+    /// The title and the tags.
+    public static let schemaAttributes: [ModelAttribute<SyncTaggedNote>] = [
+        .attribute("title", \.title, options: .unique),
+        .relationship("tags", \.tags, inverse: \SyncTag.notes),
+    ]
+    /// The identifier.
+    public var persistentModelID = PersistentIdentifier()
+    /// A unique title.
+    public var title = ""
+    /// Its tags.
+    @Relationship public var tags: [SyncTag] = []
+    /// An empty note.
+    public init() {}
+    /// A note titled `title`.
+    public init(title: String) { self.title = title }
+}
+
+/// A tag, listing the notes that carry it (the seeds' optional spelling).
+public final class SyncTag: PersistentModel {
+    /// The name and the notes.
+    public static let schemaAttributes: [ModelAttribute<SyncTag>] = [
+        .attribute("name", \.name, options: .unique), .relationship("notes", \.notes),
+    ]
+    /// The identifier.
+    public var persistentModelID = PersistentIdentifier()
+    /// A unique name.
+    public var name = ""
+    /// The notes carrying it.
+    @Relationship public var notes: [SyncTaggedNote]? = []
+    /// An empty tag.
+    public init() {}
+    /// A tag named `name`.
+    public init(name: String) { self.name = name }
+}
+
 /// The note of the sync scenario as a newer app version declares it: one more attribute, which older
 /// devices do not know.
 public struct SyncNoteVersion2: PersistentModel {
@@ -81,6 +118,8 @@ public struct SyncNoteVersion2: PersistentModel {
 public enum SyncSchemas {
     /// Trips and items, plus the sync's bookkeeping.
     public static let trips = Schema([SyncTrip.self, SyncItem.self, SyncCursor.self])
+    /// Notes and tags (many-to-many, without previous values), plus the bookkeeping.
+    public static let tags = Schema([SyncTaggedNote.self, SyncTag.self, SyncCursor.self])
     /// Playlists and songs (whose list keeps its previous values), plus the bookkeeping.
     public static let music = Schema([Playlist.self, Song.self, SyncCursor.self])
     /// Notes as the second app version declares them, plus the bookkeeping.
