@@ -150,7 +150,7 @@
 
     /// `SyncListScenario` with a PostgreSQL server: random list edits on two devices and the server's own app,
     /// for lists without previous values and with them (30 seeds each; `SyncListScenarioTests` runs 60 against
-    /// an in-memory server).
+    /// an in-memory server), and `SyncTaggingScenario`'s many-to-many notes and tags (30 seeds).
     @Suite struct PostgresSyncListScenarioTests {
         let scenario = SyncListScenario(makeServer: freshSyncServer)
 
@@ -162,6 +162,15 @@
                 ] {
                     #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
                 }
+            }
+        }
+
+        /// Many-to-many notes and tags (`SyncTaggingScenario`), 30 seeds.
+        @Test func tagsConverge() throws {
+            let tagging = SyncTaggingScenario(makeServer: freshSyncServer)
+            for seed in UInt64(0)..<30 {
+                let problems = try tagging.run(seed: seed)
+                #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
             }
         }
     }
