@@ -48,23 +48,12 @@ extension ListOrderSyncTests {
     /// the first must not take the second back on the device meanwhile (it did: the device's history showed the
     /// second item taken off its trip until the second push put it back).
     @Test func aCorrectionLeavesAnEditStillToPushAlone() throws {
-        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        let (lab, a, b) = try Self.bothHoldLisbonWithAMap()
         defer { lab.remove() }
-        let (a, b) = (try lab.device("a"), try lab.device("b"))
-        try a.edit { context in
-            let trip = SyncTrip(name: "Lisbon")
-            context.insert(trip)
-            trip.items.append(SyncItem(title: "map"))
-        }
-        try a.sync()
+        try b.edit { try Self.lisbon(b, $0).items.append(SyncItem(title: "tickets")) }
         try b.sync()
-        func lisbon(_ device: SyncDevice<InMemoryDataStore>, _ context: ModelContext) throws -> SyncTrip {
-            try #require(try device.trip("Lisbon", in: context))
-        }
-        try b.edit { try lisbon(b, $0).items.append(SyncItem(title: "tickets")) }
-        try b.sync()
-        try a.edit { try lisbon(a, $0).items.append(SyncItem(title: "passport")) }
-        try a.edit { try lisbon(a, $0).items.append(SyncItem(title: "charger")) }
+        try a.edit { try Self.lisbon(a, $0).items.append(SyncItem(title: "passport")) }
+        try a.edit { try Self.lisbon(a, $0).items.append(SyncItem(title: "charger")) }
         let before = try a.store.fetchHistory(HistoryDescriptor()).count
         try a.engine.push()
         // What the push wrote to the device: no transaction of it unlinks an item.
@@ -77,7 +66,60 @@ extension ListOrderSyncTests {
         #expect(unlinks.isEmpty, "\(unlinks.map(\.changedPersistentIdentifier))")
         try a.sync()
         try b.sync()
-        let items = try lisbon(b, ModelContext(b.container)).items.map(\.title)
+        let items = try Self.lisbon(b, ModelContext(b.container)).items.map(\.title)
         #expect(items == ["map", "tickets", "passport", "charger"])
+    }
+}
+
+extension ListOrderSyncTests {
+    /// A device whose history was trimmed past what the server received uploads what it holds, and its values
+    /// win; but an item another device put on a trip meanwhile stays on it (the upload wrote the device's list
+    /// whole, which took that item off the trip).
+    @Test func anUploadWholeKeepsItemsAddedElsewhereOnTheirList() throws {
+        let (lab, a, b) = try Self.bothHoldLisbonWithAMap()
+        defer { lab.remove() }
+        try a.edit { try Self.lisbon(a, $0).items.append(SyncItem(title: "tickets")) }
+        try a.sync()
+        // b, which has not pulled the tickets, adds a passport and loses its history before it pushes.
+        try b.edit { try Self.lisbon(b, $0).items.append(SyncItem(title: "passport")) }
+        if let newest = try b.store.fetchHistory(HistoryDescriptor()).last?.token {
+            try b.store.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
+        }
+        let outcome = try b.sync()
+        #expect(outcome.resynchronised)
+        try a.sync()
+        for (device, name) in [(a, "a"), (b, "b")] {
+            let context = ModelContext(device.container)
+            let items = try Self.lisbon(device, context).items.map(\.title)
+            #expect(items == ["map", "tickets", "passport"], "\(name)'s list")
+            let owners = try context.fetch(FetchDescriptor<SyncItem>()).map {
+                "\($0.title) \($0.trip?.name ?? "-")"
+            }
+            #expect(
+                owners.sorted() == ["map Lisbon", "passport Lisbon", "tickets Lisbon"], "\(name)'s items")
+        }
+    }
+}
+
+extension ListOrderSyncTests {
+    /// Devices a and b of a lab with an in-memory server, both holding the trip Lisbon with one item, `map`.
+    static func bothHoldLisbonWithAMap() throws -> (
+        SyncLab<InMemoryDataStore>, SyncDevice<InMemoryDataStore>, SyncDevice<InMemoryDataStore>
+    ) {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { context in
+            let trip = SyncTrip(name: "Lisbon")
+            context.insert(trip)
+            trip.items.append(SyncItem(title: "map"))
+        }
+        try a.sync()
+        try b.sync()
+        return (lab, a, b)
+    }
+
+    /// The device's trip Lisbon, in `context`.
+    static func lisbon(_ device: SyncDevice<InMemoryDataStore>, _ context: ModelContext) throws -> SyncTrip {
+        try #require(try device.trip("Lisbon", in: context))
     }
 }

@@ -30,15 +30,29 @@ import Testing
         #expect(resynchronisations > seeds / 2, "\(resynchronisations) resynchronisations")
     }
 
+    /// A device's history is deleted every 7 rounds, unpushed work included: its next push uploads what it
+    /// holds, its values winning, and a full copy follows. This still breaks the rules in a few seeds (an item
+    /// another device filed taken off its list, or stores that differ after the settling syncs): a known issue,
+    /// recorded as such, in Docs/Sync.md. If it stops happening, `withKnownIssue` fails the test, and the
+    /// variant joins the others.
+    @Test func listsWhenADevicesHistoryIsTrimmed() throws {
+        withKnownIssue("an upload of the whole device can still take items off lists (Docs/Sync.md)") {
+            _ = try check(SyncTrip.self, schema: SyncSchemas.trips, trimDevicesEvery: 7, seeds: 20)
+        }
+    }
+
     /// Runs the seeds; returns how many resynchronisations they made.
     @discardableResult
     func check<Model: ListOwningModel>(
-        _ model: Model.Type, schema: Schema, trimServerEvery: Int? = nil
+        _ model: Model.Type, schema: Schema, trimServerEvery: Int? = nil, trimDevicesEvery: Int? = nil,
+        seeds: Int? = nil
     ) throws -> Int {
+        let seeds = seeds ?? self.seeds
         var (reorders, restarts, resynchronisations) = (0, 0, 0)
         for seed in 0..<seeds {
             let outcome = try scenario.run(
-                model, schema: schema, seed: UInt64(seed), trimServerEvery: trimServerEvery)
+                model, schema: schema, seed: UInt64(seed), trimServerEvery: trimServerEvery,
+                trimDevicesEvery: trimDevicesEvery)
             #expect(outcome.problems.isEmpty, "seed \(seed): \(outcome.problems.joined(separator: "\n"))")
             reorders += outcome.reorders
             restarts += outcome.restarts

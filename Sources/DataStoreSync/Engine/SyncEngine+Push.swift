@@ -74,7 +74,7 @@ extension SyncEngine {
     /// Notes, as corrections of the device, the lists the server holds after a push where they differ from
     /// what the push sent: lists merged with other devices' edits, or filed by the server's inverse upkeep. A
     /// merge that leaves the server's list as it was commits nothing, so no pull would bring it to the device.
-    private func takeMergedLists(
+    func takeMergedLists(
         from changes: [PlannedChange], into corrections: inout DeviceCorrections
     ) {
         for change in changes

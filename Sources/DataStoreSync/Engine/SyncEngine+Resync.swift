@@ -52,7 +52,8 @@ extension SyncEngine {
     /// device's unpushed changes, when known) are written, or every differing attribute when `winning` is
     /// `nil` (nothing is known, and the device's values win: no unpushed work is lost). Models the server holds
     /// and the device does not are kept: the device cannot tell its deletes from models it never pulled, and
-    /// the next pull brings them back; its known unpushed deletes are sent. Returns 0 (no conflict is decided).
+    /// the next pull brings them back (a full copy right after the upload, when the device's history is gone);
+    /// its known unpushed deletes are sent. Returns 0 (no conflict is decided).
     func uploadWhole(cursorExists: Bool, winning: PendingChanges?) throws -> Int {
         let newest = try Self.newestToken(of: local)
         var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
@@ -75,13 +76,34 @@ extension SyncEngine {
         let references = ReferenceFilter(
             exists: { held[$0] != nil || uploaded.contains($0) },
             translate: { IdentifierTranslation.translate($0, to: self.server.identifier) })
+        let uploadedRows = Dictionary(zip(ids, rows), uniquingKeysWith: { first, _ in first })
         for (row, id) in zip(rows, ids) {
             guard let entity = server.schema.entity(named: id.entityName) else { continue }
             let values = references.filter(row.values, of: entity)
             if let current = held[id] {
                 let mine = winning.map { $0.attributes[row.persistentIdentifier] ?? [] }
-                let changed = values.filter {
+                var changed = values.filter {
                     current.values[$0.key] != $0.value && mine?.contains($0.key) ?? true
+                }
+                for (name, value) in changed {
+                    guard let relationship = entity.relationship(named: name), relationship.isToMany,
+                        let inverse = Self.inverse(of: relationship, in: entity.name, schema: server.schema)
+                    else { continue }
+                    // The device's list, from a view that may be out of date, never takes the server's other
+                    // members off it: the members' own side, uploaded too, says whom the device took off.
+                    let theirs = current.values[name] ?? .null
+                    let order = PushedListOrder(
+                        theirs: theirs.relatedIdentifiers ?? [], mine: value.relatedIdentifiers ?? [],
+                        links: uploadedLinks(
+                            to: id, through: inverse.name, theirs: theirs, mine: value, rows: uploadedRows,
+                            references))
+                    let merged = order.merged
+                    if merged == order.theirs {
+                        changed[name] = nil
+                    } else {
+                        changed[name] = .array(merged.map { .identifier($0) })
+                        request.baselines[id, default: [:]][name] = theirs
+                    }
                 }
                 if !changed.isEmpty {
                     request.updated.append(DataStoreSnapshot(persistentIdentifier: id, values: changed))
@@ -104,12 +126,47 @@ extension SyncEngine {
         guard !request.isEmpty else { return 0 }
         let result = try server.save(request)
         progress.withLock { $0.examinedLocal = newest }
-        try correctDevice(DeviceCorrections(remapped: result.remappedIdentifiers))
+        var corrections = DeviceCorrections(remapped: result.remappedIdentifiers)
+        takeMergedLists(from: result.deleteRuleChanges, into: &corrections)
+        try correctDevice(corrections)
+        // Without its history the device cannot tell its deletes from models it never pulled: the server kept
+        // them, and only a full copy brings them back to the device, which would otherwise never hold them. Now,
+        // while everything the device holds is on the server; an app save in between makes it read again.
+        if winning == nil {
+            var attempt = 0
+            while true {
+                do {
+                    try rebuildFromServer(cursorExists: pullCursor().exists, expired: false)
+                    break
+                } catch let error as DataStoreError
+                    where [.mergeConflict, .modelNotFound].contains(error.code) && attempt < 8
+                {
+                    attempt += 1
+                }
+            }
+        }
         let text = newest.flatMap { try? HistoryTokenCoding.jsonString($0) }
         updateStatus {
             $0.pendingTransactionCount = 0
             $0.pushedToken = text
         }
         return 0
+    }
+
+    /// For an upload of the whole device: the models its list `mine` adds to the server's list `theirs`, and
+    /// the server's members whose own side, as the device uploads it, no longer names `owner` (those the device
+    /// took off). A member the device does not hold stays.
+    private func uploadedLinks(
+        to owner: PersistentIdentifier, through inverse: String, theirs: SnapshotValue, mine: SnapshotValue,
+        rows: [PersistentIdentifier: DataStoreSnapshot], _ references: ReferenceFilter
+    ) -> (linked: Set<PersistentIdentifier>, unlinked: Set<PersistentIdentifier>) {
+        let held = Set(theirs.relatedIdentifiers ?? [])
+        let linked = Set(mine.relatedIdentifiers ?? []).subtracting(held)
+        let unlinked = held.filter { member in
+            guard let row = rows[member] else { return false }
+            let side = references.translate(row.values[inverse] ?? .null)
+            return side.relatedIdentifiers?.contains(owner) != true
+        }
+        return (linked, unlinked)
     }
 }
