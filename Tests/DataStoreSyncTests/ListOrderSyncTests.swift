@@ -123,3 +123,30 @@ extension ListOrderSyncTests {
         try #require(try device.trip("Lisbon", in: context))
     }
 }
+
+extension ListOrderSyncTests {
+    /// A device whose history was trimmed past its unpushed work pulls before it pushes: it uploads what it
+    /// holds first, so the pull does not write the server's list over its unpushed item (it did: the item was
+    /// taken off the trip on the device, and never reached the server on it).
+    @Test func aPullAfterLostHistoryUploadsTheDeviceFirst() throws {
+        let (lab, a, b) = try Self.bothHoldLisbonWithAMap()
+        defer { lab.remove() }
+        try b.edit { try Self.lisbon(b, $0).items.append(SyncItem(title: "passport")) }
+        if let newest = try b.store.fetchHistory(HistoryDescriptor()).last?.token {
+            try b.store.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
+        }
+        try a.edit { try Self.lisbon(a, $0).items.append(SyncItem(title: "tickets")) }
+        try a.sync()
+        try b.engine.pull()
+        try b.sync()
+        try a.sync()
+        for (device, name) in [(a, "a"), (b, "b")] {
+            let context = ModelContext(device.container)
+            let owners = try context.fetch(FetchDescriptor<SyncItem>()).map {
+                "\($0.title) \($0.trip?.name ?? "-")"
+            }
+            #expect(
+                owners.sorted() == ["map Lisbon", "passport Lisbon", "tickets Lisbon"], "\(name)'s items")
+        }
+    }
+}

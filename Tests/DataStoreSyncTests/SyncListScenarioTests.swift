@@ -30,14 +30,14 @@ import Testing
         #expect(resynchronisations > seeds / 2, "\(resynchronisations) resynchronisations")
     }
 
-    /// A device's history is deleted every 7 rounds, unpushed work included: its next push uploads what it
-    /// holds, its values winning, and a full copy follows. This still breaks the rules in a few seeds (an item
-    /// another device filed taken off its list, or stores that differ after the settling syncs): a known issue,
-    /// recorded as such, in Docs/Sync.md. If it stops happening, `withKnownIssue` fails the test, and the
-    /// variant joins the others.
+    /// A device's history is deleted every 7 rounds, unpushed work included: its next push or pull uploads what
+    /// it holds, its values winning, and a full copy follows. This still breaks the rules in a few seeds (2 of
+    /// the first 20: seed 3 takes an item another device filed off its list, seed 13 leaves the stores
+    /// differing): a known issue, in Docs/Sync.md. The test runs the first 4 seeds; if seed 3 stops failing,
+    /// `withKnownIssue` fails the test, and the variant should join the others.
     @Test func listsWhenADevicesHistoryIsTrimmed() throws {
         withKnownIssue("an upload of the whole device can still take items off lists (Docs/Sync.md)") {
-            _ = try check(SyncTrip.self, schema: SyncSchemas.trips, trimDevicesEvery: 7, seeds: 20)
+            _ = try check(SyncTrip.self, schema: SyncSchemas.trips, trimDevicesEvery: 7, seeds: 4)
         }
     }
 

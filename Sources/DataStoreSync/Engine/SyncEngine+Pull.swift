@@ -32,6 +32,11 @@ extension SyncEngine {
 
     private func pullOnce() throws -> PullOutcome {
         var outcome = PullOutcome()
+        if try pendingChanges(after: localHistoryStart(pushed: pushCursor().token)) == nil {
+            // The device's history no longer reaches what the server received, so its unpushed work is unknown
+            // and a pull would write over it: the device uploads what it holds first.
+            _ = try performPush()
+        }
         var cursor = try pullCursor()
         guard var token = cursor.token else {
             // The first pull: a full copy is cheaper than replaying history, and history may be trimmed.
@@ -177,7 +182,15 @@ extension SyncEngine {
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
             return nil
         }
-        if token == nil, let first = transactions.first, first.token.sequence != 1 { return nil }
+        if token == nil {
+            // As for a push (`localHistory(after:)`): without a cursor the history must start at the first
+            // transaction, and a device that holds models but no history at all has lost it.
+            if let first = transactions.first {
+                if first.token.sequence != 1 { return nil }
+            } else if try localRows.holdsAnyRow() {
+                return nil
+            }
+        }
         var pending = PendingChanges()
         for transaction in transactions where transaction.author != Self.pullAuthor {
             for change in transaction.changes {
