@@ -4,8 +4,10 @@ import DataStoreCore
 ///
 /// The device may have saved its list from a stale view, so its list never decides alone who belongs to it.
 /// With previous values, the members are the server's, less what the device removed since its base, plus what
-/// it added. Without them, when the inverse is to-one, the members' own to-one side decides, and the server's
-/// inverse upkeep files them (a model linked is appended, one unlinked leaves); the list adds only its order.
+/// it added. Without them, the members' own side decides (a to-one inverse, or the other list of a many-to-many
+/// relationship), as the same save changed it; with a to-one inverse the server's inverse upkeep files them (a
+/// model linked is appended, one unlinked leaves), and the list adds only its order. An upload of the whole
+/// device reads the members' side from the rows it uploads.
 /// The order, in both cases:
 /// - an edit that only reorders (it adds and removes nothing): the members both lists hold take the device's
 ///   order; a member only the server holds (added elsewhere, not yet pulled) stays in front of the member it
@@ -17,10 +19,11 @@ struct PushedListOrder {
     let theirs: [PersistentIdentifier]
     /// The device's list after its transaction, in server identifiers.
     let mine: [PersistentIdentifier]
-    /// Models the device added to the list (without previous values: those whose to-one side the transaction
-    /// set to the list's owner) that the server holds after the save.
+    /// Models the device added to the list (without previous values: those whose own side the transaction set to
+    /// name the list's owner) that the server holds after the save.
     let linked: Set<PersistentIdentifier>
-    /// Models the device took off the list (without previous values: linked elsewhere, unlinked or deleted).
+    /// Models the device took off the list (without previous values: those whose own side no longer names the
+    /// owner, or deleted).
     let unlinked: Set<PersistentIdentifier>
 
     /// The order of `mine` over `theirs`, given the transaction's `links`.
