@@ -150,3 +150,33 @@ extension ListOrderSyncTests {
         }
     }
 }
+
+extension ListOrderSyncTests {
+    /// A device's push meets a conflict its resolver decides for the server, so the engine corrects the device
+    /// in a transaction of its own; the device's history is then trimmed through that correction. Nothing
+    /// unpushed was lost, so the next push sends the next edit as usual (it uploaded the whole device, its
+    /// stale values winning over newer ones).
+    @Test func aTrimOfTheEnginesOwnCorrectionIsNotLostWork() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b", resolver: { $0.remote }))
+        try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Lisbon", nights: 3)) }
+        try a.sync()
+        try b.sync()
+        try a.edit { try Self.lisbon(a, $0).nights = 4 }
+        try a.sync()
+        try b.edit { try Self.lisbon(b, $0).nights = 6 }
+        try b.engine.push()  // the resolver keeps the server's 4: the device is corrected
+        let history = try b.store.fetchHistory(HistoryDescriptor())
+        #expect(history.last?.author == SyncEngine<JSONFileDataStore, InMemoryDataStore>.pullAuthor)
+        if let newest = history.last?.token {
+            try b.store.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
+        }
+        try b.edit { try Self.lisbon(b, $0).destination = "Lisboa" }
+        try b.engine.push()
+        #expect(b.engine.status.resynchronisationCount == 0, "\(b.engine.status)")
+        try a.sync()
+        let lisbon = try Self.lisbon(a, ModelContext(a.container))
+        #expect(lisbon.nights == 4 && lisbon.destination == "Lisboa")
+    }
+}

@@ -31,15 +31,15 @@ import Testing
     }
 
     /// A device's history is deleted every 7 rounds, unpushed work included: its next push or pull uploads what
-    /// it holds, its values winning, and a full copy follows. This still breaks the rules in one seed of the
-    /// first 40: seed 13 leaves one list in another order on one device after the settling syncs. A known
-    /// issue, in Docs/Sync.md. The test runs the first 14 seeds; if seed 13 stops failing, `withKnownIssue`
-    /// fails the test, and the variant should join the others.
+    /// it holds, its values winning, and a full copy follows. This still breaks the rules in 2 seeds of the first
+    /// 200 (seed 0 leaves a model the others hold off one device, seed 96 one list in another order): a known
+    /// issue, in Docs/Sync.md. The test runs the first 4 seeds; if seed 0 stops failing, `withKnownIssue` fails
+    /// the test, and the variant should join the others.
     @Test func listsWhenADevicesHistoryIsTrimmed() throws {
         withKnownIssue(
             "after an upload of the whole device a list can keep another order on one device (Docs/Sync.md)"
         ) {
-            _ = try check(SyncTrip.self, schema: SyncSchemas.trips, trimDevicesEvery: 7, seeds: 14)
+            _ = try check(SyncTrip.self, schema: SyncSchemas.trips, trimDevicesEvery: 7, seeds: 4)
         }
     }
 

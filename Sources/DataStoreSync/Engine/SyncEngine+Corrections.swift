@@ -44,7 +44,7 @@ extension SyncEngine {
         var request = overlay.request(author: Self.pullAuthor)
         // An app save made since the push is newer than the correction and is pushed after it: it wins.
         request.mergePolicy = .mergeByPropertyObjectTrump
-        if !request.isEmpty { _ = try local.save(request) }
+        if !request.isEmpty { readThrough(ownSave: try local.save(request).token) }
     }
 
     /// Adds the device's rows of `identifiers` not loaded yet to the overlay.

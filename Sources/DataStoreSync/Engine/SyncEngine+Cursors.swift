@@ -40,6 +40,20 @@ extension SyncEngine {
         return (true, try Self.decode(Local.Token.self, row))
     }
 
+    /// Reads through a device transaction this engine just wrote (a pull, a correction, a full copy) when it
+    /// directly follows what the engine has read: it never travels, so a push need not read it again, and a trim
+    /// of the device's history through it leaves nothing unpushed behind instead of looking like lost work. A
+    /// transaction an app committed in between keeps the engine where it was.
+    func readThrough(ownSave token: Local.Token?) {
+        guard let token else { return }
+        progress.withLock {
+            guard let examined = $0.examinedLocal, examined.epoch == token.epoch,
+                token.sequence == examined.sequence + 1
+            else { return }
+            $0.examinedLocal = token
+        }
+    }
+
     /// Adds the device's note of how far it has pushed to a local save, when it moved.
     func notePushed(
         in request: inout DataStoreSaveChangesRequest, noted: inout (exists: Bool, token: Local.Token?)

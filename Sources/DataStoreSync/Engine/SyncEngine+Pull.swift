@@ -81,7 +81,7 @@ extension SyncEngine {
                 store: local.identifier,
                 to: &request)
             try notePushed(in: &request, noted: &noted)
-            _ = try local.save(request)
+            readThrough(ownSave: try local.save(request).token)
             cursor.exists = true
             token = last.token
             outcome.applied += applied

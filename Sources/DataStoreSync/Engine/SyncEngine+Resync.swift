@@ -38,7 +38,7 @@ extension SyncEngine {
                 cursor: Self.pullCursorName, token: newest, exists: cursorExists, store: local.identifier,
                 to: &request)
         }
-        if !request.isEmpty { _ = try local.save(request) }
+        if !request.isEmpty { readThrough(ownSave: try local.save(request).token) }
         let text = newest.flatMap { try? HistoryTokenCoding.jsonString($0) }
         updateStatus {
             if expired { $0.resynchronisationCount += 1 }
