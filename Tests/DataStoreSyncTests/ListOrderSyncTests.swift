@@ -180,3 +180,26 @@ extension ListOrderSyncTests {
         #expect(lisbon.nights == 4 && lisbon.destination == "Lisboa")
     }
 }
+
+extension ListOrderSyncTests {
+    /// A device whose whole history was trimmed uploads what it holds once; its next syncs are ordinary, and
+    /// another device's later edit stands (the device uploaded itself at every sync, because its empty history
+    /// gave the upload no token to record, and its stale values won each time).
+    @Test func aDeviceWithNoHistoryLeftUploadsItselfOnce() throws {
+        let (lab, a, b) = try Self.bothHoldLisbonWithAMap()
+        defer { lab.remove() }
+        if let newest = try b.store.fetchHistory(HistoryDescriptor()).last?.token {
+            try b.store.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
+        }
+        try b.sync()
+        let uploads = b.engine.status.resynchronisationCount
+        #expect(uploads == 1)
+        try a.edit { try Self.lisbon(a, $0).destination = "Porto" }
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        #expect(b.engine.status.resynchronisationCount == uploads, "\(b.engine.status)")
+        #expect(try Self.lisbon(a, ModelContext(a.container)).destination == "Porto")
+        #expect(try Self.lisbon(b, ModelContext(b.container)).destination == "Porto")
+    }
+}

@@ -10,6 +10,9 @@ extension SyncEngine {
     /// written with the pulls, so that a device can tell what it has not pushed when the server forgot.
     static var pushedCursorName: String { "pushed" }
 
+    /// The cursor row ``markLocalPosition()`` changes: its value means nothing, its transaction is the marker.
+    static var uploadMarkName: String { "upload-mark" }
+
     /// How far the server has received this device's transactions: `nil` before the first push.
     ///
     /// - Throws: `DataStoreError.malformedHistoryToken` when the stored cursor does not decode, and what the
@@ -52,6 +55,21 @@ extension SyncEngine {
             else { return }
             $0.examinedLocal = token
         }
+    }
+
+    /// Writes a device transaction of the engine's own (a marker cursor row, changed each time) and returns its
+    /// token: for a device whose history is empty, the position an upload of the whole device reached.
+    func markLocalPosition() throws -> Local.Token? {
+        let id = SyncCursor.identifier(Self.uploadMarkName, in: local.identifier)
+        var request = DataStoreSaveChangesRequest(editingState: EditingState(author: Self.pullAuthor))
+        let marker = DataStoreSnapshot(
+            persistentIdentifier: id, values: ["token": .string(UUID().uuidString)])
+        if try localRows.row(id) == nil {
+            request.inserted.append(marker)
+        } else {
+            request.updated.append(marker)
+        }
+        return try local.save(request).token
     }
 
     /// Adds the device's note of how far it has pushed to a local save, when it moved.

@@ -55,7 +55,10 @@ extension SyncEngine {
     /// the next pull brings them back (a full copy right after the upload, when the device's history is gone);
     /// its known unpushed deletes are sent. Returns 0 (no conflict is decided).
     func uploadWhole(cursorExists: Bool, winning: PendingChanges?) throws -> Int {
-        let newest = try Self.newestToken(of: local)
+        // A device whose history is empty (all of it trimmed) gets a transaction of the engine's own, so that
+        // the upload has a token to record; without one, every later push and pull would upload it again, its
+        // stale values winning each time.
+        let newest = try Self.newestToken(of: local) ?? markLocalPosition()
         var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
         var rows: [DataStoreSnapshot] = []
         for entity in localRows.models.syncedEntities where server.schema.entity(named: entity) != nil {
