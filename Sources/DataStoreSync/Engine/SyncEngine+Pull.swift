@@ -18,10 +18,16 @@ extension SyncEngine {
     func performPull() throws -> PullOutcome {
         updateStatus { $0.isPulling = true }
         defer { updateStatus { $0.isPulling = false } }
+        return try retryingRacesWithTheApp { try pullOnce() }
+    }
+
+    /// Runs `body`, a local save built from rows read before it, again when an app save made meanwhile makes
+    /// the store refuse it (merge policy `.error`, or a model the app deleted), up to 8 times.
+    func retryingRacesWithTheApp<Result>(_ body: () throws -> Result) throws -> Result {
         var attempt = 0
         while true {
             do {
-                return try pullOnce()
+                return try body()
             } catch let error as DataStoreError
                 where [.mergeConflict, .modelNotFound].contains(error.code) && attempt < 8
             {
@@ -32,10 +38,12 @@ extension SyncEngine {
 
     private func pullOnce() throws -> PullOutcome {
         var outcome = PullOutcome()
-        if try pendingChanges(after: localHistoryStart(pushed: pushCursor().token)) == nil {
+        var known = try pendingChanges(after: localHistoryStart(pushed: pushCursor().token))
+        if known == nil {
             // The device's history no longer reaches what the server received, so its unpushed work is unknown
             // and a pull would write over it: the device uploads what it holds first.
             _ = try performPush()
+            known = try pendingChanges()
         }
         var cursor = try pullCursor()
         guard var token = cursor.token else {
@@ -43,7 +51,7 @@ extension SyncEngine {
             try rebuildFromServer(cursorExists: cursor.exists, expired: false)
             return outcome
         }
-        let pending = try pendingChanges()
+        let pending = known ?? PendingChanges()
         var noted = try pushedCursor()
         while true {
             var descriptor = HistoryDescriptor<Server.HistoryType>(fetchLimit: Self.pullBatchSize)

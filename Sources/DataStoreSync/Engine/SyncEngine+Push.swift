@@ -188,10 +188,13 @@ extension SyncEngine {
                         }
                     }
                     if let relationship = entity.relationship(named: name) {
+                        let inverse =
+                            relationship.isToMany
+                            ? Self.inverse(of: relationship, in: id.entityName, schema: server.schema) : nil
                         if relationship.isToMany,
                             let links = listLinks(
-                                of: id, relationship, base: base, mine: mine, changes: zip(changes, ids),
-                                references)
+                                of: id, relationship, inverse: inverse, base: base, mine: mine,
+                                changes: zip(changes, ids), references)
                         {
                             let order = PushedListOrder(
                                 theirs: theirs.relatedIdentifiers ?? [], mine: mine.relatedIdentifiers ?? [],
@@ -206,11 +209,7 @@ extension SyncEngine {
                             // Without previous values a to-one inverse side, written as any attribute, files
                             // the members on its own: the list is sent only when its order differs. Otherwise
                             // the list carries the links.
-                            let linksTravelAlone =
-                                base == nil
-                                && Self.inverse(of: relationship, in: id.entityName, schema: server.schema)?
-                                    .isToMany
-                                    == false
+                            let linksTravelAlone = base == nil && inverse?.isToMany == false
                             guard merged != (linksTravelAlone ? order.linksAlone : order.theirs) else {
                                 continue
                             }
@@ -237,12 +236,14 @@ extension SyncEngine {
         return conflicts
     }
 
-    /// What a device transaction did to `owner`'s list `relationship`, for ``PushedListOrder``: with previous
-    /// values (`base`), the models it added to the list since the base and those it removed; without them, the
-    /// models whose inverse side (to-one or to-many) the transaction's own changes linked to the owner or
-    /// unlinked from it. `nil` for a list without previous values and without an inverse: it is written whole.
+    /// What a device transaction did to `owner`'s list `relationship` (whose inverse is `inverse`), for
+    /// ``PushedListOrder``: with previous values (`base`), the models it added to the list since the base and
+    /// those it removed; without them, the models whose inverse side (to-one or to-many) the transaction's own
+    /// changes linked to the owner or unlinked from it. `nil` for a list without previous values and without an
+    /// inverse: it is written whole.
     private func listLinks(
-        of owner: PersistentIdentifier, _ relationship: Schema.Relationship, base: SnapshotValue?,
+        of owner: PersistentIdentifier, _ relationship: Schema.Relationship, inverse: Schema.Relationship?,
+        base: SnapshotValue?,
         mine: SnapshotValue, changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
         _ references: ReferenceFilter
     ) -> (linked: Set<PersistentIdentifier>, unlinked: Set<PersistentIdentifier>)? {
@@ -251,9 +252,7 @@ extension SyncEngine {
             let after = Set(mine.relatedIdentifiers ?? [])
             return (after.subtracting(before).filter(references.exists), before.subtracting(after))
         }
-        guard let inverse = Self.inverse(of: relationship, in: owner.entityName, schema: server.schema) else {
-            return nil
-        }
+        guard let inverse else { return nil }
         return links(to: owner, through: inverse.name, of: relationship.destination, in: changes, references)
     }
 

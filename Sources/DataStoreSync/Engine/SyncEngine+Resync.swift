@@ -136,16 +136,8 @@ extension SyncEngine {
         // them, and only a full copy brings them back to the device, which would otherwise never hold them. Now,
         // while everything the device holds is on the server; an app save in between makes it read again.
         if winning == nil {
-            var attempt = 0
-            while true {
-                do {
-                    try rebuildFromServer(cursorExists: pullCursor().exists, expired: false)
-                    break
-                } catch let error as DataStoreError
-                    where [.mergeConflict, .modelNotFound].contains(error.code) && attempt < 8
-                {
-                    attempt += 1
-                }
+            try retryingRacesWithTheApp {
+                try rebuildFromServer(cursorExists: pullCursor().exists, expired: false)
             }
         }
         let text = newest.flatMap { try? HistoryTokenCoding.jsonString($0) }
