@@ -1,5 +1,7 @@
 #if PostgreSQL
     import DataStoreCore
+    import DataStoreHistory
+    import DataStoreSync
     import Foundation
     import JSONFileStorage
     import PostgresStorage
@@ -19,12 +21,41 @@
         static let seconds = ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_SECONDS"].flatMap(
             Double.init)
 
-        @Test(.enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"))
+        /// The workloads to run, from `DATASTORE_SYNC_FAULT_WORKLOADS` (`notes`, `lists`, or both separated by a
+        /// comma; both when unset).
+        static let workloads = Set(
+            (ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_WORKLOADS"] ?? "notes,lists").split(
+                separator: ","
+            ).map(String.init))
+
+        /// Flat notes: inserts, updates and deletes.
+        @Test(
+            .enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"),
+            .enabled(if: workloads.contains("notes")))
         func fiveDevicesConvergeUnderFaults() throws {
-            let report = try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5).run()
+            try Self.expectClean(try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, lists: false).run())
+        }
+
+        /// Trips' lists edited through model contexts: appends, reorders, moves, unlinks, deletes.
+        @Test(
+            .enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"),
+            .enabled(if: workloads.contains("lists")))
+        func fiveDevicesEditingListsConvergeUnderFaults() throws {
+            try Self.expectClean(try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, lists: true).run())
+        }
+
+        /// Prints the summary (and appends it to `DATASTORE_SYNC_FAULT_REPORT`) and expects no violation.
+        static func expectClean(_ report: SyncFaultRun.Report) throws {
             print(report.summary)
             if let path = ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_REPORT"] {
-                try Data((report.summary + "\n").utf8).write(to: URL(fileURLWithPath: path))
+                let url = URL(fileURLWithPath: path)
+                if !FileManager.default.fileExists(atPath: path) {
+                    _ = FileManager.default.createFile(atPath: path, contents: nil)
+                }
+                let handle = try FileHandle(forWritingTo: url)
+                defer { try? handle.close() }
+                handle.seekToEndOfFile()
+                handle.write(Data((report.summary + "\n").utf8))
             }
             #expect(report.violations.isEmpty, "\(report.violations)")
             #expect(report.acknowledged > 0 && report.faults.values.reduce(0, +) > 0, "\(report.summary)")
@@ -35,6 +66,15 @@
     struct SyncFaultRun {
         let seconds: Double
         let devices: Int
+        /// Whether the devices edit trips' lists (`sync-device … lists`) instead of flat notes.
+        let lists: Bool
+
+        /// The items on the trips the server holds before the devices start.
+        static let seededItems = ["Kyoto", "Lisbon", "Oslo"].flatMap { trip in
+            (0..<4).map { "item-seed-\(trip)-\($0)" }
+        }
+
+        var schema: Schema { lists ? SyncSchemas.trips : SyncNote.schema }
 
         /// What a run found.
         struct Report {
@@ -45,13 +85,15 @@
             var rounds = 0
             var notes = 0
             var violations: [String] = []
+            /// What `notes` counts: notes, or items on the lists workload.
+            var noun = "notes"
 
             var summary: String {
                 let faultList = faults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
                     separator: ", ")
                 return
                     "sync fault test: \(acknowledged) transactions acknowledged (\(committed) committed) on the devices, "
-                    + "\(serverTransactions) server transactions, \(notes) notes at the end; faults: \(faultList); "
+                    + "\(serverTransactions) server transactions, \(notes) \(noun) at the end; faults: \(faultList); "
                     + "quiet after \(rounds) sync rounds; violations: \(violations.count)"
             }
         }
@@ -68,23 +110,24 @@
                     reason: "run under Scripts/with-postgres, which sets DATASTORE_POSTGRES_RESTART")
             }
             let namespace = PostgresServer.freshNamespace()
-            // The server's tables, made once before the devices start.
-            _ = try PostgresDataStore(
-                .init(
-                    name: "server", schema: SyncNote.schema, connectionString: url, databaseSchema: namespace)
-            )
+            // The server's tables, made once before the devices start, and the trips the lists workload edits.
+            let server = try PostgresDataStore(
+                .init(name: "server", schema: schema, connectionString: url, databaseSchema: namespace))
+            if lists { try seedTrips(server) }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "sync-fault-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
 
             var report = Report()
+            if lists { report.noun = "items" }
             var runs = [Int](repeating: 0, count: devices)
             var processes: [ChildProcess] = []
             func launch(_ index: Int) throws -> ChildProcess {
                 runs[index] += 1
                 let process = try ChildProcess(
-                    ["sync-device", directory.path, "d\(index)", "\(runs[index])", namespace],
+                    ["sync-device", directory.path, "d\(index)", "\(runs[index])", namespace]
+                        + (lists ? ["lists"] : []),
                     takesCommands: true)
                 guard process.waitForLines(1, timeout: .seconds(90)), process.output.first == "READY" else {
                     throw DataStoreError.invalidConfiguration(
@@ -168,14 +211,29 @@
             return report
         }
 
+        /// Three trips with four items each, made on the server by its own app.
+        func seedTrips(_ server: PostgresDataStore) throws {
+            let context = ModelContext(
+                try ModelContainer(for: [SyncTrip.self], configurations: [ModelConfiguration(store: server)]))
+            for name in ["Kyoto", "Lisbon", "Oslo"] {
+                let trip = SyncTrip(name: name)
+                context.insert(trip)
+                for index in 0..<4 { trip.items.append(SyncItem(title: "item-seed-\(name)-\(index)")) }
+            }
+            try context.save()
+        }
+
+        /// What `store` holds, as comparable lines: the notes, or the trips and items with both sides of each link.
+        func rows(_ store: some HistoryProvidingStore) throws -> [String] {
+            lists ? try SyncLab<PostgresDataStore>.state(of: store) : try SyncScenarioRows.rows(store)
+        }
+
         /// Convergence, nothing lost, each device transaction in one server transaction, per-device order, and
-        /// no echo.
+        /// no echo; on the lists workload also ``checkLists(directory:server:into:)``.
         func check(directory: URL, url: String, namespace: String, into report: inout Report) throws {
             let server = try PostgresDataStore(
-                .init(
-                    name: "server", schema: SyncNote.schema, connectionString: url, databaseSchema: namespace)
-            )
-            let serverRows = try SyncScenarioRows.rows(server)
+                .init(name: "server", schema: schema, connectionString: url, databaseSchema: namespace))
+            let serverRows = try rows(server)
             report.notes = serverRows.count
             let history = try server.fetchHistory(HistoryDescriptor())
             report.serverTransactions = history.count
@@ -200,13 +258,13 @@
             for index in 0..<devices {
                 let name = "d\(index)"
                 let store = try JSONFileDataStore(
-                    .init(
-                        name: name, schema: SyncNote.schema, directory: directory.appendingPathComponent(name)
-                    ))
-                let rows = try SyncScenarioRows.rows(store)
+                    .init(name: name, schema: schema, directory: directory.appendingPathComponent(name)))
+                let rows = try rows(store)
                 if rows != serverRows {
+                    let only = Set(rows).symmetricDifference(serverRows).sorted().prefix(10)
                     report.violations.append(
-                        "\(name) holds \(rows.count) notes, the server \(serverRows.count), and they differ")
+                        "\(name) holds \(rows.count) rows, the server \(serverRows.count), and they differ: "
+                            + "\(only)")
                 }
                 let acknowledged = try String(
                     contentsOf: directory.appendingPathComponent("\(name).acks"), encoding: .utf8
@@ -216,13 +274,13 @@
                 // Every transaction the device committed (acknowledged or not), in its order.
                 let committed = try store.fetchHistory(HistoryDescriptor()).filter { $0.author == "app" }
                 report.committed += committed.count
-                let committedStamps = Set(committed.compactMap { Self.stamp(of: $0) })
+                let committedStamps = Set(committed.compactMap { stamp(of: $0) })
                 for stamp in acknowledged where !committedStamps.contains(stamp) {
                     report.violations.append("\(stamp) was acknowledged but is not in \(name)'s history")
                 }
                 var last = -1
                 for transaction in committed {
-                    guard let stamp = Self.stamp(of: transaction) else { continue }
+                    guard let stamp = stamp(of: transaction) else { continue }
                     let positions = landed[stamp] ?? []
                     if positions.count > 1 {
                         report.violations.append("\(stamp) is split over server transactions \(positions)")
@@ -249,15 +307,65 @@
                     )
                 }
             }
+            if lists { try checkLists(directory: directory, server: server, into: &report) }
         }
 
-        /// The stamp a device transaction wrote (every value it wrote carries it); `nil` for a delete alone.
-        static func stamp(of transaction: some HistoryTransaction) -> String? {
+        /// The stamp a device transaction wrote: on notes every string value it wrote carries it, on lists a
+        /// trip's `notes`; `nil` for a delete alone.
+        func stamp(of transaction: some HistoryTransaction) -> String? {
             for change in transaction.changes {
                 guard let values = (change as? any ValueRecordingHistoryChange)?.values else { continue }
+                if lists {
+                    if case .string(let text)? = values["notes"] { return text }
+                    continue
+                }
                 for value in values.values { if case .string(let text) = value { return text } }
             }
             return nil
+        }
+
+        /// The lists' rules: both sides of every link agree; every item seeded or made by an acknowledged
+        /// transaction is held unless some device meant to delete it; nothing is held that no device made; an
+        /// item is on no list only when some device meant to take it off.
+        func checkLists(directory: URL, server: PostgresDataStore, into report: inout Report) throws {
+            let stored = try StoredTrips(
+                try ModelContainer(
+                    for: [SyncTrip.self, SyncItem.self], configurations: [ModelConfiguration(store: server)]),
+                of: SyncTrip.self)
+            report.violations += stored.inconsistencies
+            var made = Set(Self.seededItems)
+            var mustHold = Set(Self.seededItems)
+            var deleted = Set<String>()
+            var unlinked = Set<String>()
+            for index in 0..<devices {
+                func lines(_ suffix: String) throws -> [[Substring]] {
+                    try String(
+                        contentsOf: directory.appendingPathComponent("d\(index).\(suffix)"), encoding: .utf8
+                    ).split(separator: "\n").map { $0.split(separator: " ") }
+                }
+                let acknowledged = Set(try lines("acks").compactMap(\.first))
+                // The last line may be cut short by a kill: its intent is unknown, and nothing acknowledged it.
+                for fields in try lines("intents") where fields.count >= 2 {
+                    let titles = fields.dropFirst(2).map(String.init)
+                    switch fields[1] {
+                    case "insert":
+                        made.formUnion(titles)
+                        if acknowledged.contains(fields[0]) { mustHold.formUnion(titles) }
+                    case "delete": deleted.formUnion(titles)
+                    case "unlink": unlinked.formUnion(titles)
+                    default: break
+                    }
+                }
+            }
+            let held = Set(stored.owners.keys)
+            let lost = mustHold.subtracting(deleted).subtracting(held)
+            if !lost.isEmpty { report.violations.append("acknowledged items lost: \(lost.sorted())") }
+            let unknown = held.subtracting(made)
+            if !unknown.isEmpty { report.violations.append("items no device made: \(unknown.sorted())") }
+            let offTheirLists = stored.owners.filter { $0.value == nil && !unlinked.contains($0.key) }.keys
+            if !offTheirLists.isEmpty {
+                report.violations.append("items that lost their list: \(offTheirLists.sorted())")
+            }
         }
     }
 #endif

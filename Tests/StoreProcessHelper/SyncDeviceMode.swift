@@ -2,6 +2,7 @@
 // PostgreSQL server while it makes random transactions, each acknowledged in a log once its save returned.
 
 import DataStoreCore
+import DataStoreHistory
 import DataStoreSync
 import Foundation
 import JSONFileStorage
@@ -11,39 +12,50 @@ import Synchronization
 #if PostgreSQL
     import PostgresStorage
 
-    /// sync-device DIR DEVICE RUN NAMESPACE: opens DIR/DEVICE (a durable JSON file store) and the server's
-    /// schema NAMESPACE, starts the engine, and edits until told `quiesce`; then answers `sync` with one sync
-    /// each (`SYNCED pushed read applied`), until told `quit` or its input ends.
+    /// sync-device DIR DEVICE RUN NAMESPACE [lists]: opens DIR/DEVICE (a durable JSON file store) and the
+    /// server's schema NAMESPACE, starts the engine, and edits until told `quiesce`; then answers `sync` with
+    /// one sync each (`SYNCED pushed read applied`), until told `quit` or its input ends.
     ///
-    /// Each transaction writes its stamp, `DEVICE/RUN/N`, into every model it inserts or updates, and once its
-    /// save has returned appends `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged.
+    /// Without `lists`, each transaction writes its stamp, `DEVICE/RUN/N`, into every note it inserts or
+    /// updates. With `lists`, each edits the lists of the trips the server holds through a model context, as an
+    /// app would, and writes its stamp into the `notes` of a trip it edits; before saving it appends
+    /// `STAMP WHAT TITLES…` to DIR/DEVICE.intents (see ``editListsOnce``). Once its save has returned, each appends
+    /// `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged.
     func runSyncDevice(_ arguments: [String]) throws {
-        guard arguments.count == 5, let run = Int(arguments[3]) else {
-            fail("usage: sync-device DIR DEVICE RUN NAMESPACE")
+        guard arguments.count == 5 || (arguments.count == 6 && arguments[5] == "lists"),
+            let run = Int(arguments[3])
+        else {
+            fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists]")
         }
         let directory = URL(fileURLWithPath: arguments[1])
         let device = arguments[2]
+        let lists = arguments.count == 6
+        let schema = lists ? SyncSchemas.trips : SyncNote.schema
+        let models: [any PersistentModel.Type] = lists ? [SyncTrip.self, SyncItem.self] : [SyncNote.self]
         guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"] else {
             fail("sync-device needs DATASTORE_POSTGRES_URL")
         }
         let local = try JSONFileDataStore(
-            .init(name: device, schema: SyncNote.schema, directory: directory.appendingPathComponent(device)))
+            .init(name: device, schema: schema, directory: directory.appendingPathComponent(device)))
         // The server may be restarting: try for a minute.
         var server: PostgresDataStore?
         for _ in 0..<600 where server == nil {
             // The sessions carry the schema's name, so that the nemesis can end them.
             server = try? PostgresDataStore(
                 .init(
-                    name: "server", schema: SyncNote.schema,
+                    name: "server", schema: schema,
                     connectionString: url + "?application_name=\(arguments[4])", databaseSchema: arguments[4])
             )
             if server == nil { Thread.sleep(forTimeInterval: 0.1) }
         }
         guard let server else { fail("the server did not answer for a minute") }
-        let engine = try SyncEngine(local: local, server: server, device: device, models: [SyncNote.self])
+        let engine = try SyncEngine(local: local, server: server, device: device, models: models)
         engine.start()
         let acks = try FileHandle(forWritingTo: ackLog(directory, device))
         acks.seekToEndOfFile()
+        let intents = try FileHandle(forWritingTo: ackLog(directory, device, suffix: "intents"))
+        intents.seekToEndOfFile()
+        let container = try ModelContainer(for: models, configurations: [ModelConfiguration(store: local)])
         let editing = Atomic(true)
         let stopped = DispatchSemaphore(value: 0)
         let editor = Thread {
@@ -53,8 +65,11 @@ import Synchronization
                 number += 1
                 let stamp = "\(device)/\(run)/\(number)"
                 do {
-                    let changes = try editOnce(local, stamp: stamp, random: &random)
-                    acks.write(Data("\(stamp) \(changes)\n".utf8))
+                    let changes =
+                        lists
+                        ? try editListsOnce(container, stamp: stamp, random: &random, intents: intents)
+                        : try editOnce(local, stamp: stamp, random: &random)
+                    if changes > 0 { acks.write(Data("\(stamp) \(changes)\n".utf8)) }
                 } catch let error as DataStoreError where error.code == .modelNotFound {
                     // A pull deleted the note between the fetch and the save, as in any app: nothing was
                     // saved, nothing is acknowledged.
@@ -91,9 +106,9 @@ import Synchronization
         }
     }
 
-    /// The acknowledgement log of `device`, created empty when missing.
-    func ackLog(_ directory: URL, _ device: String) -> URL {
-        let url = directory.appendingPathComponent("\(device).acks")
+    /// The acknowledgement log of `device` (or its log of intents), created empty when missing.
+    func ackLog(_ directory: URL, _ device: String, suffix: String = "acks") -> URL {
+        let url = directory.appendingPathComponent("\(device).\(suffix)")
         if !FileManager.default.fileExists(atPath: url.path) {
             _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         }
@@ -134,6 +149,62 @@ import Synchronization
         }
         _ = try store.save(request)
         return request.inserted.count + request.updated.count + request.deleted.count
+    }
+
+    /// One random edit of the trips' lists, through a new model context as an app makes it: a new item appended
+    /// or put first, a list reversed, an item moved to another trip or taken off its list, an item deleted, a
+    /// list emptied. The trip it edits gets `stamp` as its `notes`, so that every transaction carries its stamp.
+    ///
+    /// Before saving, appends `STAMP WHAT TITLES…` to `intents`: `insert` with the new item's title, `unlink`
+    /// with the titles the edit takes off their lists, `delete` with the deleted item's, `move` with the moved
+    /// item's, `reorder` alone. A device killed between the line and the save leaves an intent that no
+    /// transaction carried out, so the checker reads intents as what may have happened, and acknowledgements as
+    /// what did. Returns how many models the context changed; 0 when the device holds no trip yet.
+    func editListsOnce(
+        _ container: ModelContainer, stamp: String, random: inout SplitMix64, intents: FileHandle
+    ) throws -> Int {
+        let context = ModelContext(container)
+        context.author = "app"
+        let trips = try context.fetch(FetchDescriptor<SyncTrip>()).sorted { $0.name < $1.name }
+        guard trips.count > 1 else { return 0 }
+        let items = try context.fetch(FetchDescriptor<SyncItem>()).sorted { $0.title < $1.title }
+        let trip = trips[Int.random(in: 0..<trips.count, using: &random)]
+        let item = items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
+        let title = "item-\(stamp)"
+        var intent: String
+        // Inserts until the lists hold about sixty items, deletes beyond, so that the lists stay app-sized.
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0..<5 where items.count < 60:
+            trip.items.append(SyncItem(title: title))
+            intent = "insert \(title)"
+        case 5..<7 where items.count < 60:
+            trip.items.insert(SyncItem(title: title), at: 0)
+            intent = "insert \(title)"
+        case 0..<7:
+            context.delete(item!)
+            intent = "delete \(item!.title)"
+        case 11..<15 where item != nil:
+            item!.trip = trips.first { $0 !== item!.trip && $0 !== trip } ?? trip
+            intent = "move \(item!.title)"
+        case 15..<17 where item != nil:
+            item!.trip = nil
+            intent = "unlink \(item!.title)"
+        case 17..<19 where item != nil:
+            context.delete(item!)
+            intent = "delete \(item!.title)"
+        case 19:
+            intent = (["unlink"] + trip.items.map(\.title)).joined(separator: " ")
+            trip.items = []
+        default:
+            trip.items.reverse()
+            intent = "reorder"
+        }
+        trip.notes = stamp
+        intents.write(Data("\(stamp) \(intent)\n".utf8))
+        let changes = [context.insertedModelsArray, context.changedModelsArray, context.deletedModelsArray]
+            .map(\.count).reduce(0, +)
+        try context.save()
+        return changes
     }
 #else
     func runSyncDevice(_ arguments: [String]) throws {
