@@ -203,3 +203,39 @@ extension ListOrderSyncTests {
         #expect(try Self.lisbon(b, ModelContext(b.container)).destination == "Porto")
     }
 }
+
+extension ListOrderSyncTests {
+    /// A save that reverses one trip's list and, in the same save, moves an item between two other trips: the
+    /// reverse reaches the server (the move's item, which was never on the reversed list, made the push read
+    /// the reverse as a change of members, so the server's order stayed and the device was corrected back to
+    /// it).
+    @Test func aReorderSavedWithAMoveBetweenOtherListsReachesTheServer() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { context in
+            let lisbon = SyncTrip(name: "Lisbon")
+            let oslo = SyncTrip(name: "Oslo")
+            context.insert(lisbon)
+            context.insert(oslo)
+            context.insert(SyncTrip(name: "Kyoto"))
+            for title in ["map", "tickets", "charger"] { lisbon.items.append(SyncItem(title: title)) }
+            oslo.items.append(SyncItem(title: "scarf"))
+        }
+        try a.sync()
+        try b.sync()
+        try a.edit { context in
+            let trips = try context.fetch(FetchDescriptor<SyncTrip>())
+            func trip(_ name: String) throws -> SyncTrip { try #require(trips.first { $0.name == name }) }
+            try trip("Lisbon").items.reverse()
+            try trip("Oslo").items.first?.trip = try trip("Kyoto")
+        }
+        try a.sync()
+        try b.sync()
+        for container in [a.container, b.container] {
+            let stored = try StoredTrips(container, of: SyncTrip.self)
+            #expect(stored.lists["Lisbon"] == ["charger", "tickets", "map"], "\(stored)")
+            #expect(stored.lists["Kyoto"] == ["scarf"] && stored.lists["Oslo"] == [], "\(stored)")
+        }
+    }
+}

@@ -153,6 +153,8 @@ extension SyncEngine {
             exists: { (held[$0] != nil || inserted.contains($0)) && !deleted.contains($0) },
             translate: toServer)
         var conflicts = 0
+        // The members' side of each list the transaction edits, read once per inverse.
+        var sides: [String: InverseSideWrites] = [:]
         for (change, id) in zip(changes, ids) {
             guard let entity = server.schema.entity(named: id.entityName) else { continue }
             let current = held[id]
@@ -194,7 +196,7 @@ extension SyncEngine {
                         if relationship.isToMany,
                             let links = listLinks(
                                 of: id, relationship, inverse: inverse, base: base, mine: mine,
-                                changes: zip(changes, ids), references)
+                                theirs: theirs, sides: &sides, changes: zip(changes, ids), references)
                         {
                             let order = PushedListOrder(
                                 theirs: theirs.relatedIdentifiers ?? [], mine: mine.relatedIdentifiers ?? [],
@@ -238,13 +240,15 @@ extension SyncEngine {
 
     /// What a device transaction did to `owner`'s list `relationship` (whose inverse is `inverse`), for
     /// ``PushedListOrder``: with previous values (`base`), the models it added to the list since the base and
-    /// those it removed; without them, the models whose inverse side (to-one or to-many) the transaction's own
-    /// changes linked to the owner or unlinked from it. `nil` for a list without previous values and without an
-    /// inverse: it is written whole.
+    /// those it removed; without them, what the members' own side (to-one or to-many), as the transaction's
+    /// changes wrote it, says of the server's list `theirs` (``InverseSideWrites``, kept in `sides` for the
+    /// transaction's other lists). `nil` for a list without previous values and without an inverse: it is
+    /// written whole.
     private func listLinks(
         of owner: PersistentIdentifier, _ relationship: Schema.Relationship, inverse: Schema.Relationship?,
-        base: SnapshotValue?,
-        mine: SnapshotValue, changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
+        base: SnapshotValue?, mine: SnapshotValue, theirs: SnapshotValue,
+        sides: inout [String: InverseSideWrites],
+        changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
         _ references: ReferenceFilter
     ) -> (linked: Set<PersistentIdentifier>, unlinked: Set<PersistentIdentifier>)? {
         if let base {
@@ -253,7 +257,12 @@ extension SyncEngine {
             return (after.subtracting(before).filter(references.exists), before.subtracting(after))
         }
         guard let inverse else { return nil }
-        return links(to: owner, through: inverse.name, of: relationship.destination, in: changes, references)
+        let key = relationship.destination + "." + inverse.name
+        let side =
+            sides[key]
+            ?? InverseSideWrites(inverse.name, of: relationship.destination, in: changes, references)
+        sides[key] = side
+        return side.links(to: owner, theirs: theirs.relatedIdentifiers ?? [], references)
     }
 
     /// The relationship's inverse, declared on either side.
@@ -263,34 +272,5 @@ extension SyncEngine {
         inverseName(of: relationship, in: entity, schema: schema).flatMap {
             schema.entity(named: relationship.destination)?.relationship(named: $0)
         }
-    }
-
-    /// The models of `destination` a transaction's changes link to `owner` through their relationship `inverse`
-    /// (and the server holds after the save), and those whose `inverse` they write without the owner, or delete.
-    /// A to-many `inverse` written for another reason, from a view that never saw the owner on it, reads as an
-    /// unlink too: the one case where the device's stale view wins (Docs/Sync.md).
-    private func links(
-        to owner: PersistentIdentifier, through inverse: String, of destination: String,
-        in changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
-        _ references: ReferenceFilter
-    ) -> (linked: Set<PersistentIdentifier>, unlinked: Set<PersistentIdentifier>) {
-        var linked = Set<PersistentIdentifier>()
-        var unlinked = Set<PersistentIdentifier>()
-        for (change, id) in changes where id.entityName == destination {
-            switch change.kind {
-            case .delete:
-                unlinked.insert(id)
-            case .insert, .update:
-                guard change.kind == .insert || change.updatedAttributes.contains(inverse),
-                    let value = change.values[inverse]
-                else { continue }
-                if references.translate(value).relatedIdentifiers?.contains(owner) == true {
-                    if references.exists(id) { linked.insert(id) }
-                } else {
-                    unlinked.insert(id)
-                }
-            }
-        }
-        return (linked, unlinked)
     }
 }
