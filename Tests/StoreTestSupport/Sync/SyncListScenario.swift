@@ -76,36 +76,47 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             let pick = Int.random(in: 0..<100, using: &random)
             let title = "\(editor)-\(round)"
             log.append("\(editor): step \(step) pick \(pick)")
+            // Step 8 makes two of the others in one save (a reorder and a move, say), each with its own pick.
+            let steps =
+                step == 8
+                ? [Int.random(in: 0..<8, using: &random), Int.random(in: 0..<8, using: &random)] : [step]
+            let picks = steps.indices.map { pick + 37 * $0 }
+            if step == 8 { log.append("   as steps \(steps) picks \(picks)") }
             try edit(editor) { context in
                 let owners = try context.fetch(FetchDescriptor<Model>()).sorted { $0.name < $1.name }
-                let items = try context.fetch(FetchDescriptor<Model.Item>()).sorted {
-                    Model.title(of: $0) < Model.title(of: $1)
-                }
-                let owner = owners[pick % owners.count]
-                switch step {
-                case 0:
-                    owner.append(Model.makeItem(title: title))
-                    made.insert(title)
-                case 1:
-                    owner.insertFirst(Model.makeItem(title: title))
-                    made.insert(title)
-                case 2, 3:
-                    owner.reverseList()
-                    outcome.reorders += 1
-                case 4 where !items.isEmpty:
-                    Model.setTrip(owners[(pick + 1) % owners.count], of: items[pick % items.count])
-                case 5 where !items.isEmpty:
-                    unlinked.insert(Model.title(of: items[pick % items.count]))
-                    Model.setTrip(nil, of: items[pick % items.count])
-                case 6 where !items.isEmpty:
-                    let item = items[pick % items.count]
-                    deleted.insert(Model.title(of: item))
-                    context.delete(item)
-                case 7:
-                    unlinked.formUnion(owner.listedItems.map { Model.title(of: $0) })
-                    owner.clearList()
-                default:
-                    break
+                var gone: Set<ObjectIdentifier> = []
+                for (index, (step, pick)) in zip(steps, picks).enumerated() {
+                    let items = try context.fetch(FetchDescriptor<Model.Item>()).sorted {
+                        Model.title(of: $0) < Model.title(of: $1)
+                    }.filter { !gone.contains(ObjectIdentifier($0)) }
+                    let owner = owners[pick % owners.count]
+                    let title = index == 0 ? title : "\(title)b"
+                    switch step {
+                    case 0:
+                        owner.append(Model.makeItem(title: title))
+                        made.insert(title)
+                    case 1:
+                        owner.insertFirst(Model.makeItem(title: title))
+                        made.insert(title)
+                    case 2, 3:
+                        owner.reverseList()
+                        outcome.reorders += 1
+                    case 4 where !items.isEmpty:
+                        Model.setTrip(owners[(pick + 1) % owners.count], of: items[pick % items.count])
+                    case 5 where !items.isEmpty:
+                        unlinked.insert(Model.title(of: items[pick % items.count]))
+                        Model.setTrip(nil, of: items[pick % items.count])
+                    case 6 where !items.isEmpty:
+                        let item = items[pick % items.count]
+                        deleted.insert(Model.title(of: item))
+                        context.delete(item)
+                        gone.insert(ObjectIdentifier(item))
+                    case 7:
+                        unlinked.formUnion(owner.listedItems.map { Model.title(of: $0) })
+                        owner.clearList()
+                    default:
+                        break
+                    }
                 }
             }
             let index = Int.random(in: 0..<2, using: &random)
