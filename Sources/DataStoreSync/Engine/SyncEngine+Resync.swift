@@ -49,8 +49,10 @@ extension SyncEngine {
     /// Uploads every synced model of the device when its history cannot be pushed transaction by
     /// transaction: trimmed past the server's cursor, the device store erased or recreated, or the server
     /// erased. Models the server lacks are inserted. For models it holds, the attributes in `winning` (the
-    /// device's unpushed changes, when known) are written, or every differing attribute when `winning` is
-    /// `nil` (nothing is known, and the device's values win: no unpushed work is lost). Models the server holds
+    /// device's unpushed changes, when known) are written. When `winning` is `nil` (the device's history is
+    /// gone), every differing attribute is written except those others wrote since the device last pulled
+    /// (``EditsElsewhere``): there the device holds the value from before their edit. Models they deleted are
+    /// not inserted again. When that is unknown too, the device's values win: no unpushed work is lost. Models the server holds
     /// and the device does not are kept: the device cannot tell its deletes from models it never pulled, and
     /// the next pull brings them back (a full copy right after the upload, when the device's history is gone);
     /// its known unpushed deletes are sent. Returns 0 (no conflict is decided).
@@ -75,18 +77,22 @@ extension SyncEngine {
             }
         }
         let held = try serverRows.rows(wanted)
-        let uploaded = Set(ids)
+        // Without the device's history, what others did since it last pulled tells its stale values from its
+        // edits (nil when that is unknown too: the device's values win).
+        let elsewhere = winning == nil ? try editsElsewhere() : nil
+        let uploaded = Set(ids).subtracting(elsewhere?.deleted ?? [])
         let references = ReferenceFilter(
             exists: { held[$0] != nil || uploaded.contains($0) },
             translate: { IdentifierTranslation.translate($0, to: self.server.identifier) })
         let uploadedRows = Dictionary(zip(ids, rows), uniquingKeysWith: { first, _ in first })
-        for (row, id) in zip(rows, ids) {
+        for (row, id) in zip(rows, ids) where uploaded.contains(id) {
             guard let entity = server.schema.entity(named: id.entityName) else { continue }
             let values = references.filter(row.values, of: entity)
             if let current = held[id] {
                 let mine = winning.map { $0.attributes[row.persistentIdentifier] ?? [] }
                 var changed = values.filter {
-                    current.values[$0.key] != $0.value && mine?.contains($0.key) ?? true
+                    current.values[$0.key] != $0.value
+                        && mine?.contains($0.key) ?? !(elsewhere?.wrote($0.key, of: id) ?? false)
                 }
                 for (name, value) in changed {
                     guard let relationship = entity.relationship(named: name), relationship.isToMany,
@@ -98,8 +104,16 @@ extension SyncEngine {
                     let order = PushedListOrder(
                         theirs: theirs.relatedIdentifiers ?? [], mine: value.relatedIdentifiers ?? [],
                         links: uploadedLinks(
-                            to: id, through: inverse.name, theirs: theirs, mine: value, rows: uploadedRows,
-                            references))
+                            to: id, through: inverse.name, theirs: theirs, mine: value,
+                            side: { member in
+                                // A member's side another device wrote is the server's; otherwise the device's.
+                                if elsewhere?.wrote(inverse.name, of: member) == true {
+                                    return held[member]?.values[inverse.name] ?? .null
+                                }
+                                return uploadedRows[member].map {
+                                    references.translate($0.values[inverse.name] ?? .null)
+                                }
+                            }))
                     let merged = order.merged
                     if merged == order.theirs {
                         changed[name] = nil
@@ -149,19 +163,32 @@ extension SyncEngine {
     }
 
     /// For an upload of the whole device: the models its list `mine` adds to the server's list `theirs`, and
-    /// the server's members whose own side, as the device uploads it, no longer names `owner` (those the device
-    /// took off). A member the device does not hold stays.
+    /// the server's members that it takes off, as each member's own side `inverse` says after the upload
+    /// (`side`: the value the upload leaves on the server, `nil` for a model the device does not hold). A
+    /// member the device does not hold stays; a model whose side names another owner is not added.
     private func uploadedLinks(
         to owner: PersistentIdentifier, through inverse: String, theirs: SnapshotValue, mine: SnapshotValue,
-        rows: [PersistentIdentifier: DataStoreSnapshot], _ references: ReferenceFilter
+        side: (PersistentIdentifier) -> SnapshotValue?
     ) -> (linked: Set<PersistentIdentifier>, unlinked: Set<PersistentIdentifier>) {
-        let held = Set(theirs.relatedIdentifiers ?? [])
-        let linked = Set(mine.relatedIdentifiers ?? []).subtracting(held)
-        let unlinked = held.filter { member in
-            guard let row = rows[member] else { return false }
-            let side = references.translate(row.values[inverse] ?? .null)
-            return side.relatedIdentifiers?.contains(owner) != true
+        func names(_ member: PersistentIdentifier) -> Bool? {
+            side(member).map { $0.relatedIdentifiers?.contains(owner) == true }
         }
+        let held = Set(theirs.relatedIdentifiers ?? [])
+        let linked = Set(mine.relatedIdentifiers ?? []).subtracting(held).filter { names($0) ?? true }
+        let unlinked = held.filter { names($0) == false }
         return (linked, unlinked)
+    }
+
+    /// What others changed on the server since the device last pulled (``EditsElsewhere``); `nil` before the
+    /// first pull, or when the server's history no longer reaches back to the device's pull cursor.
+    private func editsElsewhere() throws -> EditsElsewhere? {
+        guard let pulled = try pullCursor().token else { return nil }
+        do {
+            let transactions = try server.fetchHistory(
+                HistoryDescriptor(predicate: HistoryPredicates.after(pulled)))
+            return EditsElsewhere(transactions, ownAuthor: pushAuthor)
+        } catch let error as DataStoreError where error.code == .historyTokenExpired {
+            return nil
+        }
     }
 }

@@ -333,6 +333,45 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         }
     }
 
+    /// A device whose history was deleted before it pushed uploads its whole content, but where another device
+    /// changed a value, moved an item or deleted a model since this one last pulled, the other device's edit
+    /// stands: the stale device's old value is not an edit (it reverted them, and brought deleted models
+    /// back). Its own unpushed edits still win.
+    public func anExpiredPushTokenKeepsEditsMadeElsewhere() throws -> [String] {
+        try withTwoDevices { a, b, problems in
+            try Self.bothHoldLisbon(a, b, items: ["map", "tickets"])
+            try a.edit { $0.insert(SyncTrip(name: "Oslo", destination: "Oslo", nights: 2)) }
+            try a.sync()
+            try b.sync()
+            // a edits and pushes; b has not pulled it when its own history is lost.
+            try a.edit { context in
+                let lisbon = try Self.trip("Lisbon", of: a, in: context)
+                lisbon.nights = 9
+                lisbon.items.first { $0.title == "tickets" }?.trip = try Self.trip("Oslo", of: a, in: context)
+            }
+            try a.edit { context in
+                context.insert(SyncTrip(name: "Rome", destination: "Rome", nights: 1))
+                context.delete(try Self.trip("Oslo", of: a, in: context))
+            }
+            try a.sync()
+            try b.edit { try Self.trip("Lisbon", of: b, in: $0).destination = "Porto" }
+            if let newest = try b.store.fetchHistory(HistoryDescriptor()).last?.token {
+                try b.store.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
+            }
+            let outcome = try b.sync()
+            try a.sync()
+            problems.expect(outcome.resynchronised, "b uploaded whole: \(outcome)")
+            for device in [a, b] {
+                let state = try device.state()
+                problems.expect(
+                    state.contains { $0.hasSuffix("Lisbon|Porto|9||map") }
+                        && !state.contains { $0.contains("Oslo|") || $0.contains("tickets") }
+                        && state.contains { $0.hasSuffix("Rome|Rome|1||") },
+                    "\(device.store.identifier): a's edits and b's: \(state)")
+            }
+        }
+    }
+
     /// The server is erased (a new epoch): the devices' next syncs upload what they hold, nothing is lost,
     /// and everyone converges again.
     public func anErasedServerGetsTheDevicesModelsBack() throws -> [String] {
@@ -498,6 +537,7 @@ public enum SyncConflictRow: String, CaseIterable, Sendable, CustomStringConvert
     case aQuietRoundTransfersNothing
     case anExpiredPullTokenResynchronisesAndKeepsUnpushedWork
     case anExpiredPushTokenUploadsTheDeviceWhole
+    case anExpiredPushTokenKeepsEditsMadeElsewhere
     case anErasedServerGetsTheDevicesModelsBack
     case anErasedDeviceGetsEverythingBack
     case anOlderDeviceKeepsAttributesItDoesNotKnow
@@ -527,6 +567,7 @@ public enum SyncConflictRow: String, CaseIterable, Sendable, CustomStringConvert
         case .anExpiredPullTokenResynchronisesAndKeepsUnpushedWork:
             try table.anExpiredPullTokenResynchronisesAndKeepsUnpushedWork()
         case .anExpiredPushTokenUploadsTheDeviceWhole: try table.anExpiredPushTokenUploadsTheDeviceWhole()
+        case .anExpiredPushTokenKeepsEditsMadeElsewhere: try table.anExpiredPushTokenKeepsEditsMadeElsewhere()
         case .anErasedServerGetsTheDevicesModelsBack: try table.anErasedServerGetsTheDevicesModelsBack()
         case .anErasedDeviceGetsEverythingBack: try table.anErasedDeviceGetsEverythingBack()
         case .anOlderDeviceKeepsAttributesItDoesNotKnow: try table.anOlderDeviceKeepsAttributesItDoesNotKnow()
