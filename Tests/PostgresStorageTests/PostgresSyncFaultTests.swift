@@ -87,6 +87,10 @@
             var violations: [String] = []
             /// What `notes` counts: notes, or items on the lists workload.
             var noun = "notes"
+            /// On the lists workload: trips the devices made (acknowledged), and how many of them the server
+            /// merged into another device's trip of the same name.
+            var tripsMade = 0
+            var tripsMerged = 0
 
             var summary: String {
                 let faultList = faults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
@@ -94,6 +98,8 @@
                 return
                     "sync fault test: \(acknowledged) transactions acknowledged (\(committed) committed) on the devices, "
                     + "\(serverTransactions) server transactions, \(notes) \(noun) at the end; faults: \(faultList); "
+                    + (noun == "items"
+                        ? "\(tripsMade) trips made, \(tripsMerged) merged into another's; " : "")
                     + "quiet after \(rounds) sync rounds; violations: \(violations.count)"
             }
         }
@@ -337,6 +343,7 @@
             var mustHold = Set(Self.seededItems)
             var deleted = Set<String>()
             var unlinked = Set<String>()
+            var tripsMade: [String] = []
             for index in 0..<devices {
                 func lines(_ suffix: String) throws -> [[Substring]] {
                     try String(
@@ -353,10 +360,13 @@
                         if acknowledged.contains(fields[0]) { mustHold.formUnion(titles) }
                     case "delete": deleted.formUnion(titles)
                     case "unlink": unlinked.formUnion(titles)
+                    case "trip" where acknowledged.contains(fields[0]): tripsMade.append(contentsOf: titles)
                     default: break
                     }
                 }
             }
+            report.tripsMade = tripsMade.count
+            report.tripsMerged = tripsMade.count - Set(tripsMade).count
             let held = Set(stored.owners.keys)
             let lost = mustHold.subtracting(deleted).subtracting(held)
             if !lost.isEmpty { report.violations.append("acknowledged items lost: \(lost.sorted())") }

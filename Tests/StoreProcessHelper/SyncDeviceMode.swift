@@ -153,7 +153,8 @@ import Synchronization
 
     /// One random edit of the trips' lists, through a new model context as an app makes it: a new item appended
     /// or put first, a list reversed, an item moved to another trip or taken off its list, an item deleted, a
-    /// list emptied. The trip it edits gets `stamp` as its `notes`, so that every transaction carries its stamp.
+    /// list emptied; every five seconds a new trip. The trip it edits or makes gets `stamp` as its `notes`, so that every
+    /// transaction carries its stamp.
     ///
     /// Before saving, appends `STAMP WHAT TITLES…` to `intents`: `insert` with the new item's title, `unlink`
     /// with the titles the edit takes off their lists, `delete` with the deleted item's, `move` with the moved
@@ -168,6 +169,18 @@ import Synchronization
         let trips = try context.fetch(FetchDescriptor<SyncTrip>()).sorted { $0.name < $1.name }
         guard trips.count > 1 else { return 0 }
         let items = try context.fetch(FetchDescriptor<SyncItem>()).sorted { $0.title < $1.title }
+        // Every five seconds a new trip, which every device makes on its first edit of those seconds unless it
+        // holds it already: devices that make it before they have pulled another's have the server merge theirs
+        // into the first (its name is unique).
+        let name = "trip-\(Int(Date().timeIntervalSince1970 / 5))"
+        if !trips.contains(where: { $0.name == name }) {
+            let new = SyncTrip(name: name)
+            new.notes = stamp
+            context.insert(new)
+            intents.write(Data("\(stamp) trip \(name)\n".utf8))
+            try context.save()
+            return 1
+        }
         let trip = trips[Int.random(in: 0..<trips.count, using: &random)]
         let item = items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
         let title = "item-\(stamp)"

@@ -52,7 +52,8 @@ extension SyncEngine {
             let result = try server.save(request)
             cursor.exists = true
             progress.withLock { $0.examinedLocal = transaction.token }
-            corrections.remapped = result.remappedIdentifiers
+            try progress.withLock { $0.afterPushSaved }?()
+            corrections.remapped.merge(result.remappedIdentifiers) { $1 }
             takeMergedLists(from: result.deleteRuleChanges, into: &corrections)
             // An attribute a later transaction of this push writes again is corrected after that one: correcting
             // it now would take that edit back on the device meanwhile.
@@ -133,20 +134,32 @@ extension SyncEngine {
         of changes: [Local.HistoryType.Change], to request: inout DataStoreSaveChangesRequest,
         corrections: inout DeviceCorrections
     ) throws -> Int {
-        let remapped = progress.withLock { $0.remapped }
-        let toServer = { (id: PersistentIdentifier) -> PersistentIdentifier in
-            let translated = IdentifierTranslation.translate(id, to: self.server.identifier)
-            return remapped[translated] ?? translated
-        }
+        var remapped = progress.withLock { $0.remapped }
         let changes = changes.filter { localRows.models.syncs($0.changedPersistentIdentifier.entityName) }
-        let ids = changes.map { toServer($0.changedPersistentIdentifier) }
-        var wanted = Set(ids)
-        for change in changes {
-            for value in change.values.values {
-                wanted.formUnion((value.relatedIdentifiers ?? []).map(toServer))
+        func read() throws -> ([PersistentIdentifier], [PersistentIdentifier: DataStoreSnapshot]) {
+            let ids = changes.map { self.toServer($0.changedPersistentIdentifier, remapped) }
+            var wanted = Set(ids)
+            for change in changes {
+                for value in change.values.values {
+                    wanted.formUnion((value.relatedIdentifiers ?? []).map { self.toServer($0, remapped) })
+                }
+            }
+            return (ids, try serverRows.rows(wanted))
+        }
+        var (ids, held) = try read()
+        // An update of a model the server lacks: a model merged into another on insert by a push whose
+        // correction a crash prevented goes to that model; one deleted elsewhere is dropped below.
+        let lacking = zip(changes, ids).filter { $0.0.kind == .update && held[$0.1] == nil }.map(\.1)
+        if !lacking.isEmpty {
+            let merged = try mergedHolders(of: lacking)
+            if !merged.isEmpty {
+                remapped.merge(merged) { $1 }
+                progress.withLock { $0.remapped.merge(merged) { $1 } }
+                corrections.remapped.merge(merged) { $1 }
+                (ids, held) = try read()
             }
         }
-        let held = try serverRows.rows(wanted)
+        let toServer = { [remapped] (id: PersistentIdentifier) in self.toServer(id, remapped) }
         let inserted = Set(zip(changes, ids).filter { $0.0.kind == .insert }.map(\.1))
         let deleted = Set(zip(changes, ids).filter { $0.0.kind == .delete }.map(\.1))
         let references = ReferenceFilter(
@@ -263,6 +276,16 @@ extension SyncEngine {
             ?? InverseSideWrites(inverse.name, of: relationship.destination, in: changes, references)
         sides[key] = side
         return side.links(to: owner, theirs: theirs.relatedIdentifiers ?? [], references)
+    }
+
+    /// The server's identifier of device model `id`: translated, and the model it was merged into, if any.
+    private func toServer(
+        _ id: PersistentIdentifier, _ remapped: [PersistentIdentifier: PersistentIdentifier]
+    )
+        -> PersistentIdentifier
+    {
+        let translated = IdentifierTranslation.translate(id, to: server.identifier)
+        return remapped[translated] ?? translated
     }
 
     /// The relationship's inverse, declared on either side.

@@ -57,6 +57,16 @@ where
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         /// The background run, while ``start()`` is in effect.
         var continuous: ContinuousRun?
+        /// For tests: runs after a pushed transaction's server save, before the device is corrected; throwing
+        /// stands for a crash there.
+        var afterPushSaved: (@Sendable () throws -> Void)?
+    }
+
+    /// For tests: runs after each pushed transaction's server save, before the device is corrected; an error
+    /// it throws ends the push there, as a crash would.
+    package var afterPushSaved: (@Sendable () throws -> Void)? {
+        get { progress.withLock { $0.afterPushSaved } }
+        set { progress.withLock { $0.afterPushSaved = newValue } }
     }
 
     /// Creates the sync of `local` with `server` for the given model types.

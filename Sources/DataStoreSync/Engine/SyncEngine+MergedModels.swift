@@ -1,0 +1,55 @@
+import DataStoreCore
+
+extension SyncEngine {
+    /// The server models that device models, which the server does not hold, were merged into on insert: for
+    /// each of `identifiers` (server identifiers of models a device transaction updates, which the server lacks),
+    /// the server model holding the device model's values of one of its entity's unique constraints.
+    ///
+    /// A push that inserts a model whose unique value another device took merges it into that device's model,
+    /// and the correction that follows merges the device's model too. A crash in between leaves the device
+    /// holding its own model, which the engine's next run no longer remembers as merged: without this lookup its
+    /// later edits would be dropped as edits of a model deleted elsewhere. A model the server lacks and no
+    /// server model shares a unique value with was deleted elsewhere, and its edits are dropped as before.
+    ///
+    /// Reads every server row of an entity with unique constraints that such an update names, once per call.
+    func mergedHolders(of identifiers: some Sequence<PersistentIdentifier>) throws
+        -> [PersistentIdentifier: PersistentIdentifier]
+    {
+        var holders: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var byEntity: [String: [PersistentIdentifier]] = [:]
+        for id in identifiers { byEntity[id.entityName, default: []].append(id) }
+        for (name, ids) in byEntity {
+            guard let entity = server.schema.entity(named: name), !entity.uniqueConstraints.isEmpty else {
+                continue
+            }
+            let mine = try localRows.rows(ids.map(toLocal))
+            guard !mine.isEmpty else { continue }
+            var owners: [[SnapshotValue]: PersistentIdentifier] = [:]
+            for row in try serverRows.all(name) {
+                for (index, constraint) in entity.uniqueConstraints.enumerated() {
+                    owners[Self.key(index, constraint, of: row.values)] = row.persistentIdentifier
+                }
+            }
+            for id in ids {
+                guard let row = mine[toLocal(id)] else { continue }
+                let values = row.values.mapValues {
+                    IdentifierTranslation.translate($0, to: server.identifier)
+                }
+                for (index, constraint) in entity.uniqueConstraints.enumerated() {
+                    if let holder = owners[Self.key(index, constraint, of: values)] {
+                        holders[id] = holder
+                        break
+                    }
+                }
+            }
+        }
+        return holders
+    }
+
+    /// The values of the unique constraint at `index` (its attribute names `constraint`), as a key.
+    private static func key(_ index: Int, _ constraint: [String], of values: [String: SnapshotValue])
+        -> [SnapshotValue]
+    {
+        [.integer(Int64(index))] + constraint.map { values[$0] ?? .null }
+    }
+}
