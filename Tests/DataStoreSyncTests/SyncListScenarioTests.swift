@@ -31,7 +31,7 @@ import Testing
     }
 
     /// A device's own history is deleted every 7 rounds, unpushed work included: its next push or pull uploads
-    /// what it holds, its values winning, and a full copy follows. The rules still hold, as long as the deleted
+    /// what it holds, its values winning where no one else wrote since it last pulled, and a full copy follows. The rules still hold, as long as the deleted
     /// models such a device brings back are allowed (Docs/Sync.md). 40 seeds per spelling (400 with soak).
     @Test func listsConvergeWhenADevicesHistoryIsTrimmed() throws {
         let seeds = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == nil ? 40 : 400
@@ -41,18 +41,33 @@ import Testing
         #expect(resynchronisations > seeds, "\(resynchronisations) resynchronisations")
     }
 
+    /// The same, with the second device only reading: its uploads after its history was deleted must write
+    /// nothing but its cursors (they wrote its stale values over the others' edits, and brought back models
+    /// they had deleted).
+    @Test func aDeviceThatOnlyReadsNeverRevertsOthersEdits() throws {
+        let seeds = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == nil ? 40 : 400
+        let resynchronisations =
+            try check(
+                SyncTrip.self, schema: SyncSchemas.trips, trimDevicesEvery: 3, secondDeviceOnlyReads: true,
+                seeds: seeds)
+            + check(
+                Playlist.self, schema: SyncSchemas.music, trimDevicesEvery: 3, secondDeviceOnlyReads: true,
+                seeds: seeds)
+        #expect(resynchronisations > seeds, "\(resynchronisations) resynchronisations")
+    }
+
     /// Runs the seeds; returns how many resynchronisations they made.
     @discardableResult
     func check<Model: ListOwningModel>(
         _ model: Model.Type, schema: Schema, trimServerEvery: Int? = nil, trimDevicesEvery: Int? = nil,
-        seeds: Int? = nil
+        secondDeviceOnlyReads: Bool = false, seeds: Int? = nil
     ) throws -> Int {
         let seeds = seeds ?? self.seeds
         var (reorders, restarts, resynchronisations) = (0, 0, 0)
         for seed in 0..<seeds {
             let outcome = try scenario.run(
                 model, schema: schema, seed: UInt64(seed), trimServerEvery: trimServerEvery,
-                trimDevicesEvery: trimDevicesEvery)
+                trimDevicesEvery: trimDevicesEvery, secondDeviceOnlyReads: secondDeviceOnlyReads)
             #expect(outcome.problems.isEmpty, "seed \(seed): \(outcome.problems.joined(separator: "\n"))")
             reorders += outcome.reorders
             restarts += outcome.restarts

@@ -150,7 +150,8 @@
 
     /// `SyncListScenario` with a PostgreSQL server: random list edits on two devices and the server's own app,
     /// for lists without previous values and with them (30 seeds each; `SyncListScenarioTests` runs 60 against
-    /// an in-memory server), and `SyncTaggingScenario`'s many-to-many notes and tags (30 seeds).
+    /// an in-memory server), a device that only reads with its history deleted (20 seeds each), and
+    /// `SyncTaggingScenario`'s many-to-many notes and tags (30 seeds).
     @Suite struct PostgresSyncListScenarioTests {
         let scenario = SyncListScenario(makeServer: freshSyncServer)
 
@@ -159,6 +160,25 @@
                 for problems in [
                     try scenario.run(SyncTrip.self, schema: SyncSchemas.trips, seed: seed).problems,
                     try scenario.run(Playlist.self, schema: SyncSchemas.music, seed: seed).problems,
+                ] {
+                    #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
+                }
+            }
+        }
+
+        /// A device that only reads, its history deleted every 3 rounds: its uploads write nothing but its
+        /// cursors to the PostgreSQL server (20 seeds per spelling).
+        @Test func aDeviceThatOnlyReadsNeverRevertsOthersEdits() throws {
+            for seed in UInt64(0)..<20 {
+                for problems in [
+                    try scenario.run(
+                        SyncTrip.self, schema: SyncSchemas.trips, seed: seed, trimDevicesEvery: 3,
+                        secondDeviceOnlyReads: true
+                    ).problems,
+                    try scenario.run(
+                        Playlist.self, schema: SyncSchemas.music, seed: seed, trimDevicesEvery: 3,
+                        secondDeviceOnlyReads: true
+                    ).problems,
                 ] {
                     #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
                 }
