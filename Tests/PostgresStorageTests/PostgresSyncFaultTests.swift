@@ -15,9 +15,12 @@
     /// (`pg_ctl stop -m immediate`). Then the nemesis stops, the devices sync until a whole round moves
     /// nothing, and a checker reads every store.
     ///
+    /// The workloads run one after the other, each with its own nemesis and its own devices (the server is
+    /// shared, and a restart would cut into the other's run).
+    ///
     /// Runs only when `DATASTORE_SYNC_FAULT_SECONDS` says how long the nemesis runs (`.ci/run` gives it 60 s;
     /// `Scripts/sync-fault-test SECONDS` runs it alone).
-    @Suite struct PostgresSyncFaultTests {
+    @Suite(.serialized) struct PostgresSyncFaultTests {
         static let seconds = ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_SECONDS"].flatMap(
             Double.init)
 
