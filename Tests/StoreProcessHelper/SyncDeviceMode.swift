@@ -153,7 +153,7 @@ import Synchronization
 
     /// One random edit of the trips' lists, through a new model context as an app makes it: a new item appended
     /// or put first, a list reversed, an item moved to another trip or taken off its list, an item deleted, a
-    /// list emptied; every five seconds a new trip. The trip it edits or makes gets `stamp` as its `notes`, so that every
+    /// list emptied, a trip's destination and nights changed; every five seconds a new trip. The trip it edits or makes gets `stamp` as its `notes`, so that every
     /// transaction carries its stamp.
     ///
     /// Before saving, appends `STAMP WHAT TITLES…` to `intents`: `insert` with the new item's title, `unlink`
@@ -196,6 +196,12 @@ import Synchronization
         case 0..<7:
             context.delete(item!)
             intent = "delete \(item!.title)"
+        case 9..<11:
+            // Attributes that keep their previous values: edits of one trip on two devices are conflicts the
+            // resolver decides (the default keeps the later push).
+            trip.destination = "to \(stamp)"
+            trip.nights = Int.random(in: 1...30, using: &random)
+            intent = "details"
         case 11..<15 where item != nil:
             item!.trip = trips.first { $0 !== item!.trip && $0 !== trip } ?? trip
             intent = "move \(item!.title)"
