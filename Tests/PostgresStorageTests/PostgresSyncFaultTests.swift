@@ -94,6 +94,8 @@
             /// merged into another device's trip of the same name.
             var tripsMade = 0
             var tripsMerged = 0
+            /// Conflicts the devices' last runs decided (a killed run's count is lost with it).
+            var conflicts = 0
 
             var summary: String {
                 let faultList = faults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
@@ -103,6 +105,7 @@
                     + "\(serverTransactions) server transactions, \(notes) \(noun) at the end; faults: \(faultList); "
                     + (noun == "items"
                         ? "\(tripsMade) trips made, \(tripsMerged) merged into another's; " : "")
+                    + "\(conflicts) conflicts decided by the devices' last runs; "
                     + "quiet after \(rounds) sync rounds; violations: \(violations.count)"
             }
         }
@@ -211,7 +214,8 @@
             if moved { report.violations.append("the devices did not quiesce within 40 sync rounds") }
             say("quiet after \(report.rounds) rounds, \(ContinuousClock.now - quiescing)")
             for process in processes {
-                _ = process.request("quit", timeout: .seconds(30))
+                let answer = process.request("quit", timeout: .seconds(30))
+                report.conflicts += answer.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
                 process.waitForExit(timeout: .seconds(30))
             }
             let checking = ContinuousClock.now

@@ -14,7 +14,8 @@ import Synchronization
 
     /// sync-device DIR DEVICE RUN NAMESPACE [lists]: opens DIR/DEVICE (a durable JSON file store) and the
     /// server's schema NAMESPACE, starts the engine, and edits until told `quiesce`; then answers `sync` with
-    /// one sync each (`SYNCED pushed read applied`), until told `quit` or its input ends.
+    /// one sync each (`SYNCED pushed read applied`), until told `quit` (answered `BYE` and the conflicts this
+    /// run's engine decided) or its input ends.
     ///
     /// Without `lists`, each transaction writes its stamp, `DEVICE/RUN/N`, into every note it inserts or
     /// updates. With `lists`, each edits the lists of the trips the server holds through a model context, as an
@@ -98,7 +99,7 @@ import Synchronization
                 }
             case "quit":
                 // Not the end of input: a server restarted meanwhile may hold a copy of the pipe's other end.
-                report("BYE")
+                report("BYE \(engine.status.conflictCount)")
                 exit(0)
             default:
                 report("ERROR unknown command \(line)")
