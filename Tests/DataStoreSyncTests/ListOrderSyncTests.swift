@@ -277,3 +277,32 @@ extension ListOrderSyncTests {
         }
     }
 }
+
+extension ListOrderSyncTests {
+    /// A device whose history was lost, when the server's history no longer reaches back to the device's last
+    /// pull either: what the server still holds of its history is all newer than that pull, and others' edits
+    /// in it stand (only edits in the trimmed part are lost to the device's stale values, as Docs/Sync.md
+    /// says). Before, the device's values won everywhere: another device's `nights` was reverted.
+    @Test func anUploadAfterBothHistoriesWereTrimmedKeepsWhatTheServerStillShows() throws {
+        let (lab, a, b) = try Self.bothHoldLisbonWithAMap()
+        defer { lab.remove() }
+        try a.edit { try Self.lisbon(a, $0).destination = "Lisboa" }
+        try a.sync()
+        if let newest = try lab.server.fetchHistory(HistoryDescriptor()).last?.token {
+            try lab.server.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
+        }
+        try a.edit { try Self.lisbon(a, $0).nights = 9 }
+        try a.sync()
+        try b.edit { try Self.lisbon(b, $0).notes = "pack light" }
+        if let newest = try b.store.fetchHistory(HistoryDescriptor()).last?.token {
+            try b.store.deleteHistory(HistoryDescriptor(predicate: HistoryPredicates.through(newest)))
+        }
+        try b.sync()
+        try a.sync()
+        for device in [a, b] {
+            let lisbon = try Self.lisbon(device, ModelContext(device.container))
+            let state = try device.state()
+            #expect(lisbon.nights == 9 && lisbon.notes == "pack light", "\(state)")
+        }
+    }
+}

@@ -52,7 +52,7 @@ extension SyncEngine {
     /// device's unpushed changes, when known) are written. When `winning` is `nil` (the device's history is
     /// gone), every differing attribute is written except those others wrote since the device last pulled
     /// (``EditsElsewhere``): there the device holds the value from before their edit. Models they deleted are
-    /// not inserted again. When that is unknown too, the device's values win: no unpushed work is lost. Models the server holds
+    /// not inserted again. Where that is unknown, the device's values win: no unpushed work is lost. Models the server holds
     /// and the device does not are kept: the device cannot tell its deletes from models it never pulled, and
     /// the next pull brings them back (a full copy right after the upload, when the device's history is gone);
     /// its known unpushed deletes are sent. Returns 0 (no conflict is decided).
@@ -179,16 +179,20 @@ extension SyncEngine {
         return (linked, unlinked)
     }
 
-    /// What others changed on the server since the device last pulled (``EditsElsewhere``); `nil` before the
-    /// first pull, or when the server's history no longer reaches back to the device's pull cursor.
+    /// What others changed on the server since the device last pulled (``EditsElsewhere``). When the server's
+    /// history was trimmed past the device's pull cursor, what is left of it is all newer than that pull, and
+    /// tells apart the edits it holds (those in the trimmed part are unknown). `nil` before the first pull, or
+    /// when the server was erased or recreated since (its history is not after the device's pull).
     private func editsElsewhere() throws -> EditsElsewhere? {
         guard let pulled = try pullCursor().token else { return nil }
+        let transactions: [Server.HistoryType]
         do {
-            let transactions = try server.fetchHistory(
+            transactions = try server.fetchHistory(
                 HistoryDescriptor(predicate: HistoryPredicates.after(pulled)))
-            return EditsElsewhere(transactions, ownAuthor: pushAuthor)
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
-            return nil
+            guard !error.isFromErasedOrRecreatedStore else { return nil }
+            transactions = try server.fetchHistory(HistoryDescriptor())
         }
+        return EditsElsewhere(transactions, ownAuthor: pushAuthor)
     }
 }
