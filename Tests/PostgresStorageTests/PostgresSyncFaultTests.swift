@@ -88,8 +88,8 @@
             var rounds = 0
             var notes = 0
             var violations: [String] = []
-            /// What `notes` counts: notes, or items on the lists workload.
-            var noun = "notes"
+            /// Whether the run was the lists workload: then `notes` counts items.
+            var lists = false
             /// On the lists workload: trips the devices made (acknowledged), and how many of them the server
             /// merged into another device's trip of the same name.
             var tripsMade = 0
@@ -102,8 +102,8 @@
                     separator: ", ")
                 return
                     "sync fault test: \(acknowledged) transactions acknowledged (\(committed) committed) on the devices, "
-                    + "\(serverTransactions) server transactions, \(notes) \(noun) at the end; faults: \(faultList); "
-                    + (noun == "items"
+                    + "\(serverTransactions) server transactions, \(notes) \(lists ? "items" : "notes") at the end; faults: \(faultList); "
+                    + (lists
                         ? "\(tripsMade) trips made, \(tripsMerged) merged into another's; " : "")
                     + "\(conflicts) conflicts decided by the devices' last runs; "
                     + "quiet after \(rounds) sync rounds; violations: \(violations.count)"
@@ -131,8 +131,7 @@
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
 
-            var report = Report()
-            if lists { report.noun = "items" }
+            var report = Report(lists: lists)
             var runs = [Int](repeating: 0, count: devices)
             var processes: [ChildProcess] = []
             func launch(_ index: Int) throws -> ChildProcess {

@@ -7,7 +7,7 @@ import DataStoreCore
 /// its own it could prove; so the other device's edit stands, and a model deleted here is not brought back.
 struct EditsElsewhere {
     /// Attributes written, by model.
-    private(set) var attributes: [PersistentIdentifier: Set<String>] = [:]
+    private var attributes: [PersistentIdentifier: Set<String>] = [:]
     /// Models deleted.
     private(set) var deleted: Set<PersistentIdentifier> = []
 
