@@ -46,10 +46,13 @@ import Testing
 extension ListOrderSyncTests {
     /// A device that saved two edits of one list pushes them one after the other; the correction that follows
     /// the first must not take the second back on the device meanwhile (it did: the device's history showed the
-    /// second item taken off its trip until the second push put it back).
-    @Test func aCorrectionLeavesAnEditStillToPushAlone() throws {
+    /// second item taken off its trip until the second push put it back). With `pageSize` 1 the push reads
+    /// each transaction on a page of its own, and must still know that the second writes the list again.
+    @Test(arguments: [nil, 1] as [Int?])
+    func aCorrectionLeavesAnEditStillToPushAlone(pageSize: Int?) throws {
         let (lab, a, b) = try Self.bothHoldLisbonWithAMap()
         defer { lab.remove() }
+        a.engine.testHistoryPageSize = pageSize
         try b.edit { try Self.lisbon(b, $0).items.append(SyncItem(title: "tickets")) }
         try b.sync()
         try a.edit { try Self.lisbon(a, $0).items.append(SyncItem(title: "passport")) }
@@ -68,6 +71,7 @@ extension ListOrderSyncTests {
         try b.sync()
         let items = try Self.lisbon(b, ModelContext(b.container)).items.map(\.title)
         #expect(items == ["map", "tickets", "passport", "charger"])
+        if let pageSize { #expect(a.engine.largestHistoryPage == pageSize) }
     }
 }
 

@@ -56,22 +56,41 @@ import Testing
         #expect(resynchronisations > seeds, "\(resynchronisations) resynchronisations")
     }
 
-    /// Runs the seeds; returns how many resynchronisations they made.
+    /// The engines read history two transactions at a time (`SyncEngine.historyPageSize` is 256), so that
+    /// pushes, pulls and uploads span pages, with both histories trimmed now and then. 30 seeds per spelling
+    /// (300 with soak).
+    @Test func listsConvergeWhenHistoryIsReadTwoTransactionsAtATime() throws {
+        let seeds = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == nil ? 30 : 300
+        try check(
+            SyncTrip.self, schema: SyncSchemas.trips, trimServerEvery: 10, trimDevicesEvery: 7,
+            historyPageSize: 2, seeds: seeds)
+        try check(
+            Playlist.self, schema: SyncSchemas.music, trimServerEvery: 10, trimDevicesEvery: 7,
+            historyPageSize: 2, seeds: seeds)
+    }
+
+    /// Runs the seeds; returns how many resynchronisations they made. With `historyPageSize`, checks that the
+    /// engines read no more than that at once, and that many at least once (history spanned pages).
     @discardableResult
     func check<Model: ListOwningModel>(
         _ model: Model.Type, schema: Schema, trimServerEvery: Int? = nil, trimDevicesEvery: Int? = nil,
-        secondDeviceOnlyReads: Bool = false, seeds: Int? = nil
+        secondDeviceOnlyReads: Bool = false, historyPageSize: Int? = nil, seeds: Int? = nil
     ) throws -> Int {
         let seeds = seeds ?? self.seeds
-        var (reorders, restarts, resynchronisations) = (0, 0, 0)
+        var (reorders, restarts, resynchronisations, largestHistoryPage) = (0, 0, 0, 0)
         for seed in 0..<seeds {
             let outcome = try scenario.run(
                 model, schema: schema, seed: UInt64(seed), trimServerEvery: trimServerEvery,
-                trimDevicesEvery: trimDevicesEvery, secondDeviceOnlyReads: secondDeviceOnlyReads)
+                trimDevicesEvery: trimDevicesEvery, secondDeviceOnlyReads: secondDeviceOnlyReads,
+                historyPageSize: historyPageSize)
             #expect(outcome.problems.isEmpty, "seed \(seed): \(outcome.problems.joined(separator: "\n"))")
             reorders += outcome.reorders
             restarts += outcome.restarts
             resynchronisations += outcome.resynchronisations
+            largestHistoryPage = max(largestHistoryPage, outcome.largestHistoryPage)
+        }
+        if let historyPageSize {
+            #expect(largestHistoryPage == historyPageSize, "a history read held \(largestHistoryPage)")
         }
         #expect(reorders > seeds * 3, "the edits reordered \(reorders) lists")
         #expect(restarts > seeds / 2, "the engines restarted \(restarts) times")

@@ -150,7 +150,8 @@
 
     /// `SyncListScenario` with a PostgreSQL server: random list edits on two devices and the server's own app,
     /// for lists without previous values and with them (30 seeds each; `SyncListScenarioTests` runs 60 against
-    /// an in-memory server), a device that only reads with its history deleted (20 seeds each), and
+    /// an in-memory server), a device that only reads with its history deleted (20 seeds each), history read
+    /// two transactions at a time (15 seeds each), and
     /// `SyncTaggingScenario`'s many-to-many notes and tags (30 seeds).
     @Suite struct PostgresSyncListScenarioTests {
         let scenario = SyncListScenario(makeServer: freshSyncServer)
@@ -181,6 +182,25 @@
                     ).problems,
                 ] {
                     #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
+                }
+            }
+        }
+
+        /// The engines read history two transactions at a time, both histories trimmed now and then: the
+        /// server's pages come from PostgreSQL (15 seeds per spelling).
+        @Test func listsConvergeWhenHistoryIsReadTwoTransactionsAtATime() throws {
+            for seed in UInt64(0)..<15 {
+                for outcome in [
+                    try scenario.run(
+                        SyncTrip.self, schema: SyncSchemas.trips, seed: seed, trimServerEvery: 10,
+                        trimDevicesEvery: 7, historyPageSize: 2),
+                    try scenario.run(
+                        Playlist.self, schema: SyncSchemas.music, seed: seed, trimServerEvery: 10,
+                        trimDevicesEvery: 7, historyPageSize: 2),
+                ] {
+                    #expect(
+                        outcome.problems.isEmpty, "seed \(seed): \(outcome.problems.joined(separator: "\n"))")
+                    #expect(outcome.largestHistoryPage <= 2, "seed \(seed): \(outcome.largestHistoryPage)")
                 }
             }
         }

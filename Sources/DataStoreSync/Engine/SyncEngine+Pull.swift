@@ -8,11 +8,8 @@ extension SyncEngine {
         var resynchronised = false
     }
 
-    /// How many server transactions one local save applies at most.
-    static var pullBatchSize: Int { 256 }
-
-    /// Applies the server's transactions after the device's pull token, in server order, a batch per local
-    /// save with the token in the same save; rebuilds the device from the server when the token expired (or
+    /// Applies the server's transactions after the device's pull token, in server order, a page of
+    /// ``historyPageSize`` per local save with the token in the same save; rebuilds the device from the server when the token expired (or
     /// before the first pull). An app save that races with the pull's save makes it refuse (merge policy
     /// `.error`, or a model the app deleted meanwhile); the pull then reads again, up to 8 times.
     func performPull() throws -> PullOutcome {
@@ -46,60 +43,66 @@ extension SyncEngine {
             known = try pendingChanges()
         }
         var cursor = try pullCursor()
-        guard var token = cursor.token else {
+        guard let token = cursor.token else {
             // The first pull: a full copy is cheaper than replaying history, and history may be trimmed.
             try rebuildFromServer(cursorExists: cursor.exists, expired: false)
             return outcome
         }
         let pending = known ?? PendingChanges()
         var noted = try pushedCursor()
-        while true {
-            var descriptor = HistoryDescriptor<Server.HistoryType>(fetchLimit: Self.pullBatchSize)
-            descriptor.predicate = HistoryPredicates.after(token)
-            let transactions: [Server.HistoryType]
-            do {
-                transactions = try server.fetchHistory(descriptor)
-            } catch let error as DataStoreError where error.code == .historyTokenExpired {
-                // The device's unpushed work goes first: a rebuild keeps what is pending, but a server that
-                // was erased no longer holds what the device pushed before, and the upload brings it back.
-                _ = try performPush()
-                try rebuildFromServer(cursorExists: cursor.exists, expired: true)
-                outcome.resynchronised = true
-                return outcome
+        do {
+            try forEachHistoryPage(of: server, after: token) { transactions in
+                try applyPage(
+                    transactions, keeping: pending, cursor: &cursor, noted: &noted, outcome: &outcome)
+                return true
             }
-            guard let last = transactions.last else { return outcome }
-            var overlay = RowOverlay()
-            var ids: [PersistentIdentifier] = []
-            for transaction in transactions {
-                for change in transaction.changes
-                where serverRows.models.syncs(change.changedPersistentIdentifier.entityName) {
-                    ids.append(toLocal(change.changedPersistentIdentifier))
-                    for value in change.values.values { ids += (value.relatedIdentifiers ?? []).map(toLocal) }
-                }
+        } catch let error as DataStoreError where error.code == .historyTokenExpired {
+            // The device's unpushed work goes first: a rebuild keeps what is pending, but a server that
+            // was erased no longer holds what the device pushed before, and the upload brings it back.
+            _ = try performPush()
+            try rebuildFromServer(cursorExists: cursor.exists, expired: true)
+            outcome.resynchronised = true
+        }
+        return outcome
+    }
+
+    /// Applies one page of server transactions in one local save that moves the pull cursor to its last.
+    private func applyPage(
+        _ transactions: [Server.HistoryType], keeping pending: PendingChanges,
+        cursor: inout (exists: Bool, token: Server.Token?),
+        noted: inout (exists: Bool, token: Local.Token?), outcome: inout PullOutcome
+    ) throws {
+        guard let last = transactions.last else { return }
+        var overlay = RowOverlay()
+        var ids: [PersistentIdentifier] = []
+        for transaction in transactions {
+            for change in transaction.changes
+            where serverRows.models.syncs(change.changedPersistentIdentifier.entityName) {
+                ids.append(toLocal(change.changedPersistentIdentifier))
+                for value in change.values.values { ids += (value.relatedIdentifiers ?? []).map(toLocal) }
             }
-            try load(ids, into: &overlay)
-            var applied = 0
-            for transaction in transactions {
-                let changed = try apply(transaction.changes, to: &overlay, keeping: pending)
-                if changed && transaction.author != pushAuthor { applied += 1 }
-            }
-            var request = overlay.request(author: Self.pullAuthor)
-            try Self.write(
-                cursor: Self.pullCursorName, token: last.token, exists: cursor.exists,
-                store: local.identifier,
-                to: &request)
-            try notePushed(in: &request, noted: &noted)
-            readThrough(ownSave: try local.save(request).token)
-            cursor.exists = true
-            token = last.token
-            outcome.applied += applied
-            outcome.read += transactions.count
-            let text = try? HistoryTokenCoding.jsonString(last.token)
-            updateStatus {
-                $0.pulledTransactionCount += applied
-                $0.readServerTransactionCount += transactions.count
-                $0.pulledToken = text
-            }
+        }
+        try load(ids, into: &overlay)
+        var applied = 0
+        for transaction in transactions {
+            let changed = try apply(transaction.changes, to: &overlay, keeping: pending)
+            if changed && transaction.author != pushAuthor { applied += 1 }
+        }
+        var request = overlay.request(author: Self.pullAuthor)
+        try Self.write(
+            cursor: Self.pullCursorName, token: last.token, exists: cursor.exists,
+            store: local.identifier,
+            to: &request)
+        try notePushed(in: &request, noted: &noted)
+        readThrough(ownSave: try local.save(request).token)
+        cursor.exists = true
+        outcome.applied += applied
+        outcome.read += transactions.count
+        let text = try? HistoryTokenCoding.jsonString(last.token)
+        updateStatus {
+            $0.pulledTransactionCount += applied
+            $0.readServerTransactionCount += transactions.count
+            $0.pulledToken = text
         }
     }
 
@@ -182,34 +185,31 @@ extension SyncEngine {
     /// The device's changes after `token` (from its first transaction when `nil`), or `nil` when its history
     /// no longer reaches back that far.
     func pendingChanges(after token: Local.Token?) throws -> PendingChanges? {
-        var descriptor = HistoryDescriptor<Local.HistoryType>()
-        if let token { descriptor.predicate = HistoryPredicates.after(token) }
-        let transactions: [Local.HistoryType]
+        var pending = PendingChanges()
+        // As for a push: without a cursor the history must start at the first transaction, and a device that
+        // holds models but no history at all has lost it. `nil` until known.
+        var whole: Bool? = token == nil ? nil : true
         do {
-            transactions = try local.fetchHistory(descriptor)
+            try forEachHistoryPage(of: local, after: token) { transactions in
+                if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: transactions.first) }
+                guard whole == true else { return false }
+                for transaction in transactions where transaction.author != Self.pullAuthor {
+                    for change in transaction.changes {
+                        let id = change.changedPersistentIdentifier
+                        if change.kind == .delete {
+                            pending.deleted.insert(id)
+                        } else {
+                            pending.attributes[id, default: []].formUnion(
+                                PendingWrites.attributes(writtenBy: change))
+                        }
+                    }
+                }
+                return true
+            }
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
             return nil
         }
-        if token == nil {
-            // As for a push (`localHistory(after:)`): without a cursor the history must start at the first
-            // transaction, and a device that holds models but no history at all has lost it.
-            if let first = transactions.first {
-                if first.token.sequence != 1 { return nil }
-            } else if try localRows.holdsAnyRow() {
-                return nil
-            }
-        }
-        var pending = PendingChanges()
-        for transaction in transactions where transaction.author != Self.pullAuthor {
-            for change in transaction.changes {
-                let id = change.changedPersistentIdentifier
-                if change.kind == .delete {
-                    pending.deleted.insert(id)
-                } else {
-                    pending.attributes[id, default: []].formUnion(PendingWrites.attributes(writtenBy: change))
-                }
-            }
-        }
-        return pending
+        if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: nil) }
+        return whole == true ? pending : nil
     }
 }

@@ -8,6 +8,20 @@ extension SyncEngine {
         var uploadedWhole = false
     }
 
+    /// The device transactions a push sends, as surveyed before it sends them.
+    struct UnpushedHistory {
+        /// The push reads after this token (from the device's first transaction when `nil`)...
+        let start: Local.Token?
+        /// ...through this one (`nil`: there are none).
+        var end: Local.Token?
+        /// How many there are, leaving out the engine's own pulls.
+        var count = 0
+        /// What they write.
+        var writes = PendingWrites()
+        /// All of them, when they fit in one page.
+        var onlyPage: [Local.HistoryType]?
+    }
+
     /// Sends every device transaction after the server's cursor for this device, one server transaction each,
     /// with the cursor written in the same transaction; uploads the device whole when its history no longer
     /// reaches back to the cursor.
@@ -26,50 +40,68 @@ extension SyncEngine {
             updateStatus { $0.resynchronisationCount += 1 }
             return outcome
         }
-        guard let transactions = try localHistory(after: cursor.token) else {
+        guard let unpushed = try unpushedHistory(after: cursor.token) else {
             outcome.conflicts = try uploadWhole(cursorExists: cursor.exists, winning: nil)
             outcome.uploadedWhole = true
             updateStatus { $0.resynchronisationCount += 1 }
             return outcome
         }
-        let pending = transactions.filter { $0.author != Self.pullAuthor }.count
-        updateStatus { $0.pendingTransactionCount = pending }
-        var laterWrites = PendingWrites(transactions.filter { $0.author != Self.pullAuthor })
-        for transaction in transactions {
-            // Read through only what is done: a failed push must be tried again, not skipped.
-            guard transaction.author != Self.pullAuthor else {
-                progress.withLock { $0.examinedLocal = transaction.token }
-                continue
+        updateStatus { $0.pendingTransactionCount = unpushed.count }
+        var laterWrites = unpushed.writes
+        do {
+            try forEachPage(of: unpushed) { transactions in
+                for transaction in transactions {
+                    try push(transaction, cursor: &cursor, laterWrites: &laterWrites, outcome: &outcome)
+                }
             }
-            var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
-            var corrections = DeviceCorrections()
-            let conflicts = try addChanges(of: transaction.changes, to: &request, corrections: &corrections)
-            outcome.conflicts += conflicts
-            try Self.write(
-                cursor: pushCursorName, token: transaction.token, exists: cursor.exists,
-                store: server.identifier,
-                to: &request)
-            let result = try server.save(request)
-            cursor.exists = true
-            progress.withLock { $0.examinedLocal = transaction.token }
-            try progress.withLock { $0.afterPushSaved }?()
-            corrections.remapped.merge(result.remappedIdentifiers) { $1 }
-            takeMergedLists(from: result.deleteRuleChanges, into: &corrections)
-            // An attribute a later transaction of this push writes again is corrected after that one: correcting
-            // it now would take that edit back on the device meanwhile.
-            laterWrites.remove(transaction.changes)
-            corrections.values = laterWrites.withoutWrittenAttributes(corrections.values)
-            try correctDevice(corrections)
-            outcome.transactions += 1
-            let token = try? HistoryTokenCoding.jsonString(transaction.token)
-            updateStatus {
-                $0.pushedTransactionCount += 1
-                $0.pendingTransactionCount = max(0, $0.pendingTransactionCount - 1)
-                $0.pushedToken = token
-                $0.conflictCount += conflicts
-            }
+        } catch let error as DataStoreError where error.code == .historyTokenExpired {
+            // Trimmed while the push read it: what is left unpushed is unknown, as at the push's start.
+            outcome.conflicts += try uploadWhole(cursorExists: cursor.exists, winning: nil)
+            outcome.uploadedWhole = true
+            updateStatus { $0.resynchronisationCount += 1 }
         }
         return outcome
+    }
+
+    /// Sends one device transaction as one server transaction, with the push cursor, then corrects the device
+    /// where the server's values differ from what it sent (except attributes `laterWrites` says a later
+    /// transaction of this push writes again). A transaction of the engine's own pulls is only read through.
+    private func push(
+        _ transaction: Local.HistoryType, cursor: inout (exists: Bool, token: Local.Token?),
+        laterWrites: inout PendingWrites, outcome: inout PushOutcome
+    ) throws {
+        // Read through only what is done: a failed push must be tried again, not skipped.
+        guard transaction.author != Self.pullAuthor else {
+            progress.withLock { $0.examinedLocal = transaction.token }
+            return
+        }
+        var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
+        var corrections = DeviceCorrections()
+        let conflicts = try addChanges(of: transaction.changes, to: &request, corrections: &corrections)
+        outcome.conflicts += conflicts
+        try Self.write(
+            cursor: pushCursorName, token: transaction.token, exists: cursor.exists,
+            store: server.identifier,
+            to: &request)
+        let result = try server.save(request)
+        cursor.exists = true
+        progress.withLock { $0.examinedLocal = transaction.token }
+        try progress.withLock { $0.afterPushSaved }?()
+        corrections.remapped.merge(result.remappedIdentifiers) { $1 }
+        takeMergedLists(from: result.deleteRuleChanges, into: &corrections)
+        // An attribute a later transaction of this push writes again is corrected after that one: correcting
+        // it now would take that edit back on the device meanwhile.
+        laterWrites.remove(transaction.changes)
+        corrections.values = laterWrites.withoutWrittenAttributes(corrections.values)
+        try correctDevice(corrections)
+        outcome.transactions += 1
+        let token = try? HistoryTokenCoding.jsonString(transaction.token)
+        updateStatus {
+            $0.pushedTransactionCount += 1
+            $0.pendingTransactionCount = max(0, $0.pendingTransactionCount - 1)
+            $0.pushedToken = token
+            $0.conflictCount += conflicts
+        }
     }
 
     /// Notes, as corrections of the device, the lists the server holds after a push where they differ from
@@ -89,22 +121,47 @@ extension SyncEngine {
         }
     }
 
-    /// The device's transactions after `token`, or `nil` when they cannot be pushed one by one: the history
-    /// was trimmed past the token, or the device store was erased or recreated since (a token of another
-    /// epoch), or the server has no cursor and the device's history no longer starts at its first transaction.
-    private func localHistory(after token: Local.Token?) throws -> [Local.HistoryType]? {
-        var descriptor = HistoryDescriptor<Local.HistoryType>()
+    /// What a push of the device's transactions after `token` sends, surveyed a page at a time: how many
+    /// there are, through which token, and what they write. `nil` when they cannot be pushed one by one: the
+    /// history was trimmed past the token, or the device store was erased or recreated since (a token of
+    /// another epoch), or the server has no cursor and the device's history no longer starts at its first
+    /// transaction.
+    private func unpushedHistory(after token: Local.Token?) throws -> UnpushedHistory? {
         let start = localHistoryStart(pushed: token)
-        if let start { descriptor.predicate = HistoryPredicates.after(start) }
+        var unpushed = UnpushedHistory(start: start)
+        // No cursor: everything must go, so the history must start at the first transaction (a store with
+        // models but no history at all is uploaded whole too). `nil` until known.
+        var whole: Bool? = start == nil ? nil : true
+        var pages = 0
         do {
-            let transactions = try local.fetchHistory(descriptor)
-            guard start == nil else { return transactions }
-            // No cursor: everything must go. The history must still start at the first transaction; a store
-            // with models but no history at all (all of it deleted) is uploaded whole too.
-            if let first = transactions.first { return first.token.sequence == 1 ? transactions : nil }
-            return try localRows.holdsAnyRow() ? nil : []
+            try forEachHistoryPage(of: local, after: start) { page in
+                if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: page.first) }
+                guard whole == true else { return false }
+                pages += 1
+                // One page is kept, and pushed without a second read; more are read again, page by page.
+                unpushed.onlyPage = pages == 1 ? page : nil
+                let own = page.filter { $0.author != Self.pullAuthor }
+                unpushed.count += own.count
+                unpushed.writes.add(own)
+                unpushed.end = page.last?.token
+                return true
+            }
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
             return nil
+        }
+        if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: nil) }
+        return whole == true ? unpushed : nil
+    }
+
+    /// Hands `body` the transactions `unpushed` surveyed, in order, a page at a time.
+    private func forEachPage(
+        of unpushed: UnpushedHistory, _ body: ([Local.HistoryType]) throws -> Void
+    ) throws {
+        if let page = unpushed.onlyPage { return try body(page) }
+        guard let end = unpushed.end else { return }
+        try forEachHistoryPage(of: local, after: unpushed.start, through: end) {
+            try body($0)
+            return true
         }
     }
 

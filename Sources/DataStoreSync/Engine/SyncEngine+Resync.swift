@@ -185,14 +185,21 @@ extension SyncEngine {
     /// when the server was erased or recreated since (its history is not after the device's pull).
     private func editsElsewhere() throws -> EditsElsewhere? {
         guard let pulled = try pullCursor().token else { return nil }
-        let transactions: [Server.HistoryType]
+        var edits = EditsElsewhere(ownAuthor: pushAuthor)
         do {
-            transactions = try server.fetchHistory(
-                HistoryDescriptor(predicate: HistoryPredicates.after(pulled)))
+            try forEachHistoryPage(of: server, after: pulled) {
+                edits.read($0)
+                return true
+            }
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
             guard !error.isFromErasedOrRecreatedStore else { return nil }
-            transactions = try server.fetchHistory(HistoryDescriptor())
+            // Trimmed past the pull, before or while it was read: what is left is all newer than the pull.
+            edits = EditsElsewhere(ownAuthor: pushAuthor)
+            try forEachHistoryPage(of: server, after: nil) {
+                edits.read($0)
+                return true
+            }
         }
-        return EditsElsewhere(transactions, ownAuthor: pushAuthor)
+        return edits
     }
 }

@@ -60,6 +60,10 @@ where
         /// For tests: runs after a pushed transaction's server save, before the device is corrected; throwing
         /// stands for a crash there.
         var afterPushSaved: (@Sendable () throws -> Void)?
+        /// For tests: the page size of history reads, in place of ``SyncEngine/historyPageSize``.
+        var historyPageSize: Int?
+        /// The most transactions one history read of the engine returned.
+        var largestHistoryPage = 0
     }
 
     /// For tests: runs after each pushed transaction's server save, before the device is corrected; an error
@@ -68,6 +72,17 @@ where
         get { progress.withLock { $0.afterPushSaved } }
         set { progress.withLock { $0.afterPushSaved = newValue } }
     }
+
+    /// For tests: how many transactions one read of a store's history returns at most (``historyPageSize``
+    /// when `nil`), so that a few transactions span several pages.
+    package var testHistoryPageSize: Int? {
+        get { progress.withLock { $0.historyPageSize } }
+        set { progress.withLock { $0.historyPageSize = newValue.map { max(1, $0) } } }
+    }
+
+    /// For tests: the most transactions one read of a store's history by this engine returned so far, what it
+    /// held of a history at once.
+    package var largestHistoryPage: Int { progress.withLock { $0.largestHistoryPage } }
 
     /// Creates the sync of `local` with `server` for the given model types.
     ///

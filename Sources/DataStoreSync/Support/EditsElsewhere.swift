@@ -11,9 +11,16 @@ struct EditsElsewhere {
     /// Models deleted.
     private(set) var deleted: Set<PersistentIdentifier> = []
 
-    /// Reads `transactions` (the server's history after the device's pull cursor), leaving out those authored
-    /// `ownAuthor` (the device's own pushes).
-    init<Transaction: HistoryTransaction>(_ transactions: [Transaction], ownAuthor: String)
+    /// The author of the device's own pushes, whose transactions are not edits made elsewhere.
+    let ownAuthor: String
+
+    /// Nothing read yet; transactions authored `ownAuthor` will be left out.
+    init(ownAuthor: String) {
+        self.ownAuthor = ownAuthor
+    }
+
+    /// Reads `transactions`, the next page of the server's history after the device's pull cursor.
+    mutating func read<Transaction: HistoryTransaction>(_ transactions: [Transaction])
     where Transaction.Change: ValueRecordingHistoryChange {
         for transaction in transactions where transaction.author != ownAuthor {
             for change in transaction.changes {

@@ -5,8 +5,8 @@ import DataStoreCore
 struct PendingWrites {
     private var counts: [PersistentIdentifier: [String: Int]] = [:]
 
-    /// The writes of `transactions`.
-    init<Transaction: HistoryTransaction>(_ transactions: [Transaction])
+    /// Adds the writes of `transactions`, still to send (a push reads them a page at a time).
+    mutating func add<Transaction: HistoryTransaction>(_ transactions: [Transaction])
     where Transaction.Change: ValueRecordingHistoryChange {
         for transaction in transactions { add(transaction.changes, by: 1) }
     }

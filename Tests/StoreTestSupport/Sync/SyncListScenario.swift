@@ -29,6 +29,8 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         public var restarts = 0
         /// How many pulls the last engines found expired (resynchronised from a full copy).
         public var resynchronisations = 0
+        /// The most transactions one history read of an engine returned.
+        public var largestHistoryPage = 0
     }
 
     /// Runs `rounds` rounds of random edits of `model`'s lists with the random `seed`; `schema` holds `model`,
@@ -36,10 +38,11 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// rounds, so that devices behind find their tokens expired and resynchronise; with `trimDevicesEvery`, a
     /// device's own history, so that it uploads what it holds. With `secondDeviceOnlyReads`, the second device
     /// never edits (and only its history is deleted): whatever its uploads write to the server beyond its
-    /// cursors is a stale value of its own reverting someone's edit, and breaks the rules.
+    /// cursors is a stale value of its own reverting someone's edit, and breaks the rules. With
+    /// `historyPageSize`, the engines read history that many transactions at a time.
     public func run<Model: ListOwningModel>(
         _ model: Model.Type, schema: Schema, seed: UInt64, rounds: Int = 30, trimServerEvery: Int? = nil,
-        trimDevicesEvery: Int? = nil, secondDeviceOnlyReads: Bool = false
+        trimDevicesEvery: Int? = nil, secondDeviceOnlyReads: Bool = false, historyPageSize: Int? = nil
     ) throws -> Outcome {
         let server = try makeServer(schema)
         let lab = try SyncLab(server: server)
@@ -50,6 +53,8 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         let onServer = try ModelContainer(for: [model], configurations: [ModelConfiguration(store: server)])
         let containers = devices.map(\.container) + [onServer]
         var engines = devices.map(\.engine)
+        for engine in engines { engine.testHistoryPageSize = historyPageSize }
+        var largestHistoryPage = 0
         var random = SplitMix64(seed: seed)
         var outcome = Outcome()
         var made: Set<String> = []
@@ -129,9 +134,11 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             case 2: try engines[index].pull()
             case 3 where Int.random(in: 0..<3, using: &random) == 0:
                 // The device restarts: a new engine reads its cursors from the stores.
+                largestHistoryPage = max(largestHistoryPage, engines[index].largestHistoryPage)
                 engines[index] = try SyncEngine(
                     local: devices[index].store, server: server, device: devices[index].store.identifier,
                     models: [model, Model.Item.self])
+                engines[index].testHistoryPageSize = historyPageSize
                 outcome.restarts += 1
             default: break
             }
@@ -150,6 +157,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         // Settle: both sync, then the first again (the second's push reaches it).
         for index in [0, 1, 0] { try engines[index].sync() }
         outcome.resynchronisations = engines.map(\.status.resynchronisationCount).reduce(0, +)
+        outcome.largestHistoryPage = engines.map(\.largestHistoryPage).reduce(largestHistoryPage, max)
 
         let stored = try containers.map { try StoredTrips($0, of: model) }
         var problems = Problems()
