@@ -20,6 +20,11 @@ public struct DataStoreSaveChangesRequest: Sendable {
     /// For updated models, the values the saver last read of the attributes it sends, by model: what each
     /// change is a change from. A model or attribute without a baseline is written as sent (a to-many
     /// relationship then replaces the stored list).
+    ///
+    /// An inserted model may have baselines too (by its proposed identifier): they count when its unique value
+    /// is taken and the store makes the insert an update of the holder (an upsert). A to-many relationship with
+    /// a baseline is then merged into the holder's list as an update's is, instead of replacing it: a baseline
+    /// of an empty list keeps the holder's members and adds the insert's.
     public var baselines: [PersistentIdentifier: [String: SnapshotValue]]
     /// What the store does when a stored value differs from its baseline; see ``MergePolicy``.
     public var mergePolicy: MergePolicy

@@ -188,7 +188,7 @@ public enum SavePlanner {
                 if direct.isOn { direct.deleted.append(deletion(of: existing)) }
             }
             for snapshot in request.inserted {
-                try insert(snapshot)
+                try insert(snapshot, baseline: request.baselines[snapshot.persistentIdentifier])
                 if direct.isOn, remapped.isEmpty {
                     direct.changed.append(
                         PlannedChange(
@@ -371,7 +371,12 @@ public enum SavePlanner {
             }
         }
 
-        mutating func insert(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {
+        /// Plans an insert. One whose unique value a model holds becomes an update of that model with the
+        /// insert's values; a to-many relationship with a `baseline` is then merged into the stored list as an
+        /// update's is (``merging(_:baseline:into:)``).
+        mutating func insert(_ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue]?)
+            throws(DataStoreError)
+        {
             let proposed = snapshot.persistentIdentifier
             if try current(proposed) != nil {
                 throw .invalidSave(store: store, reason: "model \(proposed) is already in the store")
@@ -395,6 +400,9 @@ public enum SavePlanner {
                 remapped[proposed] = holder
                 var merged = snapshot
                 merged.persistentIdentifier = holder
+                if let baseline {
+                    merged = merging(merged, baseline: baseline, into: existing)
+                }
                 try write(merged, replacing: existing)
                 order.append(holder)
             } else if found.isEmpty {

@@ -34,10 +34,14 @@ extension SyncEngine {
             overlay.write(id, values.mapValues { held.keepExisting($0) })
         }
         let holders = try serverRows.rows(corrections.remapped.values)
+        try load(
+            holders.values.flatMap { localValues(of: $0).values.flatMap { $0.relatedIdentifiers ?? [] } },
+            into: &overlay)
         for (proposed, holder) in corrections.remapped {
             guard let row = holders[holder] else { continue }
-            // The device's model becomes the server's: same values, the device's links moved over.
-            overlay.write(toLocal(holder), localValues(of: row))
+            // The device's model becomes the server's: same values, the device's links moved over (links to
+            // models it has not pulled yet are made by the pull that brings them).
+            overlay.write(toLocal(holder), localValues(of: row).mapValues { held.keepExisting($0) })
             try relink(toLocal(proposed), to: toLocal(holder), in: &overlay)
             overlay.delete(toLocal(proposed))
         }

@@ -26,30 +26,18 @@ extension SyncEngine {
             guard !mine.isEmpty else { continue }
             var owners: [[SnapshotValue]: PersistentIdentifier] = [:]
             for row in try serverRows.all(name) {
-                for (index, constraint) in entity.uniqueConstraints.enumerated() {
-                    owners[Self.key(index, constraint, of: row.values)] = row.persistentIdentifier
-                }
+                for key in UniqueKeys.of(row.values, in: entity) { owners[key] = row.persistentIdentifier }
             }
             for id in ids {
                 guard let row = mine[toLocal(id)] else { continue }
                 let values = row.values.mapValues {
                     IdentifierTranslation.translate($0, to: server.identifier)
                 }
-                for (index, constraint) in entity.uniqueConstraints.enumerated() {
-                    if let holder = owners[Self.key(index, constraint, of: values)] {
-                        holders[id] = holder
-                        break
-                    }
+                if let holder = UniqueKeys.of(values, in: entity).lazy.compactMap({ owners[$0] }).first {
+                    holders[id] = holder
                 }
             }
         }
         return holders
-    }
-
-    /// The values of the unique constraint at `index` (its attribute names `constraint`), as a key.
-    private static func key(_ index: Int, _ constraint: [String], of values: [String: SnapshotValue])
-        -> [SnapshotValue]
-    {
-        [.integer(Int64(index))] + constraint.map { values[$0] ?? .null }
     }
 }

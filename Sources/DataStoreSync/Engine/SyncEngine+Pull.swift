@@ -121,6 +121,13 @@ extension SyncEngine {
             }
             switch change.kind {
             case .insert:
+                if overlay.row(id) == nil,
+                    pending.claimsAUniqueValue(
+                        change.values.mapValues { IdentifierTranslation.translate($0, to: local.identifier) },
+                        in: local.schema.entity(named: id.entityName))
+                {
+                    continue
+                }
                 overlay.write(id, incoming(change.values, for: id, in: overlay, keeping: pending))
             case .update:
                 // Absent: the device deleted it (its delete wins) or never held it.
@@ -172,6 +179,16 @@ struct PendingChanges {
     var attributes: [PersistentIdentifier: Set<String>] = [:]
     /// Models deleted by unpushed device transactions.
     var deleted: Set<PersistentIdentifier> = []
+    /// The unique values the models with unpushed changes hold on the device (``UniqueKeys``).
+    var uniqueKeys: Set<[SnapshotValue]> = []
+
+    /// Whether a server model the device does not hold, with `values` (in device identifiers), claims a unique
+    /// value a model with unpushed changes holds: the device's push merges the two, as the server merges a
+    /// later insert into the first, and the correction after it brings the server's model.
+    func claimsAUniqueValue(_ values: [String: SnapshotValue], in entity: Schema.Entity?) -> Bool {
+        guard !uniqueKeys.isEmpty, let entity else { return false }
+        return UniqueKeys.of(values, in: entity).contains(where: uniqueKeys.contains)
+    }
 }
 
 extension SyncEngine {
@@ -210,6 +227,22 @@ extension SyncEngine {
             return nil
         }
         if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: nil) }
-        return whole == true ? pending : nil
+        guard whole == true else { return nil }
+        try noteUniqueValues(in: &pending)
+        return pending
+    }
+
+    /// Records the unique values the models with unpushed changes hold on the device.
+    private func noteUniqueValues(in pending: inout PendingChanges) throws {
+        let ids = pending.attributes.keys.filter {
+            local.schema.entity(named: $0.entityName)?.uniqueConstraints.isEmpty == false
+        }
+        guard !ids.isEmpty else { return }
+        for row in try localRows.rows(ids).values {
+            guard let entity = local.schema.entity(named: row.persistentIdentifier.entityName) else {
+                continue
+            }
+            pending.uniqueKeys.formUnion(UniqueKeys.of(row.values, in: entity))
+        }
     }
 }

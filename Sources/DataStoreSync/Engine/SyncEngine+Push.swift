@@ -231,6 +231,13 @@ extension SyncEngine {
             switch change.kind {
             case .insert:
                 let values = references.filter(change.values, of: entity)
+                // The model's lists started empty on the device: when the server already holds it, or merges it
+                // into the holder of its unique value, they add to the lists there instead of replacing them
+                // (another device's items stay on a trip of the same name).
+                for relationship in entity.relationships
+                where relationship.isToMany && values[relationship.name] != nil {
+                    request.baselines[id, default: [:]][relationship.name] = .array([])
+                }
                 if let current {
                     // Already on the server (its unique value was taken, or a push repeated): an update.
                     let changed = values.filter { current.values[$0.key] != $0.value }

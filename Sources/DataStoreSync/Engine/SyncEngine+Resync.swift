@@ -12,6 +12,9 @@ extension SyncEngine {
         let newest = try Self.newestToken(of: server)
         let pending = try pendingChanges()
         var overlay = RowOverlay()
+        // Server models left out for a device model that claims their unique value, and the copies written.
+        var skipped: Set<PersistentIdentifier> = []
+        var written: [DataStoreSnapshot] = []
         for entity in serverRows.models.syncedEntities where local.schema.entity(named: entity) != nil {
             let held = Dictionary(
                 try localRows.all(entity).map { ($0.persistentIdentifier, $0) }, uniquingKeysWith: { $1 })
@@ -21,13 +24,35 @@ extension SyncEngine {
             }
             let wanted = Set(copies.map(\.persistentIdentifier))
             overlay.load(held, for: Array(held.keys) + copies.map(\.persistentIdentifier))
+            let entityDescription = local.schema.entity(named: entity)
             for copy in copies where !pending.deleted.contains(copy.persistentIdentifier) {
+                // A model claiming a unique value a device model not pushed yet holds: the push merges them.
+                if held[copy.persistentIdentifier] == nil,
+                    pending.claimsAUniqueValue(copy.values, in: entityDescription)
+                {
+                    skipped.insert(copy.persistentIdentifier)
+                    continue
+                }
                 let mine = pending.attributes[copy.persistentIdentifier] ?? []
                 overlay.write(copy.persistentIdentifier, copy.values.filter { !mine.contains($0.key) })
+                written.append(copy)
             }
             // Models the server does not hold, unless the device made them and has not pushed them yet.
             for id in held.keys where !wanted.contains(id) && pending.attributes[id] == nil {
                 overlay.delete(id)
+            }
+        }
+        // Links to the models left out are made by the correction after the push that merges them.
+        if !skipped.isEmpty {
+            let kept = ReferenceFilter(exists: { !skipped.contains($0) }, translate: { $0 })
+            for copy in written {
+                let links = copy.values.filter { name, value in
+                    value.relatedIdentifiers?.contains(where: skipped.contains) == true
+                        && overlay.row(copy.persistentIdentifier)?.values[name] == value
+                }
+                if !links.isEmpty {
+                    overlay.write(copy.persistentIdentifier, links.mapValues(kept.keepExisting))
+                }
             }
         }
         var request = overlay.request(author: Self.pullAuthor)

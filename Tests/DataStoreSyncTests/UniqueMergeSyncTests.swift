@@ -1,0 +1,81 @@
+import DataStoreCore
+import DataStoreModels
+import DataStoreSync
+import InMemoryStorage
+import JSONFileStorage
+import StoreTestSupport
+import Testing
+
+/// Two devices make a trip of the same unique name, each packing items on it: the server merges the later
+/// insert into the first trip (`uniqueNameCollisionMergesIntoTheFirstModel`), and neither device's items may
+/// come off the merged trip's list.
+@Suite struct UniqueMergeSyncTests {
+    typealias Device = SyncDevice<InMemoryDataStore>
+
+    /// Devices a and b of a lab with an in-memory server; b has made and pushed trip N with a map on it, and a,
+    /// which has not pulled it, has made its own N with a passport. With `pulledBefore`, both devices pulled a
+    /// trip Lisbon first, so that a's next pull reads the server's history; without, it is a's first pull (a
+    /// full copy).
+    static func bothMadeN(pulledBefore: Bool) throws -> (SyncLab<InMemoryDataStore>, Device, Device) {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        if pulledBefore {
+            try a.edit { $0.insert(SyncTrip(name: "Lisbon")) }
+            try a.sync()
+            try b.sync()
+        }
+        try b.edit { context in
+            let trip = SyncTrip(name: "N", destination: "from b")
+            context.insert(trip)
+            trip.items.append(SyncItem(title: "map"))
+        }
+        try b.sync()
+        try a.edit { context in
+            let trip = SyncTrip(name: "N", destination: "from a", nights: 4)
+            context.insert(trip)
+            trip.items.append(SyncItem(title: "passport"))
+        }
+        return (lab, a, b)
+    }
+
+    /// What every store must hold after both synced: one trip N, a's values (its insert came later, and an
+    /// upsert takes the later insert's values), both items on it, b's first.
+    static func expectMerged(_ lab: SyncLab<InMemoryDataStore>, _ devices: [Device]) throws {
+        let expected = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        let trips = expected.filter { $0.hasPrefix("trip ") && !$0.contains(" Lisbon|") }
+        #expect(
+            trips.count == 1 && trips.first?.hasSuffix(" N|from a|4||map,passport") == true, "\(expected)")
+        #expect(expected.filter { $0.hasPrefix("item ") && $0.hasSuffix("|N") }.count == 2, "\(expected)")
+        for device in devices {
+            #expect(try device.state() == expected, "\(device.store.identifier)")
+        }
+    }
+
+    /// a pushes its N: the server merges it into b's N, and b's map must stay on it (the merged insert's list,
+    /// which never saw the map, replaced the trip's list and took the map off it).
+    @Test(arguments: [true, false])
+    func aMergedInsertKeepsTheFirstTripsItems(pulledBefore: Bool) throws {
+        let (lab, a, b) = try Self.bothMadeN(pulledBefore: pulledBefore)
+        defer { lab.remove() }
+        try a.sync()
+        try b.sync()
+        try Self.expectMerged(lab, [a, b])
+    }
+
+    /// a pulls b's N before it pushes its own (a sync can start between the app's save and its push): the
+    /// pull must keep a's unpushed trip and its passport, and the push must then merge them as above. Before,
+    /// the pull's save made b's trip take a's unique name, and with it a's trip and list (the passport came
+    /// off it); after both synced, the map was off the merged trip.
+    @Test(arguments: [true, false])
+    func aTripPulledBeforeTheDevicesOwnIsPushedKeepsBoth(pulledBefore: Bool) throws {
+        let (lab, a, b) = try Self.bothMadeN(pulledBefore: pulledBefore)
+        defer { lab.remove() }
+        try a.engine.pull()
+        let afterPull = try a.state()
+        #expect(afterPull.contains { $0.hasSuffix("passport|N") }, "\(afterPull)")
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        try Self.expectMerged(lab, [a, b])
+    }
+}
