@@ -35,7 +35,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     case schemaNotRecorded, renamedValuesDropped, unsafeSchemaAccepted
     // Relationships
     case cascadeIgnored, nullifyIgnored, denyIgnored, danglingReferenceAccepted, toManyValuesDropped
-    case inversesNotMaintained, listBaselinesIgnored
+    case inversesNotMaintained, listBaselinesIgnored, upsertBaselinesIgnored
     // Batch deletes
     case batchDeleteLeavesAMatch, batchDeleteSplitIntoTransactions, batchDeleteSkipsDeleteRules
 
@@ -101,6 +101,7 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .mergePolicyIgnored: .conflictingUpdateRejectedUnderErrorPolicy
         case .inversesNotMaintained: .toOneEditMovesTheInverse
         case .listBaselinesIgnored: .listEditsMergeWithTheStoredList
+        case .upsertBaselinesIgnored: .uniqueUpsertMergesAListWithABaseline
         case .reopenForgetsEverything: .reopenKeepsDataHistoryAndTokens
         case .instancesShareNothing: .secondInstanceSeesCommits
         case .rejectedUpdateKeepsInserts: .insertOnlyRejectsUpdatesAtomically

@@ -150,6 +150,8 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
             }
         case .mergePolicyIgnored: request.mergePolicy = .mergeByPropertyObjectTrump
         case .listBaselinesIgnored: request.baselines = [:]
+        case .upsertBaselinesIgnored:
+            for insert in request.inserted { request.baselines[insert.persistentIdentifier] = nil }
         case .deletesNotApplied: request.deleted = []
         case .emptySaveReturnsAToken where request.isEmpty:
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: base.currentToken)

@@ -137,6 +137,31 @@ enum RelationshipChecks {
         try h.expect.equal(owners, ["a in nil", "b in f", "c in f"], "each entry's folder")
     }
 
+    static func uniqueUpsertMergesAListWithABaseline<S>(_ h: Harness<S>) throws {
+        let a = h.entry("a")
+        let b = h.entry("b")
+        let folder = h.folder("f", entries: [a])
+        try h.save(inserted: [h.linked(a, to: folder), b, folder])
+        // Another saver, which never saw f, makes its own folder named f holding b: an upsert of f.
+        var duplicate = h.folder("f", entries: [b])
+        duplicate.persistentIdentifier = h.relationshipIdentifier(ConformanceFolder.self, "another f")
+        let id = duplicate.persistentIdentifier
+        let result = try h.performing("saving an upsert with a baseline for its list") {
+            try h.store.save(
+                DataStoreSaveChangesRequest(
+                    inserted: [duplicate], updated: [h.linked(b, to: duplicate)],
+                    baselines: [id: ["entries": .array([])]]))
+        }
+        try h.expect.equal(
+            result.remappedIdentifiers, [id: folder.persistentIdentifier], "the remapped identifiers")
+        try h.expect.equal(try listing(h), ["f: a,b"], "the folder's entries after the upsert")
+        let owners = try h.rows(ConformanceEntry.self).map {
+            "\($0.persistentIdentifier.primaryKey) in "
+                + ($0[attribute: "folder"].relatedIdentifiersForChecks.first?.primaryKey ?? "nil")
+        }
+        try h.expect.equal(owners, ["a in f", "b in f"], "each entry's folder")
+    }
+
     /// Each folder's entries, as `name: a,b`.
     private static func listing<S>(_ h: Harness<S>) throws -> [String] {
         try h.rows(ConformanceFolder.self).map {

@@ -8,7 +8,7 @@ public final class ConformanceFolder: PersistentModel {
     public static let entityName = "ConformanceFolder"
     /// The attributes and relationships.
     public static let schemaAttributes: [ModelAttribute<ConformanceFolder>] = [
-        .attribute("name", \.name, options: .preserveValueOnDeletion),
+        .attribute("name", \.name, options: [.unique, .preserveValueOnDeletion]),
         .relationship(
             "entries", \.entries, deleteRule: .cascade, inverse: \ConformanceEntry.folder,
             options: .preservePreviousValue),

@@ -61,6 +61,8 @@ extension ConformanceCase {
         case .inverseSidesStayConsistent: try RelationshipChecks.inverseSidesStayConsistent(h)
         case .toOneEditMovesTheInverse: try RelationshipChecks.toOneEditMovesTheInverse(h)
         case .listEditsMergeWithTheStoredList: try RelationshipChecks.listEditsMergeWithTheStoredList(h)
+        case .uniqueUpsertMergesAListWithABaseline:
+            try RelationshipChecks.uniqueUpsertMergesAListWithABaseline(h)
         case .batchDeleteRemovesExactlyTheMatches:
             try BatchDeleteChecks.batchDeleteRemovesExactlyTheMatches(h)
         case .batchDeleteIsOneTransaction: try BatchDeleteChecks.batchDeleteIsOneTransaction(h)

@@ -190,6 +190,9 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     /// A to-many edit with a baseline merges into the stored list: another saver's additions and removals
     /// since the baseline are kept.
     case listEditsMergeWithTheStoredList
+    /// An insert whose unique value a folder holds, with a baseline for its list, merges its entries into the
+    /// folder's stored list instead of replacing it (an upsert that keeps another saver's entries).
+    case uniqueUpsertMergesAListWithABaseline
 
     // Batch deletes
     /// A batch delete removes exactly the models its predicate matches (all of them without one); matching
@@ -211,7 +214,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             .uniqueUpdateViolationRejected, .missingModelRejected, .cascadeDeletesRelatedModels,
             .nullifyUpdatesTheInverse, .denyRefusesTheDelete, .danglingReferenceRejected,
             .inverseSidesStayConsistent, .partialUpdatesMerge, .conflictingUpdateRejectedUnderErrorPolicy,
-            .toOneEditMovesTheInverse, .listEditsMergeWithTheStoredList:
+            .toOneEditMovesTheInverse, .listEditsMergeWithTheStoredList,
+            .uniqueUpsertMergesAListWithABaseline:
             return !capabilities.contains(.insertOnly)
         case .reopenKeepsDataHistoryAndTokens:
             return capabilities.contains(.durable)
@@ -242,7 +246,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         switch self {
         case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
             .danglingReferenceRejected, .inverseSidesStayConsistent, .toOneEditMovesTheInverse,
-            .listEditsMergeWithTheStoredList, .batchDeleteAppliesDeleteRules,
+            .listEditsMergeWithTheStoredList, .uniqueUpsertMergesAListWithABaseline,
+            .batchDeleteAppliesDeleteRules,
             .previousValuesOfOneSaveAreItsStartingValues:
             true
         default: false
@@ -254,6 +259,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         switch self {
         case .toOneEditMovesTheInverse, .listEditsMergeWithTheStoredList:
             "DataStore: a save keeps both sides of a relationship with an inverse consistent with the rows the store holds, and merges a to-many edit with a baseline into the stored list."
+        case .uniqueUpsertMergesAListWithABaseline:
+            "DataStore: an insert whose unique value is taken updates the holder, and a to-many relationship the insert has a baseline for is merged into the holder's list as an update's is."
         case .partialUpdatesMerge:
             "DataStore: an update is a change set: attributes it leaves out keep their stored values."
         case .conflictingUpdateRejectedUnderErrorPolicy:
