@@ -24,19 +24,21 @@
         static let seconds = ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_SECONDS"].flatMap(
             Double.init)
 
-        /// The workloads to run, from `DATASTORE_SYNC_FAULT_WORKLOADS` (`notes`, `lists`, or both separated by a
-        /// comma; both when unset).
+        /// The workloads to run, from `DATASTORE_SYNC_FAULT_WORKLOADS` (`notes`, `lists`, `playlists`, or several
+        /// separated by commas; all when unset).
         static let workloads = Set(
-            (ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_WORKLOADS"] ?? "notes,lists").split(
-                separator: ","
-            ).map(String.init))
+            (ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_WORKLOADS"] ?? "notes,lists,playlists")
+                .split(
+                    separator: ","
+                ).map(String.init))
 
         /// Flat notes: inserts, updates and deletes.
         @Test(
             .enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"),
             .enabled(if: workloads.contains("notes")))
         func fiveDevicesConvergeUnderFaults() throws {
-            try Self.expectClean(try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, lists: false).run())
+            try Self.expectClean(
+                try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, workload: "notes").run())
         }
 
         /// Trips' lists edited through model contexts: appends, reorders, moves, unlinks, deletes.
@@ -44,7 +46,18 @@
             .enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"),
             .enabled(if: workloads.contains("lists")))
         func fiveDevicesEditingListsConvergeUnderFaults() throws {
-            try Self.expectClean(try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, lists: true).run())
+            try Self.expectClean(
+                try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, workload: "lists").run())
+        }
+
+        /// The same edits of playlists, whose lists keep their previous values: a push sends each list as an
+        /// edit of its baseline.
+        @Test(
+            .enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"),
+            .enabled(if: workloads.contains("playlists")))
+        func fiveDevicesEditingPlaylistsConvergeUnderFaults() throws {
+            try Self.expectClean(
+                try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, workload: "playlists").run())
         }
 
         /// Prints the summary (and appends it to `DATASTORE_SYNC_FAULT_REPORT`) and expects no violation.
@@ -69,15 +82,21 @@
     struct SyncFaultRun {
         let seconds: Double
         let devices: Int
-        /// Whether the devices edit trips' lists (`sync-device … lists`) instead of flat notes.
-        let lists: Bool
+        /// `notes`, or the list workload the devices run (`sync-device … lists|playlists`).
+        let workload: String
+
+        /// The owners whose lists a list workload edits; `nil` for flat notes.
+        var listModel: (any FaultListModel.Type)? {
+            ["lists": SyncTrip.self, "playlists": Playlist.self][workload]
+        }
+        var lists: Bool { listModel != nil }
 
         /// The items on the trips the server holds before the devices start.
         static let seededItems = ["Kyoto", "Lisbon", "Oslo"].flatMap { trip in
             (0..<4).map { "item-seed-\(trip)-\($0)" }
         }
 
-        var schema: Schema { lists ? SyncSchemas.trips : SyncNote.schema }
+        var schema: Schema { listModel?.faultSchema ?? SyncNote.schema }
 
         /// What a run found.
         struct Report {
@@ -88,8 +107,10 @@
             var rounds = 0
             var notes = 0
             var violations: [String] = []
-            /// Whether the run was the lists workload: then `notes` counts items.
-            var lists = false
+            /// The workload: `notes`, `lists` or `playlists`.
+            var workload = "notes"
+            /// Whether the run was a list workload: then `notes` counts items.
+            var lists: Bool { workload != "notes" }
             /// On the lists workload: trips the devices made (acknowledged), and how many of them the server
             /// merged into another device's trip of the same name.
             var tripsMade = 0
@@ -101,7 +122,7 @@
                 let faultList = faults.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
                     separator: ", ")
                 return
-                    "sync fault test: \(acknowledged) transactions acknowledged (\(committed) committed) on the devices, "
+                    "sync fault test, \(workload): \(acknowledged) transactions acknowledged (\(committed) committed) on the devices, "
                     + "\(serverTransactions) server transactions, \(notes) \(lists ? "items" : "notes") at the end; faults: \(faultList); "
                     + (lists
                         ? "\(tripsMade) trips made, \(tripsMerged) merged into another's; " : "")
@@ -125,20 +146,20 @@
             // The server's tables, made once before the devices start, and the trips the lists workload edits.
             let server = try PostgresDataStore(
                 .init(name: "server", schema: schema, connectionString: url, databaseSchema: namespace))
-            if lists { try seedTrips(server) }
+            if let listModel { try seed(listModel, on: server) }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "sync-fault-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
 
-            var report = Report(lists: lists)
+            var report = Report(workload: workload)
             var runs = [Int](repeating: 0, count: devices)
             var processes: [ChildProcess] = []
             func launch(_ index: Int) throws -> ChildProcess {
                 runs[index] += 1
                 let process = try ChildProcess(
                     ["sync-device", directory.path, "d\(index)", "\(runs[index])", namespace]
-                        + (lists ? ["lists"] : []),
+                        + (lists ? [workload] : []),
                     takesCommands: true)
                 guard process.waitForLines(1, timeout: .seconds(90)), process.output.first == "READY" else {
                     throw DataStoreError.invalidConfiguration(
@@ -223,25 +244,44 @@
             return report
         }
 
-        /// Three trips with four items each, made on the server by its own app.
-        func seedTrips(_ server: PostgresDataStore) throws {
+        /// Three owners with four items each, made on the server by its own app.
+        func seed<Model: FaultListModel>(_: Model.Type, on server: PostgresDataStore) throws {
             let context = ModelContext(
-                try ModelContainer(for: [SyncTrip.self], configurations: [ModelConfiguration(store: server)]))
+                try ModelContainer(
+                    for: [Model.self, Model.Item.self], configurations: [ModelConfiguration(store: server)]))
             for name in ["Kyoto", "Lisbon", "Oslo"] {
-                let trip = SyncTrip(name: name)
-                context.insert(trip)
-                for index in 0..<4 { trip.items.append(SyncItem(title: "item-seed-\(name)-\(index)")) }
+                let owner = Model.make(name: name, day: 1)
+                context.insert(owner)
+                for index in 0..<4 { owner.append(Model.makeItem(title: "item-seed-\(name)-\(index)")) }
             }
             try context.save()
         }
 
-        /// What `store` holds, as comparable lines: the notes, or the trips and items with both sides of each link.
+        /// What `store` holds, as comparable lines: the notes, or the owners (their attributes and lists) and
+        /// the items with their owners.
         func rows(_ store: some HistoryProvidingStore) throws -> [String] {
-            lists ? try SyncLab<PostgresDataStore>.state(of: store) : try SyncScenarioRows.rows(store)
+            guard let listModel else { return try SyncScenarioRows.rows(store) }
+            return try rows(of: listModel, in: store)
+        }
+
+        func rows<Model: FaultListModel>(of _: Model.Type, in store: some HistoryProvidingStore) throws
+            -> [String]
+        {
+            let context = ModelContext(
+                try ModelContainer(
+                    for: [Model.self, Model.Item.self], configurations: [ModelConfiguration(store: store)]))
+            let owners = try context.fetch(FetchDescriptor<Model>()).map {
+                "owner \($0.persistentModelID.primaryKey) \($0.name)|\($0.details)|"
+                    + $0.listedItems.map(Model.title(of:)).joined(separator: ",")
+            }
+            let items = try context.fetch(FetchDescriptor<Model.Item>()).map {
+                "item \($0.persistentModelID.primaryKey) \(Model.title(of: $0))|\(Model.trip(of: $0)?.name ?? "-")"
+            }
+            return (owners + items).sorted()
         }
 
         /// Convergence, nothing lost, each device transaction in one server transaction, per-device order, and
-        /// no echo; on the lists workload also ``checkLists(directory:server:into:)``.
+        /// no echo; on a list workload also ``checkLists(of:directory:server:into:)``.
         func check(directory: URL, url: String, namespace: String, into report: inout Report) throws {
             let server = try PostgresDataStore(
                 .init(name: "server", schema: schema, connectionString: url, databaseSchema: namespace))
@@ -319,16 +359,18 @@
                     )
                 }
             }
-            if lists { try checkLists(directory: directory, server: server, into: &report) }
+            if let listModel {
+                try checkLists(of: listModel, directory: directory, server: server, into: &report)
+            }
         }
 
-        /// The stamp a device transaction wrote: on notes every string value it wrote carries it, on lists a
-        /// trip's `notes`; `nil` for a delete alone.
+        /// The stamp a device transaction wrote: on notes every string value it wrote carries it, on lists an
+        /// owner's ``FaultListModel/stampName``; `nil` for a delete alone.
         func stamp(of transaction: some HistoryTransaction) -> String? {
             for change in transaction.changes {
                 guard let values = (change as? any ValueRecordingHistoryChange)?.values else { continue }
-                if lists {
-                    if case .string(let text)? = values["notes"] { return text }
+                if let listModel {
+                    if case .string(let text)? = values[listModel.stampName] { return text }
                     continue
                 }
                 for value in values.values { if case .string(let text) = value { return text } }
@@ -339,11 +381,13 @@
         /// The lists' rules: both sides of every link agree; every item seeded or made by an acknowledged
         /// transaction is held unless some device meant to delete it; nothing is held that no device made; an
         /// item is on no list only when some device meant to take it off.
-        func checkLists(directory: URL, server: PostgresDataStore, into report: inout Report) throws {
+        func checkLists<Model: FaultListModel>(
+            of _: Model.Type, directory: URL, server: PostgresDataStore, into report: inout Report
+        ) throws {
             let stored = try StoredTrips(
                 try ModelContainer(
-                    for: [SyncTrip.self, SyncItem.self], configurations: [ModelConfiguration(store: server)]),
-                of: SyncTrip.self)
+                    for: [Model.self, Model.Item.self], configurations: [ModelConfiguration(store: server)]),
+                of: Model.self)
             report.violations += stored.inconsistencies
             var made = Set(Self.seededItems)
             var mustHold = Set(Self.seededItems)

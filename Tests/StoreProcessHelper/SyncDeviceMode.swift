@@ -12,27 +12,29 @@ import Synchronization
 #if PostgreSQL
     import PostgresStorage
 
-    /// sync-device DIR DEVICE RUN NAMESPACE [lists]: opens DIR/DEVICE (a durable JSON file store) and the
+    /// sync-device DIR DEVICE RUN NAMESPACE [lists|playlists]: opens DIR/DEVICE (a durable JSON file store) and the
     /// server's schema NAMESPACE, starts the engine, and edits until told `quiesce`; then answers `sync` with
     /// one sync each (`SYNCED pushed read applied`), until told `quit` (answered `BYE` and the conflicts this
     /// run's engine decided) or its input ends.
     ///
-    /// Without `lists`, each transaction writes its stamp, `DEVICE/RUN/N`, into every note it inserts or
-    /// updates. With `lists`, each edits the lists of the trips the server holds through a model context, as an
-    /// app would, and writes its stamp into the `notes` of a trip it edits; before saving it appends
+    /// Without a workload, each transaction writes its stamp, `DEVICE/RUN/N`, into every note it inserts or
+    /// updates. With `lists` (trips, whose lists keep no previous values) or `playlists` (whose lists do), each
+    /// edits the lists the server holds through a model context, as an app would, and writes its stamp into the
+    /// owner it edits (``FaultListModel/stamp``); before saving it appends
     /// `STAMP WHAT TITLES…` to DIR/DEVICE.intents (see ``editListsOnce``). Once its save has returned, each appends
     /// `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged.
     func runSyncDevice(_ arguments: [String]) throws {
-        guard arguments.count == 5 || (arguments.count == 6 && arguments[5] == "lists"),
+        guard arguments.count == 5 || (arguments.count == 6 && listWorkloadModel(arguments[5]) != nil),
             let run = Int(arguments[3])
         else {
-            fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists]")
+            fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists|playlists]")
         }
         let directory = URL(fileURLWithPath: arguments[1])
         let device = arguments[2]
-        let lists = arguments.count == 6
-        let schema = lists ? SyncSchemas.trips : SyncNote.schema
-        let models: [any PersistentModel.Type] = lists ? [SyncTrip.self, SyncItem.self] : [SyncNote.self]
+        let workload = arguments.count == 6 ? arguments[5] : nil
+        let listModel = workload.flatMap(listWorkloadModel)
+        let schema = listModel?.faultSchema ?? SyncNote.schema
+        let models = listModel.map { listWorkloadModels(of: $0) } ?? [SyncNote.self]
         guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"] else {
             fail("sync-device needs DATASTORE_POSTGRES_URL")
         }
@@ -67,9 +69,9 @@ import Synchronization
                 let stamp = "\(device)/\(run)/\(number)"
                 do {
                     let changes =
-                        lists
-                        ? try editListsOnce(container, stamp: stamp, random: &random, intents: intents)
-                        : try editOnce(local, stamp: stamp, random: &random)
+                        try workload.flatMap(listWorkloadModel).map {
+                            try editListsOnce($0, container, stamp: stamp, random: &random, intents: intents)
+                        } ?? editOnce(local, stamp: stamp, random: &random)
                     if changes > 0 { acks.write(Data("\(stamp) \(changes)\n".utf8)) }
                 } catch let error as DataStoreError where error.code == .modelNotFound {
                     // A pull deleted the note between the fetch and the save, as in any app: nothing was
@@ -152,74 +154,89 @@ import Synchronization
         return request.inserted.count + request.updated.count + request.deleted.count
     }
 
-    /// One random edit of the trips' lists, through a new model context as an app makes it: a new item appended
-    /// or put first, a list reversed, an item moved to another trip or taken off its list, an item deleted, a
-    /// list emptied, a trip's destination and nights changed; every five seconds a new trip. The trip it edits or makes gets `stamp` as its `notes`, so that every
+    /// The owner a list workload edits: `lists` edits trips, `playlists` playlists.
+    func listWorkloadModel(_ workload: String) -> (any FaultListModel.Type)? {
+        ["lists": SyncTrip.self, "playlists": Playlist.self][workload]
+    }
+
+    /// The model types of a list workload: the owner and its item.
+    func listWorkloadModels<Model: FaultListModel>(of _: Model.Type) -> [any PersistentModel.Type] {
+        [Model.self, Model.Item.self]
+    }
+
+    /// One random edit of the lists of `Model` (trips or playlists), through a new model context as an app makes
+    /// it: a new item appended or put first, a list reversed, an item moved to another owner or taken off its
+    /// list, an item deleted, a list emptied, an owner's attributes with previous values changed; every five
+    /// seconds a new owner. The owner it edits or makes gets `stamp` (``FaultListModel/stamp``), so that every
     /// transaction carries its stamp.
     ///
     /// Before saving, appends `STAMP WHAT TITLES…` to `intents`: `insert` with the new item's title, `unlink`
     /// with the titles the edit takes off their lists, `delete` with the deleted item's, `move` with the moved
-    /// item's, `reorder` alone. A device killed between the line and the save leaves an intent that no
-    /// transaction carried out, so the checker reads intents as what may have happened, and acknowledgements as
-    /// what did. Returns how many models the context changed; 0 when the device holds no trip yet.
-    func editListsOnce(
-        _ container: ModelContainer, stamp: String, random: inout SplitMix64, intents: FileHandle
+    /// item's, `reorder` alone, `trip` with a new owner's name. A device killed between the line and the save
+    /// leaves an intent that no transaction carried out, so the checker reads intents as what may have
+    /// happened, and acknowledgements as what did. Returns how many models the context changed; 0 when the
+    /// device holds no owner yet.
+    func editListsOnce<Model: FaultListModel>(
+        _ model: Model.Type, _ container: ModelContainer, stamp: String, random: inout SplitMix64,
+        intents: FileHandle
     ) throws -> Int {
         let context = ModelContext(container)
         context.author = "app"
-        let trips = try context.fetch(FetchDescriptor<SyncTrip>()).sorted { $0.name < $1.name }
-        guard trips.count > 1 else { return 0 }
-        let items = try context.fetch(FetchDescriptor<SyncItem>()).sorted { $0.title < $1.title }
-        // Every five seconds a new trip, which every device makes on its first edit of those seconds unless it
+        let owners = try context.fetch(FetchDescriptor<Model>()).sorted { $0.name < $1.name }
+        guard owners.count > 1 else { return 0 }
+        let items = try context.fetch(FetchDescriptor<Model.Item>()).sorted {
+            Model.title(of: $0) < Model.title(of: $1)
+        }
+        // Every five seconds a new owner, which every device makes on its first edit of those seconds unless it
         // holds it already: devices that make it before they have pulled another's have the server merge theirs
         // into the first (its name is unique).
         let name = "trip-\(Int(Date().timeIntervalSince1970 / 5))"
-        if !trips.contains(where: { $0.name == name }) {
-            let new = SyncTrip(name: name)
-            new.notes = stamp
+        if !owners.contains(where: { $0.name == name }) {
+            let new = Model.make(name: name, day: 0)
+            new.stamp = stamp
             context.insert(new)
             intents.write(Data("\(stamp) trip \(name)\n".utf8))
             try context.save()
             return 1
         }
-        let trip = trips[Int.random(in: 0..<trips.count, using: &random)]
+        let owner = owners[Int.random(in: 0..<owners.count, using: &random)]
         let item = items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
         let title = "item-\(stamp)"
         var intent: String
         // Inserts until the lists hold about sixty items, deletes beyond, so that the lists stay app-sized.
         switch Int.random(in: 0..<20, using: &random) {
         case 0..<5 where items.count < 60:
-            trip.items.append(SyncItem(title: title))
+            owner.append(Model.makeItem(title: title))
             intent = "insert \(title)"
         case 5..<7 where items.count < 60:
-            trip.items.insert(SyncItem(title: title), at: 0)
+            owner.insertFirst(Model.makeItem(title: title))
             intent = "insert \(title)"
         case 0..<7:
             context.delete(item!)
-            intent = "delete \(item!.title)"
+            intent = "delete \(Model.title(of: item!))"
         case 9..<11:
-            // Attributes that keep their previous values: edits of one trip on two devices are conflicts the
+            // Attributes that keep their previous values: edits of one owner on two devices are conflicts the
             // resolver decides (the default keeps the later push).
-            trip.destination = "to \(stamp)"
-            trip.nights = Int.random(in: 1...30, using: &random)
+            owner.editDetails(stamp: stamp, number: Int.random(in: 1...30, using: &random))
             intent = "details"
         case 11..<15 where item != nil:
-            item!.trip = trips.first { $0 !== item!.trip && $0 !== trip } ?? trip
-            intent = "move \(item!.title)"
+            let current = Model.trip(of: item!)
+            Model.setTrip(owners.first { $0 !== current && $0 !== owner } ?? owner, of: item!)
+            intent = "move \(Model.title(of: item!))"
         case 15..<17 where item != nil:
-            item!.trip = nil
-            intent = "unlink \(item!.title)"
+            Model.setTrip(nil, of: item!)
+            intent = "unlink \(Model.title(of: item!))"
         case 17..<19 where item != nil:
             context.delete(item!)
-            intent = "delete \(item!.title)"
+            intent = "delete \(Model.title(of: item!))"
         case 19:
-            intent = (["unlink"] + trip.items.map(\.title)).joined(separator: " ")
-            trip.items = []
+            intent = (["unlink"] + owner.listedItems.map(Model.title(of:))).joined(separator: " ")
+            owner.clearList()
         default:
-            trip.items.reverse()
+            owner.reverseList()
             intent = "reorder"
         }
-        trip.notes = stamp
+        owner.stamp = stamp
         intents.write(Data("\(stamp) \(intent)\n".utf8))
         let changes = [context.insertedModelsArray, context.changedModelsArray, context.deletedModelsArray]
             .map(\.count).reduce(0, +)

@@ -10,6 +10,7 @@ public final class Playlist: PersistentModel {
     public static let schemaAttributes: [ModelAttribute<Playlist>] = [
         .attribute("name", \.name, options: [.unique, .preserveValueOnDeletion, .preservePreviousValue]),
         .attribute("rating", \.rating, options: .preservePreviousValue),
+        .attribute("comment", \.comment, options: .preservePreviousValue),
         .relationship("songs", \.songs, inverse: \Song.playlist, options: .preservePreviousValue),
     ]
     /// The identifier.
@@ -18,6 +19,8 @@ public final class Playlist: PersistentModel {
     public var name = ""
     /// A rating from 0 to 5.
     public var rating = 0
+    /// Free text.
+    public var comment = ""
     /// The songs on it.
     @Relationship public var songs: [Song] = []
     /// An empty model.

@@ -97,6 +97,7 @@ import Testing
                         values: [
                             "name": .string("list \(Int.random(in: 0..<6, using: &generator))"),
                             "rating": .integer(Int64.random(in: 0..<5, using: &generator)),
+                            "comment": .string(""),
                             "songs": .array([]),
                         ]))
             case 1:
