@@ -48,12 +48,12 @@ extension SyncEngine {
             try rebuildFromServer(cursorExists: cursor.exists, expired: false)
             return outcome
         }
-        let pending = known ?? PendingChanges()
+        var pending = known ?? PendingChanges()
         var noted = try pushedCursor()
         do {
             try forEachHistoryPage(of: server, after: token) { transactions in
                 try applyPage(
-                    transactions, keeping: pending, cursor: &cursor, noted: &noted, outcome: &outcome)
+                    transactions, keeping: &pending, cursor: &cursor, noted: &noted, outcome: &outcome)
                 return true
             }
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
@@ -68,7 +68,7 @@ extension SyncEngine {
 
     /// Applies one page of server transactions in one local save that moves the pull cursor to its last.
     private func applyPage(
-        _ transactions: [Server.HistoryType], keeping pending: PendingChanges,
+        _ transactions: [Server.HistoryType], keeping pending: inout PendingChanges,
         cursor: inout (exists: Bool, token: Server.Token?),
         noted: inout (exists: Bool, token: Local.Token?), outcome: inout PullOutcome
     ) throws {
@@ -85,7 +85,7 @@ extension SyncEngine {
         try load(ids, into: &overlay)
         var applied = 0
         for transaction in transactions {
-            let changed = try apply(transaction.changes, to: &overlay, keeping: pending)
+            let changed = try apply(transaction.changes, to: &overlay, keeping: &pending)
             if changed && transaction.author != pushAuthor { applied += 1 }
         }
         var request = overlay.request(author: Self.pullAuthor)
@@ -110,7 +110,8 @@ extension SyncEngine {
     /// not pushed yet (its push comes later in server order, so its values win). Returns whether the
     /// transaction holds a synced change.
     private func apply(
-        _ changes: [Server.HistoryType.Change], to overlay: inout RowOverlay, keeping pending: PendingChanges
+        _ changes: [Server.HistoryType.Change], to overlay: inout RowOverlay,
+        keeping pending: inout PendingChanges
     ) throws -> Bool {
         var synced = false
         for change in changes where serverRows.models.syncs(change.changedPersistentIdentifier.entityName) {
@@ -121,14 +122,19 @@ extension SyncEngine {
             }
             switch change.kind {
             case .insert:
+                let values = incoming(change.values, for: id, in: overlay, keeping: pending)
                 if overlay.row(id) == nil,
-                    pending.claimsAUniqueValue(
-                        change.values.mapValues { IdentifierTranslation.translate($0, to: local.identifier) },
-                        in: local.schema.entity(named: id.entityName))
+                    let mine = pending.holder(
+                        of: change.values.mapValues {
+                            IdentifierTranslation.translate($0, to: local.identifier)
+                        },
+                        in: local.schema.entity(named: id.entityName)),
+                    mine != id
                 {
+                    try merge(mine, into: id, values: values, in: &overlay, pending: &pending)
                     continue
                 }
-                overlay.write(id, incoming(change.values, for: id, in: overlay, keeping: pending))
+                overlay.write(id, values)
             case .update:
                 // Absent: the device deleted it (its delete wins) or never held it.
                 guard overlay.row(id) != nil else { continue }
@@ -179,15 +185,15 @@ struct PendingChanges {
     var attributes: [PersistentIdentifier: Set<String>] = [:]
     /// Models deleted by unpushed device transactions.
     var deleted: Set<PersistentIdentifier> = []
-    /// The unique values the models with unpushed changes hold on the device (``UniqueKeys``).
-    var uniqueKeys: Set<[SnapshotValue]> = []
+    /// The models with unpushed changes by the unique values they hold on the device (``UniqueKeys``).
+    var uniqueHolders: [[SnapshotValue]: PersistentIdentifier] = [:]
 
-    /// Whether a server model the device does not hold, with `values` (in device identifiers), claims a unique
-    /// value a model with unpushed changes holds: the device's push merges the two, as the server merges a
-    /// later insert into the first, and the correction after it brings the server's model.
-    func claimsAUniqueValue(_ values: [String: SnapshotValue], in entity: Schema.Entity?) -> Bool {
-        guard !uniqueKeys.isEmpty, let entity else { return false }
-        return UniqueKeys.of(values, in: entity).contains(where: uniqueKeys.contains)
+    /// The model with unpushed changes holding a unique value that a server model with `values` (in device
+    /// identifiers) claims, if any: the server merges the device's model into that one when the device pushes
+    /// it (a later insert goes into the first), so the device merges it now.
+    func holder(of values: [String: SnapshotValue], in entity: Schema.Entity?) -> PersistentIdentifier? {
+        guard !uniqueHolders.isEmpty, let entity else { return nil }
+        return UniqueKeys.of(values, in: entity).lazy.compactMap { uniqueHolders[$0] }.first
     }
 }
 
@@ -242,7 +248,44 @@ extension SyncEngine {
             guard let entity = local.schema.entity(named: row.persistentIdentifier.entityName) else {
                 continue
             }
-            pending.uniqueKeys.formUnion(UniqueKeys.of(row.values, in: entity))
+            for key in UniqueKeys.of(row.values, in: entity) {
+                pending.uniqueHolders[key] = row.persistentIdentifier
+            }
         }
+    }
+
+    /// Merges the device's model `mine`, which has unpushed changes, into the server's model `theirs` that
+    /// claims one of its unique values, as the server will when the device pushes `mine`: `theirs` takes the
+    /// values `mine` has not pushed (an upsert takes the later insert's values), its lists gain the members of
+    /// `mine`'s, the device's links to `mine` move to `theirs`, and `mine` goes. `values` are what the server's
+    /// insert of `theirs` writes; `pending` then counts `mine`'s unpushed attributes as `theirs`'s.
+    func merge(
+        _ mine: PersistentIdentifier, into theirs: PersistentIdentifier, values: [String: SnapshotValue],
+        in overlay: inout RowOverlay, pending: inout PendingChanges
+    ) throws {
+        try load([mine, theirs], into: &overlay)
+        guard let row = overlay.row(mine), let entity = local.schema.entity(named: mine.entityName) else {
+            overlay.write(theirs, values)
+            return
+        }
+        let unpushed = pending.attributes[mine] ?? []
+        var merged = values
+        for name in unpushed {
+            let value = row[attribute: name]
+            guard entity.relationship(named: name)?.isToMany == true else {
+                merged[name] = value
+                continue
+            }
+            var list = merged[name]?.relatedIdentifiers ?? []
+            var held = Set(list)
+            for member in value.relatedIdentifiers ?? [] where held.insert(member).inserted {
+                list.append(member)
+            }
+            merged[name] = .array(list.map(SnapshotValue.identifier))
+        }
+        try relink(mine, to: theirs, in: &overlay)
+        overlay.delete(mine)
+        overlay.write(theirs, merged)
+        pending.attributes[theirs, default: []].formUnion(unpushed)
     }
 }

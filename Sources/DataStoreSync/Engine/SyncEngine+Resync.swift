@@ -10,11 +10,8 @@ extension SyncEngine {
     /// status (the first pull is not one).
     func rebuildFromServer(cursorExists: Bool, expired: Bool) throws {
         let newest = try Self.newestToken(of: server)
-        let pending = try pendingChanges()
+        var pending = try pendingChanges()
         var overlay = RowOverlay()
-        // Server models left out for a device model that claims their unique value, and the copies written.
-        var skipped: Set<PersistentIdentifier> = []
-        var written: [DataStoreSnapshot] = []
         for entity in serverRows.models.syncedEntities where local.schema.entity(named: entity) != nil {
             let held = Dictionary(
                 try localRows.all(entity).map { ($0.persistentIdentifier, $0) }, uniquingKeysWith: { $1 })
@@ -26,33 +23,21 @@ extension SyncEngine {
             overlay.load(held, for: Array(held.keys) + copies.map(\.persistentIdentifier))
             let entityDescription = local.schema.entity(named: entity)
             for copy in copies where !pending.deleted.contains(copy.persistentIdentifier) {
-                // A model claiming a unique value a device model not pushed yet holds: the push merges them.
+                // A model claiming a unique value of a device model not pushed yet: the push merges them.
                 if held[copy.persistentIdentifier] == nil,
-                    pending.claimsAUniqueValue(copy.values, in: entityDescription)
+                    let mine = pending.holder(of: copy.values, in: entityDescription)
                 {
-                    skipped.insert(copy.persistentIdentifier)
+                    try merge(
+                        mine, into: copy.persistentIdentifier, values: copy.values, in: &overlay,
+                        pending: &pending)
                     continue
                 }
                 let mine = pending.attributes[copy.persistentIdentifier] ?? []
                 overlay.write(copy.persistentIdentifier, copy.values.filter { !mine.contains($0.key) })
-                written.append(copy)
             }
             // Models the server does not hold, unless the device made them and has not pushed them yet.
             for id in held.keys where !wanted.contains(id) && pending.attributes[id] == nil {
                 overlay.delete(id)
-            }
-        }
-        // Links to the models left out are made by the correction after the push that merges them.
-        if !skipped.isEmpty {
-            let kept = ReferenceFilter(exists: { !skipped.contains($0) }, translate: { $0 })
-            for copy in written {
-                let links = copy.values.filter { name, value in
-                    value.relatedIdentifiers?.contains(where: skipped.contains) == true
-                        && overlay.row(copy.persistentIdentifier)?.values[name] == value
-                }
-                if !links.isEmpty {
-                    overlay.write(copy.persistentIdentifier, links.mapValues(kept.keepExisting))
-                }
             }
         }
         var request = overlay.request(author: Self.pullAuthor)
@@ -151,6 +136,10 @@ extension SyncEngine {
                     request.updated.append(DataStoreSnapshot(persistentIdentifier: id, values: changed))
                 }
             } else {
+                // Merged into a server model of the same unique value, its lists add to that model's.
+                request.baselines[id, default: [:]].merge(Self.newListBaselines(of: values, in: entity)) {
+                    $1
+                }
                 request.inserted.append(DataStoreSnapshot(persistentIdentifier: id, values: values))
             }
         }

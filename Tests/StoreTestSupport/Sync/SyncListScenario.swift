@@ -80,7 +80,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         for round in 0..<rounds {
             var editor = Int.random(in: 0..<3, using: &random)
             if secondDeviceOnlyReads && editor == 1 { editor = 2 }
-            let step = Int.random(in: 0..<9, using: &random)
+            let step = Int.random(in: 0..<10, using: &random)
             let pick = Int.random(in: 0..<100, using: &random)
             let title = "\(editor)-\(round)"
             log.append("\(editor): step \(step) pick \(pick)")
@@ -122,6 +122,20 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
                     case 7:
                         unlinked.formUnion(owner.listedItems.map { Model.title(of: $0) })
                         owner.clearList()
+                    case 9:
+                        // An owner of a name every editor makes in these rounds unless it holds it: editors that
+                        // have not synced make it too, and the server merges theirs into the first (the name is
+                        // unique) with both editors' items.
+                        let name = "New \(round / 6)"
+                        let target: Model
+                        if let held = owners.first(where: { $0.name == name }) {
+                            target = held
+                        } else {
+                            target = Model.make(name: name, day: round)
+                            context.insert(target)
+                        }
+                        target.append(Model.makeItem(title: title))
+                        made.insert(title)
                     default:
                         break
                     }
