@@ -272,3 +272,30 @@ extension ListOrderSyncTests {
         }
     }
 }
+
+extension ListOrderSyncTests {
+    /// A push whose correction takes an item off the device's list, because another device moved it to another
+    /// trip, files the item on that trip on the device at once. It showed the item on no list until the next
+    /// pull; a device that lost its history in between uploaded that as its own edit, and the item came off
+    /// every list everywhere.
+    @Test func aCorrectionFilesAnItemMovedElsewhereOnItsNewTrip() throws {
+        let (lab, a, b) = try Self.bothHoldLisbonWithAMap()
+        defer { lab.remove() }
+        try a.edit { $0.insert(SyncTrip(name: "Oslo")) }
+        try a.sync()
+        try b.sync()
+        try a.edit { context in
+            let map = try #require(try context.fetch(FetchDescriptor<SyncItem>()).first { $0.title == "map" })
+            map.trip = try a.trip("Oslo", in: context)
+        }
+        try a.sync()
+        try b.edit { try Self.lisbon(b, $0).items.append(SyncItem(title: "passport")) }
+        try b.engine.push()
+        let state = try b.state()
+        #expect(state.contains { $0.hasSuffix(" map|Oslo") }, "\(state)")
+        #expect(!state.contains { $0.hasSuffix(" map|-") }, "\(state)")
+        try b.sync()
+        try a.sync()
+        #expect(try a.state() == b.state())
+    }
+}

@@ -30,8 +30,41 @@ extension SyncEngine {
         try load(ids, into: &overlay)
         // A corrected list may name models the device has not pulled yet: the pull that brings them files them.
         let held = ReferenceFilter(exists: { overlay.row($0) != nil }, translate: { $0 })
+        // Members a corrected list no longer holds were filed elsewhere on the server: they take their own side
+        // from the server too, so that the device never shows them on no list (an upload after the device lost
+        // its history would send that as its edit).
+        var dropped: [PersistentIdentifier: String] = [:]
+        for (id, values) in corrections.values {
+            guard let row = overlay.row(id), let entity = local.schema.entity(named: id.entityName) else {
+                continue
+            }
+            for (name, value) in values {
+                guard let relationship = entity.relationship(named: name), relationship.isToMany,
+                    let inverse = Self.inverseName(of: relationship, in: id.entityName, schema: local.schema),
+                    local.schema.entity(named: relationship.destination)?.relationship(named: inverse)?
+                        .isToMany
+                        == false
+                else { continue }
+                let kept = Set(value.relatedIdentifiers ?? [])
+                for member in row[attribute: name].relatedIdentifiers ?? [] where !kept.contains(member) {
+                    dropped[member] = inverse
+                }
+            }
+        }
         for (id, values) in corrections.values where overlay.row(id) != nil {
             overlay.write(id, values.mapValues { held.keepExisting($0) })
+        }
+        if !dropped.isEmpty {
+            let rows = try serverRows.rows(
+                dropped.keys.map { IdentifierTranslation.translate($0, to: server.identifier) })
+            let sides = rows.values.map { (toLocal($0.persistentIdentifier), localValues(of: $0)) }
+            try load(
+                Array(dropped.keys) + sides.flatMap { $0.1.values.flatMap { $0.relatedIdentifiers ?? [] } },
+                into: &overlay)
+            for (member, values) in sides where overlay.row(member) != nil {
+                guard let inverse = dropped[member], let side = values[inverse] else { continue }
+                overlay.write(member, [inverse: held.keepExisting(side)])
+            }
         }
         let holders = try serverRows.rows(corrections.remapped.values)
         try load(
