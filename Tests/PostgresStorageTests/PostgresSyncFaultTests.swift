@@ -86,9 +86,7 @@
         let workload: String
 
         /// The owners whose lists a list workload edits; `nil` for flat notes.
-        var listModel: (any FaultListModel.Type)? {
-            ["lists": SyncTrip.self, "playlists": Playlist.self][workload]
-        }
+        var listModel: (any FaultListModel.Type)? { FaultListWorkload.model(workload) }
         var lists: Bool { listModel != nil }
 
         /// The items on the trips the server holds before the devices start.

@@ -24,7 +24,7 @@ import Synchronization
     /// `STAMP WHAT TITLES…` to DIR/DEVICE.intents (see ``editListsOnce``). Once its save has returned, each appends
     /// `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged.
     func runSyncDevice(_ arguments: [String]) throws {
-        guard arguments.count == 5 || (arguments.count == 6 && listWorkloadModel(arguments[5]) != nil),
+        guard arguments.count == 5 || (arguments.count == 6 && FaultListWorkload.model(arguments[5]) != nil),
             let run = Int(arguments[3])
         else {
             fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists|playlists]")
@@ -32,7 +32,7 @@ import Synchronization
         let directory = URL(fileURLWithPath: arguments[1])
         let device = arguments[2]
         let workload = arguments.count == 6 ? arguments[5] : nil
-        let listModel = workload.flatMap(listWorkloadModel)
+        let listModel = workload.flatMap(FaultListWorkload.model)
         let schema = listModel?.faultSchema ?? SyncNote.schema
         let models = listModel.map { listWorkloadModels(of: $0) } ?? [SyncNote.self]
         guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"] else {
@@ -69,7 +69,7 @@ import Synchronization
                 let stamp = "\(device)/\(run)/\(number)"
                 do {
                     let changes =
-                        try workload.flatMap(listWorkloadModel).map {
+                        try workload.flatMap(FaultListWorkload.model).map {
                             try editListsOnce($0, container, stamp: stamp, random: &random, intents: intents)
                         } ?? editOnce(local, stamp: stamp, random: &random)
                     if changes > 0 { acks.write(Data("\(stamp) \(changes)\n".utf8)) }
@@ -152,11 +152,6 @@ import Synchronization
         }
         _ = try store.save(request)
         return request.inserted.count + request.updated.count + request.deleted.count
-    }
-
-    /// The owner a list workload edits: `lists` edits trips, `playlists` playlists.
-    func listWorkloadModel(_ workload: String) -> (any FaultListModel.Type)? {
-        ["lists": SyncTrip.self, "playlists": Playlist.self][workload]
     }
 
     /// The model types of a list workload: the owner and its item.

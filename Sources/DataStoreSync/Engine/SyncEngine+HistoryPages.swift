@@ -35,10 +35,34 @@ extension SyncEngine {
         }
     }
 
+    /// Hands `body` the device's transactions after `start` (from its first transaction when `nil`), a page at
+    /// a time, and returns whether the device's history reaches back that far: `false` when it was trimmed past
+    /// `start` (or the store was erased or recreated since), or, read from its start, when it no longer begins
+    /// at the first transaction, or is empty while the device holds models. No page is handed out once that is
+    /// known to be `false`.
+    func forEachDeviceHistoryPage(
+        after start: Local.Token?, _ body: ([Local.HistoryType]) throws -> Void
+    ) throws -> Bool {
+        // Read from the start, whether the history is whole is known from its first page. `nil` until known.
+        var whole: Bool? = start == nil ? nil : true
+        do {
+            try forEachHistoryPage(of: local, after: start) { page in
+                if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: page.first) }
+                guard whole == true else { return false }
+                try body(page)
+                return true
+            }
+        } catch let error as DataStoreError where error.code == .historyTokenExpired {
+            return false
+        }
+        if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: nil) }
+        return whole == true
+    }
+
     /// Whether a device history read from its start (the server has no cursor for the device) is whole: it
     /// begins at the device's first transaction, or it is empty and the device holds no row either (a store
     /// with models but no history has lost it).
-    func deviceHistoryIsWhole(firstTransaction first: Local.HistoryType?) throws -> Bool {
+    private func deviceHistoryIsWhole(firstTransaction first: Local.HistoryType?) throws -> Bool {
         guard let first else { return try !localRows.holdsAnyRow() }
         return first.token.sequence == 1
     }

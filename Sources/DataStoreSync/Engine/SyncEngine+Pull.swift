@@ -9,9 +9,10 @@ extension SyncEngine {
     }
 
     /// Applies the server's transactions after the device's pull token, in server order, a page of
-    /// ``historyPageSize`` per local save with the token in the same save; rebuilds the device from the server when the token expired (or
-    /// before the first pull). An app save that races with the pull's save makes it refuse (merge policy
-    /// `.error`, or a model the app deleted meanwhile); the pull then reads again, up to 8 times.
+    /// ``historyPageSize`` per local save with the token in the same save; rebuilds the device from the server
+    /// when the token expired (or before the first pull). An app save that races with the pull's save makes it
+    /// refuse (merge policy `.error`, or a model the app deleted meanwhile); the pull then reads again, up to 8
+    /// times.
     func performPull() throws -> PullOutcome {
         updateStatus { $0.isPulling = true }
         defer { updateStatus { $0.isPulling = false } }
@@ -123,7 +124,7 @@ extension SyncEngine {
             switch change.kind {
             case .insert:
                 let values = incoming(change.values, for: id, in: overlay, keeping: pending)
-                if overlay.row(id) == nil,
+                if !pending.uniqueHolders.isEmpty, overlay.row(id) == nil,
                     let mine = pending.holder(
                         of: change.values.mapValues {
                             IdentifierTranslation.translate($0, to: local.identifier)
@@ -209,31 +210,20 @@ extension SyncEngine {
     /// no longer reaches back that far.
     func pendingChanges(after token: Local.Token?) throws -> PendingChanges? {
         var pending = PendingChanges()
-        // As for a push: without a cursor the history must start at the first transaction, and a device that
-        // holds models but no history at all has lost it. `nil` until known.
-        var whole: Bool? = token == nil ? nil : true
-        do {
-            try forEachHistoryPage(of: local, after: token) { transactions in
-                if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: transactions.first) }
-                guard whole == true else { return false }
-                for transaction in transactions where transaction.author != Self.pullAuthor {
-                    for change in transaction.changes {
-                        let id = change.changedPersistentIdentifier
-                        if change.kind == .delete {
-                            pending.deleted.insert(id)
-                        } else {
-                            pending.attributes[id, default: []].formUnion(
-                                PendingWrites.attributes(writtenBy: change))
-                        }
+        let whole = try forEachDeviceHistoryPage(after: token) { transactions in
+            for transaction in transactions where transaction.author != Self.pullAuthor {
+                for change in transaction.changes {
+                    let id = change.changedPersistentIdentifier
+                    if change.kind == .delete {
+                        pending.deleted.insert(id)
+                    } else {
+                        pending.attributes[id, default: []].formUnion(
+                            PendingWrites.attributes(writtenBy: change))
                     }
                 }
-                return true
             }
-        } catch let error as DataStoreError where error.code == .historyTokenExpired {
-            return nil
         }
-        if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: nil) }
-        guard whole == true else { return nil }
+        guard whole else { return nil }
         try noteUniqueValues(in: &pending)
         return pending
     }

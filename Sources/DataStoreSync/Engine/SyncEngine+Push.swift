@@ -105,7 +105,8 @@ extension SyncEngine {
     }
 
     /// Baselines for a new model's to-many lists (empty lists, as each started): sent with its insert, they make
-    /// the store merge the lists into those of a model it merges the insert into (``DataStoreSaveChangesRequest/baselines``).
+    /// the store merge the lists into those of a model it merges the insert into
+    /// (``DataStoreSaveChangesRequest/baselines``).
     static func newListBaselines(of values: [String: SnapshotValue], in entity: Schema.Entity)
         -> [String: SnapshotValue]
     {
@@ -142,28 +143,19 @@ extension SyncEngine {
     private func unpushedHistory(after token: Local.Token?) throws -> UnpushedHistory? {
         let start = localHistoryStart(pushed: token)
         var unpushed = UnpushedHistory(start: start)
-        // No cursor: everything must go, so the history must start at the first transaction (a store with
-        // models but no history at all is uploaded whole too). `nil` until known.
-        var whole: Bool? = start == nil ? nil : true
         var pages = 0
-        do {
-            try forEachHistoryPage(of: local, after: start) { page in
-                if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: page.first) }
-                guard whole == true else { return false }
-                pages += 1
-                // One page is kept, and pushed without a second read; more are read again, page by page.
-                unpushed.onlyPage = pages == 1 ? page : nil
-                let own = page.filter { $0.author != Self.pullAuthor }
-                unpushed.count += own.count
-                unpushed.writes.add(own)
-                unpushed.end = page.last?.token
-                return true
-            }
-        } catch let error as DataStoreError where error.code == .historyTokenExpired {
-            return nil
+        // No cursor: everything must go, so the history must start at the first transaction (a store with
+        // models but no history at all is uploaded whole too).
+        let whole = try forEachDeviceHistoryPage(after: start) { page in
+            pages += 1
+            // One page is kept, and pushed without a second read; more are read again, page by page.
+            unpushed.onlyPage = pages == 1 ? page : nil
+            let own = page.filter { $0.author != Self.pullAuthor }
+            unpushed.count += own.count
+            unpushed.writes.add(own)
+            unpushed.end = page.last?.token
         }
-        if whole == nil { whole = try deviceHistoryIsWhole(firstTransaction: nil) }
-        return whole == true ? unpushed : nil
+        return whole ? unpushed : nil
     }
 
     /// Hands `body` the transactions `unpushed` surveyed, in order, a page at a time.

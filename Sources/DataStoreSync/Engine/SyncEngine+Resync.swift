@@ -58,14 +58,15 @@ extension SyncEngine {
 
     /// Uploads every synced model of the device when its history cannot be pushed transaction by
     /// transaction: trimmed past the server's cursor, the device store erased or recreated, or the server
-    /// erased. Models the server lacks are inserted. For models it holds, the attributes in `winning` (the
-    /// device's unpushed changes, when known) are written. When `winning` is `nil` (the device's history is
-    /// gone), every differing attribute is written except those others wrote since the device last pulled
+    /// erased. Models the server lacks are inserted (one the server merges into a model of the same unique
+    /// value adds its lists to that model's). For models it holds, the attributes in `winning` (the device's
+    /// unpushed changes, when known) are written. When `winning` is `nil` (the device's history is gone), every
+    /// differing attribute is written except those others wrote since the device last pulled
     /// (``EditsElsewhere``): there the device holds the value from before their edit. Models they deleted are
-    /// not inserted again. Where that is unknown, the device's values win: no unpushed work is lost. Models the server holds
-    /// and the device does not are kept: the device cannot tell its deletes from models it never pulled, and
-    /// the next pull brings them back (a full copy right after the upload, when the device's history is gone);
-    /// its known unpushed deletes are sent. Returns 0 (no conflict is decided).
+    /// not inserted again. Where that is unknown, the device's values win: no unpushed work is lost. Models the
+    /// server holds and the device does not are kept: the device cannot tell its deletes from models it never
+    /// pulled, and the next pull brings them back (a full copy right after the upload, when the device's
+    /// history is gone); its known unpushed deletes are sent. Returns 0 (no conflict is decided).
     func uploadWhole(cursorExists: Bool, winning: PendingChanges?) throws -> Int {
         // A device whose history is empty (all of it trimmed) gets a transaction of the engine's own, so that
         // the upload has a token to record; without one, every later push and pull would upload it again, its

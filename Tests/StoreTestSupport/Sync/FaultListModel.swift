@@ -16,3 +16,11 @@ public protocol FaultListModel: ListOwningModel {
     /// The owner's attributes besides its list, as one comparable line.
     var details: String { get }
 }
+
+/// The fault test's list workloads by name.
+public enum FaultListWorkload {
+    /// The owner the workload `name` edits: `lists` edits trips, `playlists` playlists; `nil` for another name.
+    public static func model(_ name: String) -> (any FaultListModel.Type)? {
+        ["lists": SyncTrip.self, "playlists": Playlist.self][name]
+    }
+}
