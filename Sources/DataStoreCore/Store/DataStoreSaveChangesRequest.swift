@@ -22,9 +22,11 @@ public struct DataStoreSaveChangesRequest: Sendable {
     /// relationship then replaces the stored list).
     ///
     /// An inserted model may have baselines too (by its proposed identifier): they count when its unique value
-    /// is taken and the store makes the insert an update of the holder (an upsert). A to-many relationship with
-    /// a baseline is then merged into the holder's list as an update's is, instead of replacing it: a baseline
-    /// of an empty list keeps the holder's members and adds the insert's.
+    /// is taken and the store makes the insert an update of the holder (an upsert). The insert is then merged
+    /// as an update is: attributes it leaves out keep the holder's values, and a to-many relationship with a
+    /// baseline is merged into the holder's list instead of replacing it (a baseline of an empty list keeps the
+    /// holder's members and adds the insert's). Without baselines, the upsert writes the insert's values as the
+    /// holder's row.
     public var baselines: [PersistentIdentifier: [String: SnapshotValue]]
     /// What the store does when a stored value differs from its baseline; see ``MergePolicy``.
     public var mergePolicy: MergePolicy

@@ -372,8 +372,9 @@ public enum SavePlanner {
         }
 
         /// Plans an insert. One whose unique value a model holds becomes an update of that model with the
-        /// insert's values; a to-many relationship with a `baseline` is then merged into the stored list as an
-        /// update's is (``merging(_:baseline:into:)``).
+        /// insert's values; with a `baseline` (even an empty one) it is merged as an update is
+        /// (``merging(_:baseline:into:)``): attributes it leaves out keep their values, and a to-many relationship
+        /// with a baseline is merged into the stored list.
         mutating func insert(_ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue]?)
             throws(DataStoreError)
         {
