@@ -299,3 +299,47 @@ extension ListOrderSyncTests {
         #expect(try a.state() == b.state())
     }
 }
+
+extension ListOrderSyncTests {
+    /// A pull that brings a new owner whose list holds a model the device already has, between items made in
+    /// the same save, keeps the list's order. The pull dropped the links to the new items (not held yet when
+    /// the owner was applied), and the store then appended them as their own side named the owner: the device
+    /// held the moved item first (soak seed 261 of the random list scenario).
+    @Test func aPulledNewListKeepsItsOrderAroundAModelTheDeviceHeld() throws {
+        try pulledNewListKeepsItsOrder(SyncTrip.self, schema: SyncSchemas.trips)
+        try pulledNewListKeepsItsOrder(Playlist.self, schema: SyncSchemas.music)
+    }
+
+    private func pulledNewListKeepsItsOrder<Model: ListOwningModel>(_ model: Model.Type, schema: Schema)
+        throws
+    {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: schema)))
+        defer { lab.remove() }
+        let (a, b) = (
+            try lab.device("a", schema: schema, models: [model, Model.Item.self]),
+            try lab.device("b", schema: schema, models: [model, Model.Item.self])
+        )
+        try a.edit { context in
+            let old = Model.make(name: "Old", day: 1)
+            context.insert(old)
+            old.append(Model.makeItem(title: "moved"))
+        }
+        try a.sync()
+        try b.sync()
+        try a.edit { context in
+            let moved = try #require(try context.fetch(FetchDescriptor<Model.Item>()).first)
+            let new = Model.make(name: "New", day: 2)
+            context.insert(new)
+            new.append(Model.makeItem(title: "first"))
+            new.append(moved)
+            new.append(Model.makeItem(title: "last"))
+        }
+        try a.sync()
+        try b.sync()
+        let server = try StoredTrips(
+            ModelContainer(for: [model], configurations: [ModelConfiguration(store: lab.server)]), of: model)
+        #expect(server.lists["New"] == ["first", "moved", "last"], "\(server)")
+        let stored = try StoredTrips(b.container, of: model)
+        #expect(stored == server, "\(stored) vs \(server)")
+    }
+}

@@ -79,3 +79,50 @@ import Testing
         try Self.expectMerged(lab, [a, b])
     }
 }
+
+extension UniqueMergeSyncTests {
+    /// a pulls, in one page, b's N made with an item both held, then that item taken off N, then deleted,
+    /// while a has its own N not pushed yet. The pull merges a's N into b's, and a's unpushed list (the merged
+    /// one, still naming the item) stays while the item's own side is cleared: the delete, which unlinks a
+    /// model through its own side, left the list naming a model that was gone, and the pull's save failed
+    /// ("the related model is not in store") at every try, so the device could no longer pull.
+    @Test func aPulledDeleteOfAnItemStillOnAnUnpushedMergedListTakesItOff() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { context in
+            let lisbon = SyncTrip(name: "Lisbon")
+            context.insert(lisbon)
+            lisbon.items.append(SyncItem(title: "map"))
+        }
+        try a.sync()
+        try b.sync()
+        func map(_ context: ModelContext) throws -> SyncItem {
+            try #require(try context.fetch(FetchDescriptor<SyncItem>()).first { $0.title == "map" })
+        }
+        try b.edit { context in
+            let trip = SyncTrip(name: "N", destination: "from b")
+            context.insert(trip)
+            trip.items.append(try map(context))
+        }
+        try b.sync()
+        try b.edit { try map($0).trip = nil }
+        try b.sync()
+        try b.edit { $0.delete(try map($0)) }
+        try b.sync()
+        try a.edit { context in
+            let trip = SyncTrip(name: "N", destination: "from a")
+            context.insert(trip)
+            trip.items.append(SyncItem(title: "passport"))
+        }
+        try a.engine.pull()
+        let afterPull = try a.state()
+        #expect(afterPull.contains { $0.hasSuffix("passport|N") }, "\(afterPull)")
+        #expect(!afterPull.contains { $0.contains("map") }, "\(afterPull)")
+        try a.sync()
+        try b.sync()
+        let expected = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(expected.contains { $0.hasSuffix(" N|from a|0||passport") }, "\(expected)")
+        for device in [a, b] { #expect(try device.state() == expected, "\(device.store.identifier)") }
+    }
+}

@@ -115,6 +115,18 @@ extension SyncEngine {
         keeping pending: inout PendingChanges
     ) throws -> Bool {
         var synced = false
+        // The models the transaction inserts: a change before an insert may name the model already (a new
+        // owner's list, written before the items made with it), and dropping that link would let the store
+        // append the item when its own side names the owner, out of the list's order.
+        var inserting: Set<PersistentIdentifier> = []
+        for change in changes
+        where change.kind == .insert && serverRows.models.syncs(change.changedPersistentIdentifier.entityName)
+        {
+            let id = toLocal(change.changedPersistentIdentifier)
+            if local.schema.entity(named: id.entityName) != nil, !pending.deleted.contains(id) {
+                inserting.insert(id)
+            }
+        }
         for change in changes where serverRows.models.syncs(change.changedPersistentIdentifier.entityName) {
             synced = true
             let id = toLocal(change.changedPersistentIdentifier)
@@ -123,7 +135,8 @@ extension SyncEngine {
             }
             switch change.kind {
             case .insert:
-                let values = incoming(change.values, for: id, in: overlay, keeping: pending)
+                let values = incoming(
+                    change.values, for: id, in: overlay, inserting: inserting, keeping: pending)
                 if !pending.uniqueHolders.isEmpty, overlay.row(id) == nil,
                     let mine = pending.holder(
                         of: change.values.mapValues {
@@ -141,7 +154,8 @@ extension SyncEngine {
                 guard overlay.row(id) != nil else { continue }
                 var values: [String: SnapshotValue] = [:]
                 for name in change.updatedAttributes { values[name] = change.values[name] ?? .null }
-                overlay.write(id, incoming(values, for: id, in: overlay, keeping: pending))
+                overlay.write(
+                    id, incoming(values, for: id, in: overlay, inserting: inserting, keeping: pending))
             case .delete:
                 guard overlay.row(id) != nil else { continue }
                 try relink(id, to: nil, in: &overlay)
@@ -152,10 +166,10 @@ extension SyncEngine {
     }
 
     /// A server change's values as the device stores them, without the attributes it has pending and without
-    /// links to models it does not hold.
+    /// links to models it does not hold (those the same transaction `inserting` are kept).
     private func incoming(
         _ values: [String: SnapshotValue], for id: PersistentIdentifier, in overlay: RowOverlay,
-        keeping pending: PendingChanges
+        inserting: Set<PersistentIdentifier>, keeping pending: PendingChanges
     ) -> [String: SnapshotValue] {
         guard let entity = local.schema.entity(named: id.entityName) else { return [:] }
         let mine = pending.attributes[id] ?? []
@@ -167,7 +181,8 @@ extension SyncEngine {
                 result[name] = translated
                 continue
             }
-            let filter = ReferenceFilter(exists: { overlay.row($0) != nil }, translate: { $0 })
+            let filter = ReferenceFilter(
+                exists: { overlay.row($0) != nil || inserting.contains($0) }, translate: { $0 })
             result[name] = filter.keepExisting(translated)
         }
         return result

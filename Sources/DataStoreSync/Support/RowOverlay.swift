@@ -14,6 +14,8 @@ struct RowOverlay {
     private(set) var current: [PersistentIdentifier: DataStoreSnapshot?] = [:]
     /// The identifiers in the order they were first touched, so the save lists them in a stable order.
     private var order: [PersistentIdentifier] = []
+    /// The models the batch deleted, which no row it saves may still name.
+    private var deleted: Set<PersistentIdentifier> = []
 
     /// Records what the store holds for models not seen yet.
     mutating func load(
@@ -38,20 +40,27 @@ struct RowOverlay {
         var row = row(id) ?? DataStoreSnapshot(persistentIdentifier: id, values: [:])
         for (name, value) in values { row.values[name] = value }
         current[id] = .some(row)
+        deleted.remove(id)
     }
 
     /// Removes the model.
     mutating func delete(_ id: PersistentIdentifier) {
         precondition(isLoaded(id), "load a row before deleting it")
         current[id] = .some(nil)
+        deleted.insert(id)
     }
 
     /// One save that takes the store from the original rows to the current ones; empty when they are equal.
+    ///
+    /// Links to the models the batch deleted are taken off every row it saves. A delete unlinks a model
+    /// through its own side, but the other side may still name it: a list the device has not pushed keeps its
+    /// members while the server clears a member's side, and a save naming a deleted model fails.
     func request(author: String) -> DataStoreSaveChangesRequest {
         var request = DataStoreSaveChangesRequest(
             editingState: EditingState(author: author), mergePolicy: .error)
         for id in order {
-            switch (original[id] ?? nil, current[id] ?? nil) {
+            let after = (current[id] ?? nil).map { deleted.isEmpty ? $0 : withoutLinksToDeleted($0) }
+            switch (original[id] ?? nil, after) {
             case (nil, let after?):
                 request.inserted.append(after)
             case (let before?, nil):
@@ -71,5 +80,22 @@ struct RowOverlay {
             }
         }
         return request
+    }
+
+    /// `row` without links to the models the batch deleted.
+    private func withoutLinksToDeleted(_ row: DataStoreSnapshot) -> DataStoreSnapshot {
+        var row = row
+        for (name, value) in row.values {
+            guard let related = value.relatedIdentifiers, related.contains(where: deleted.contains) else {
+                continue
+            }
+            if case .identifier = value {
+                row.values[name] = .null
+            } else {
+                row.values[name] = .array(
+                    related.filter { !deleted.contains($0) }.map(SnapshotValue.identifier))
+            }
+        }
+        return row
     }
 }
