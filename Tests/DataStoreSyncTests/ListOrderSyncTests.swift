@@ -343,3 +343,37 @@ extension ListOrderSyncTests {
         #expect(stored == server, "\(stored) vs \(server)")
     }
 }
+
+extension ListOrderSyncTests {
+    /// A push whose correction takes an item off the device's list, because another device moved it to a trip
+    /// the device has not pulled yet, leaves the item on the device's list until the pull brings that trip.
+    /// It showed the item on no list; when the device then lost its history and the server's history no longer
+    /// held the move, its upload sent that as its own edit, and the item came off every list everywhere (soak
+    /// seed 193 of the random list scenario, read two transactions at a time).
+    @Test func aCorrectionKeepsAnItemMovedToATripNotPulledYetOnItsList() throws {
+        let (lab, a, b) = try Self.bothHoldLisbonWithAMap()
+        defer { lab.remove() }
+        try b.edit { context in
+            let oslo = SyncTrip(name: "Oslo")
+            context.insert(oslo)
+            let map = try #require(try context.fetch(FetchDescriptor<SyncItem>()).first { $0.title == "map" })
+            map.trip = oslo
+        }
+        try b.sync()
+        try a.edit { try Self.lisbon(a, $0).items.append(SyncItem(title: "passport")) }
+        try a.engine.push()
+        let state = try a.state()
+        #expect(state.contains { $0.hasSuffix(" map|Lisbon") }, "\(state)")
+        #expect(state.contains { $0.hasSuffix(" Lisbon||0||map,passport") }, "\(state)")
+        // Another edit of the list pushed before the pull does not take the map back from Oslo.
+        try a.edit { try Self.lisbon(a, $0).items.append(SyncItem(title: "charger")) }
+        try a.engine.push()
+        try a.sync()
+        try b.sync()
+        let server = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(server.contains { $0.hasSuffix(" map|Oslo") }, "\(server)")
+        #expect(server.contains { $0.hasSuffix(" Lisbon||0||passport,charger") }, "\(server)")
+        #expect(try a.state() == server)
+        #expect(try b.state() == server)
+    }
+}

@@ -51,9 +51,9 @@ extension SyncEngine {
                 }
             }
         }
-        for (id, values) in corrections.values where overlay.row(id) != nil {
-            overlay.write(id, values.mapValues { held.keepExisting($0) })
-        }
+        // Members filed on an owner the device has not pulled yet stay on the device's list until the pull
+        // that brings that owner moves them: on no list meanwhile, an upload after lost history would send that.
+        var awaitingTheirOwner: Set<PersistentIdentifier> = []
         if !dropped.isEmpty {
             let rows = try serverRows.rows(
                 dropped.keys.map { IdentifierTranslation.translate($0, to: server.identifier) })
@@ -63,8 +63,29 @@ extension SyncEngine {
                 into: &overlay)
             for (member, values) in sides where overlay.row(member) != nil {
                 guard let inverse = dropped[member], let side = values[inverse] else { continue }
-                overlay.write(member, [inverse: held.keepExisting(side)])
+                let heldSide = held.keepExisting(side)
+                if side != .null, heldSide == .null {
+                    awaitingTheirOwner.insert(member)
+                    continue
+                }
+                overlay.write(member, [inverse: heldSide])
             }
+        }
+        for (id, values) in corrections.values {
+            guard let row = overlay.row(id) else { continue }
+            var written = values.mapValues { held.keepExisting($0) }
+            if !awaitingTheirOwner.isEmpty {
+                for (name, value) in written {
+                    guard let list = value.relatedIdentifiers,
+                        let old = row[attribute: name].relatedIdentifiers,
+                        old.contains(where: awaitingTheirOwner.contains)
+                    else { continue }
+                    written[name] = .array(
+                        Self.restoring(awaitingTheirOwner, from: old, into: list).map(
+                            SnapshotValue.identifier))
+                }
+            }
+            overlay.write(id, written)
         }
         let holders = try serverRows.rows(corrections.remapped.values)
         try load(
@@ -82,6 +103,22 @@ extension SyncEngine {
         // An app save made since the push is newer than the correction and is pushed after it: it wins.
         request.mergePolicy = .mergeByPropertyObjectTrump
         if !request.isEmpty { readThrough(ownSave: try local.save(request).token) }
+    }
+
+    /// `list` with the members of `old` in `kept` that it lacks put back where they stood in `old`: after the
+    /// nearest member before them that the result holds, or first.
+    static func restoring(
+        _ kept: Set<PersistentIdentifier>, from old: [PersistentIdentifier], into list: [PersistentIdentifier]
+    ) -> [PersistentIdentifier] {
+        var result = list
+        var present = Set(list)
+        for (index, member) in old.enumerated() where kept.contains(member) && !present.contains(member) {
+            let after = old[..<index].last { present.contains($0) }
+            let position = after.flatMap { result.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+            result.insert(member, at: position)
+            present.insert(member)
+        }
+        return result
     }
 
     /// Adds the device's rows of `identifiers` not loaded yet to the overlay.

@@ -127,15 +127,22 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
                         // have not synced make it too, and the server merges theirs into the first (the name is
                         // unique) with both editors' items.
                         let name = "New \(round / 6)"
-                        let target: Model
                         if let held = owners.first(where: { $0.name == name }) {
-                            target = held
-                        } else {
-                            target = Model.make(name: name, day: round)
-                            context.insert(target)
+                            held.append(Model.makeItem(title: title))
+                            made.insert(title)
+                            break
                         }
+                        let target = Model.make(name: name, day: round)
+                        context.insert(target)
                         target.append(Model.makeItem(title: title))
                         made.insert(title)
+                        // Now and then the new owner also takes an item held already, between two new ones: its
+                        // list then names a model made before it between models made with it.
+                        if pick % 2 == 1, !items.isEmpty {
+                            target.append(items[pick % items.count])
+                            target.append(Model.makeItem(title: "\(title)c"))
+                            made.insert("\(title)c")
+                        }
                     default:
                         break
                     }
