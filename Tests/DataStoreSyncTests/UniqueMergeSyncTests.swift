@@ -126,3 +126,29 @@ extension UniqueMergeSyncTests {
         for device in [a, b] { #expect(try device.state() == expected, "\(device.store.identifier)") }
     }
 }
+
+extension UniqueMergeSyncTests {
+    /// a pulls, in one page, b's N made with a map and then the map moved to Lisbon, while a has its own N
+    /// not pushed yet. The merged N keeps a's unpushed list, which named the item from b's insert; the item's
+    /// own side, which the move wrote, must decide: the pull saved the item on Lisbon's side and on both lists,
+    /// and a showed it on no list (soak seed 120 of the random list scenario).
+    @Test func aPulledMoveOffAMergedListLeavesTheItemOnItsNewList() throws {
+        let (lab, a, b) = try Self.bothMadeN(pulledBefore: true)
+        defer { lab.remove() }
+        try b.edit { context in
+            let map = try #require(try context.fetch(FetchDescriptor<SyncItem>()).first)
+            map.trip = try b.trip("Lisbon", in: context)
+        }
+        try b.sync()
+        try a.engine.pull()
+        let afterPull = try a.state()
+        #expect(afterPull.contains { $0.hasSuffix(" map|Lisbon") }, "\(afterPull)")
+        #expect(afterPull.contains { $0.hasSuffix(" Lisbon||0||map") }, "\(afterPull)")
+        #expect(afterPull.contains { $0.hasSuffix(" N|from a|4||passport") }, "\(afterPull)")
+        try a.sync()
+        try b.sync()
+        let expected = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(expected.contains { $0.hasSuffix(" Lisbon||0||map") }, "\(expected)")
+        for device in [a, b] { #expect(try device.state() == expected, "\(device.store.identifier)") }
+    }
+}

@@ -89,6 +89,7 @@ extension SyncEngine {
             let changed = try apply(transaction.changes, to: &overlay, keeping: &pending)
             if changed && transaction.author != pushAuthor { applied += 1 }
         }
+        dropMembersFiledElsewhere(in: &overlay)
         var request = overlay.request(author: Self.pullAuthor)
         try Self.write(
             cursor: Self.pullCursorName, token: last.token, exists: cursor.exists,
@@ -163,6 +164,34 @@ extension SyncEngine {
             }
         }
         return synced
+    }
+
+    /// Takes off the lists the page wrote the members whose own side (a to-one) names another owner, so that
+    /// the save never files a model on two lists. A list the device has not pushed is kept over the server's
+    /// (a merged owner's, say), while a member's side the server moved is not: the side decides, as it does in
+    /// a push.
+    private func dropMembersFiledElsewhere(in overlay: inout RowOverlay) {
+        for id in overlay.changedIdentifiers {
+            guard let row = overlay.row(id), let entity = local.schema.entity(named: id.entityName) else {
+                continue
+            }
+            for relationship in entity.relationships where relationship.isToMany {
+                guard let list = row[attribute: relationship.name].relatedIdentifiers, !list.isEmpty,
+                    let inverse = Self.inverseName(of: relationship, in: id.entityName, schema: local.schema),
+                    local.schema.entity(named: relationship.destination)?.relationship(named: inverse)?
+                        .isToMany == false
+                else { continue }
+                // A member the page did not load keeps its place: its side is the store's, which the save's
+                // upkeep follows.
+                let kept = list.filter { member in
+                    guard let side = overlay.row(member) else { return true }
+                    return side[attribute: inverse].relatedIdentifiers?.first == id
+                }
+                if kept.count != list.count {
+                    overlay.write(id, [relationship.name: .array(kept.map(SnapshotValue.identifier))])
+                }
+            }
+        }
     }
 
     /// A server change's values as the device stores them, without the attributes it has pending and without

@@ -31,6 +31,11 @@ struct RowOverlay {
     /// The row after the changes applied so far; `nil` when the model is absent (or was never loaded).
     func row(_ id: PersistentIdentifier) -> DataStoreSnapshot? { current[id] ?? nil }
 
+    /// The models the batch wrote or deleted, in the order they were first touched.
+    var changedIdentifiers: [PersistentIdentifier] {
+        order.filter { original[$0] != current[$0] }
+    }
+
     /// Whether the model was loaded.
     func isLoaded(_ id: PersistentIdentifier) -> Bool { original[id] != nil }
 
