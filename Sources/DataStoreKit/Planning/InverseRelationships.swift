@@ -110,6 +110,18 @@ package struct InverseRelationships {
         planner.final[target] = .some(row)
         updated.append(target)
         if let previous { try remove(target, from: previous, relationship: forward, in: &planner) }
+        // `owner`'s list names `target` (that is why it is linked), but linking it to another list earlier in
+        // this pass took it off (a save naming it on two lists): it goes back where it stood, so that the list
+        // its side now names holds it.
+        if forward.isToMany { restore(target, to: ListKey(holder: owner, name: forward.name)) }
+    }
+
+    /// Puts `member` back on a list under edit that dropped it, where it stood.
+    private mutating func restore(_ member: PersistentIdentifier, to key: ListKey) {
+        guard var list = lists[key], list.members.insert(member).inserted else { return }
+        if !list.order.contains(member) { list.order.append(member) }
+        lists[key] = list
+        updated.append(key.holder)
     }
 
     /// Removes `member` from `holder`'s `relationship` (a list, or a to-one holding it).

@@ -4,6 +4,7 @@ import DataStoreModels
 import Foundation
 import InMemoryStorage
 import SampleTrips
+import StoreTestSupport
 import Testing
 
 /// Both sides of a relationship stay in step: in memory at once, in the store after a save.
@@ -257,5 +258,58 @@ import Testing
         let item = try #require(try fresh.fetch(FetchDescriptor<BucketListItem>()).first)
         #expect(item.trip === trips.first)
         #expect(trips.first?.bucketList.map(\.title) == ["Tram 28"])
+    }
+}
+
+extension InverseTests {
+    /// One save names an item on two trips' lists, its own side naming one of them (a sync's pull that merges
+    /// a device's trip while another edit moved the item). The store must still end with both sides agreeing:
+    /// the item on the list of the trip its side names, and on no other. It took the item off the first list
+    /// when it linked it to the second, then put its side back on the first without restoring the list: the
+    /// item named a trip whose list did not hold it, and showed on no list.
+    @Test func aSaveNamingAnItemOnTwoListsEndsWithBothSidesAgreeing() throws {
+        let store = try InMemoryDataStore(.init(name: "store", schema: SyncSchemas.trips))
+        func id(_ entity: String, _ key: String) -> PersistentIdentifier {
+            PersistentIdentifier(storeIdentifier: store.identifier, entityName: entity, primaryKey: key)
+        }
+        func trip(_ key: String, _ items: [String]) -> DataStoreSnapshot {
+            DataStoreSnapshot(
+                persistentIdentifier: id(SyncTrip.entityName, key),
+                values: [
+                    "name": .string(key), "destination": .string(""), "nights": .integer(0),
+                    "notes": .string(""),
+                    "items": .array(items.map { .identifier(id(SyncItem.entityName, $0)) }),
+                ])
+        }
+        func item(_ key: String, on owner: String) -> DataStoreSnapshot {
+            DataStoreSnapshot(
+                persistentIdentifier: id(SyncItem.entityName, key),
+                values: ["title": .string(key), "trip": .identifier(id(SyncTrip.entityName, owner))])
+        }
+        _ = try store.save(DataStoreSaveChangesRequest(inserted: [trip("Lisbon", [])]))
+        _ = try store.save(
+            DataStoreSaveChangesRequest(
+                inserted: [
+                    trip("N", ["tickets", "passport"]), item("tickets", on: "Lisbon"),
+                    item("passport", on: "N"),
+                ],
+                updated: [
+                    DataStoreSnapshot(
+                        persistentIdentifier: id(SyncTrip.entityName, "Lisbon"),
+                        values: ["items": .array([.identifier(id(SyncItem.entityName, "tickets"))])])
+                ]))
+        let trips = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SyncTrip>())).snapshots
+        let items = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<SyncItem>())).snapshots
+        var listed: [PersistentIdentifier: [PersistentIdentifier]] = [:]
+        for trip in trips {
+            for member in trip[attribute: "items"].relatedIdentifiers ?? [] {
+                listed[member, default: []].append(trip.persistentIdentifier)
+            }
+        }
+        for item in items {
+            let side = item[attribute: "trip"].relatedIdentifiers ?? []
+            #expect(
+                listed[item.persistentIdentifier] ?? [] == side, "\(item.persistentIdentifier.primaryKey)")
+        }
     }
 }
