@@ -312,9 +312,13 @@
                 let rows = try rows(store)
                 if rows != serverRows {
                     let only = Set(rows).symmetricDifference(serverRows).sorted().prefix(10)
+                    let keys = Set(
+                        only.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) })
                     report.violations.append(
                         "\(name) holds \(rows.count) rows, the server \(serverRows.count), and they differ: "
-                            + "\(only)")
+                            + "\(only)\nthe server's history of them:\n\(trail(of: keys, in: history))"
+                            + "\n\(name)'s history of them:\n"
+                            + "\(trail(of: keys, in: try store.fetchHistory(HistoryDescriptor())))")
                 }
                 let acknowledged = try String(
                     contentsOf: directory.appendingPathComponent("\(name).acks"), encoding: .utf8
@@ -360,6 +364,23 @@
             if let listModel {
                 try checkLists(of: listModel, directory: directory, server: server, into: &report)
             }
+        }
+
+        /// The changes of `history` to the models whose primary keys are `keys`, a line each (at most 40): what a
+        /// violation report shows so that a failed run can be read without running it again.
+        func trail(of keys: Set<String>, in history: [some HistoryTransaction]) -> String {
+            var lines: [String] = []
+            for (position, transaction) in history.enumerated() {
+                for change in transaction.changes
+                where keys.contains(change.changedPersistentIdentifier.primaryKey) {
+                    let values = (change as? any ValueRecordingHistoryChange)?.values ?? [:]
+                    lines.append(
+                        "  #\(position) \(transaction.author ?? "-") \(change.kind) "
+                            + "\(change.changedPersistentIdentifier.primaryKey) \(change.updatedAttributes.sorted()) "
+                            + "\(values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
+                }
+            }
+            return lines.suffix(40).joined(separator: "\n")
         }
 
         /// The stamp a device transaction wrote: on notes every string value it wrote carries it, on lists an
