@@ -344,7 +344,11 @@
                         // the server.
                         let touched = transaction.changes.map(\.changedPersistentIdentifier.primaryKey)
                         if !touched.allSatisfy(deletedOnServer.contains) {
-                            report.violations.append("\(stamp) by \(name) never reached the server")
+                            let keys = Set(touched)
+                            report.violations.append(
+                                "\(stamp) by \(name) never reached the server\nthe server's history of what it "
+                                    + "touched:\n\(trail(of: keys, in: history))\n\(name)'s history of it:\n"
+                                    + "\(trail(of: keys, in: try store.fetchHistory(HistoryDescriptor())))")
                         }
                         continue
                     }

@@ -9,7 +9,9 @@ extension SyncEngine {
     /// and the correction that follows merges the device's model too. A crash in between leaves the device
     /// holding its own model, which the engine's next run no longer remembers as merged: without this lookup its
     /// later edits would be dropped as edits of a model deleted elsewhere. A model the server lacks and no
-    /// server model shares a unique value with was deleted elsewhere, and its edits are dropped as before.
+    /// server model shares a unique value with was deleted elsewhere, and its edits are dropped as before. A model
+    /// the device no longer holds either (a pull merged it into the server's model before the push) is read from
+    /// the device's history, where its insert holds its unique values.
     ///
     /// Reads every server row of an entity with unique constraints that such an update names, once per call.
     func mergedHolders(of identifiers: some Sequence<PersistentIdentifier>) throws
@@ -22,7 +24,9 @@ extension SyncEngine {
             guard let entity = server.schema.entity(named: name), !entity.uniqueConstraints.isEmpty else {
                 continue
             }
-            let mine = try localRows.rows(ids.map(toLocal))
+            var mine = try localRows.rows(ids.map(toLocal))
+            let gone = Set(ids.map(toLocal)).subtracting(mine.keys)
+            if !gone.isEmpty { mine.merge(try insertedValues(of: gone)) { held, _ in held } }
             guard !mine.isEmpty else { continue }
             var owners: [[SnapshotValue]: PersistentIdentifier] = [:]
             for row in try serverRows.all(name) {
@@ -39,5 +43,26 @@ extension SyncEngine {
             }
         }
         return holders
+    }
+
+    /// The values the device's history inserted `identifiers` with, for models the device no longer holds: a
+    /// pull that merged a device model not pushed yet into the server's model of the same unique value deleted
+    /// it, and a crash may since have cost the engine its memory of the merge. Reads the device's history a page
+    /// at a time from its start, until every model's insert is found (a trimmed insert is not).
+    private func insertedValues(of identifiers: Set<PersistentIdentifier>) throws
+        -> [PersistentIdentifier: DataStoreSnapshot]
+    {
+        var found: [PersistentIdentifier: DataStoreSnapshot] = [:]
+        try forEachHistoryPage(of: local, after: nil) { transactions in
+            for transaction in transactions {
+                for change in transaction.changes
+                where change.kind == .insert && identifiers.contains(change.changedPersistentIdentifier) {
+                    let id = change.changedPersistentIdentifier
+                    found[id] = DataStoreSnapshot(persistentIdentifier: id, values: change.values)
+                }
+            }
+            return found.count < identifiers.count
+        }
+        return found
     }
 }
