@@ -285,8 +285,7 @@ extension ListOrderSyncTests {
         try a.sync()
         try b.sync()
         try a.edit { context in
-            let map = try #require(try context.fetch(FetchDescriptor<SyncItem>()).first { $0.title == "map" })
-            map.trip = try a.trip("Oslo", in: context)
+            try #require(try a.item("map", in: context)).trip = try a.trip("Oslo", in: context)
         }
         try a.sync()
         try b.edit { try Self.lisbon(b, $0).items.append(SyncItem(title: "passport")) }
@@ -356,8 +355,7 @@ extension ListOrderSyncTests {
         try b.edit { context in
             let oslo = SyncTrip(name: "Oslo")
             context.insert(oslo)
-            let map = try #require(try context.fetch(FetchDescriptor<SyncItem>()).first { $0.title == "map" })
-            map.trip = oslo
+            try #require(try b.item("map", in: context)).trip = oslo
         }
         try b.sync()
         try a.edit { try Self.lisbon(a, $0).items.append(SyncItem(title: "passport")) }

@@ -87,28 +87,17 @@ extension UniqueMergeSyncTests {
     /// model through its own side, left the list naming a model that was gone, and the pull's save failed
     /// ("the related model is not in store") at every try, so the device could no longer pull.
     @Test func aPulledDeleteOfAnItemStillOnAnUnpushedMergedListTakesItOff() throws {
-        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        let (lab, a, b) = try ListOrderSyncTests.bothHoldLisbonWithAMap()
         defer { lab.remove() }
-        let (a, b) = (try lab.device("a"), try lab.device("b"))
-        try a.edit { context in
-            let lisbon = SyncTrip(name: "Lisbon")
-            context.insert(lisbon)
-            lisbon.items.append(SyncItem(title: "map"))
-        }
-        try a.sync()
-        try b.sync()
-        func map(_ context: ModelContext) throws -> SyncItem {
-            try #require(try context.fetch(FetchDescriptor<SyncItem>()).first { $0.title == "map" })
-        }
         try b.edit { context in
             let trip = SyncTrip(name: "N", destination: "from b")
             context.insert(trip)
-            trip.items.append(try map(context))
+            trip.items.append(try #require(try b.item("map", in: context)))
         }
         try b.sync()
-        try b.edit { try map($0).trip = nil }
+        try b.edit { try #require(try b.item("map", in: $0)).trip = nil }
         try b.sync()
-        try b.edit { $0.delete(try map($0)) }
+        try b.edit { $0.delete(try #require(try b.item("map", in: $0))) }
         try b.sync()
         try a.edit { context in
             let trip = SyncTrip(name: "N", destination: "from a")
@@ -136,8 +125,7 @@ extension UniqueMergeSyncTests {
         let (lab, a, b) = try Self.bothMadeN(pulledBefore: true)
         defer { lab.remove() }
         try b.edit { context in
-            let map = try #require(try context.fetch(FetchDescriptor<SyncItem>()).first)
-            map.trip = try b.trip("Lisbon", in: context)
+            try #require(try b.item("map", in: context)).trip = try b.trip("Lisbon", in: context)
         }
         try b.sync()
         try a.engine.pull()

@@ -39,11 +39,8 @@ extension SyncEngine {
                 continue
             }
             for (name, value) in values {
-                guard let relationship = entity.relationship(named: name), relationship.isToMany,
-                    let inverse = Self.inverseName(of: relationship, in: id.entityName, schema: local.schema),
-                    local.schema.entity(named: relationship.destination)?.relationship(named: inverse)?
-                        .isToMany
-                        == false
+                guard let relationship = entity.relationship(named: name),
+                    let inverse = Self.toOneInverse(of: relationship, in: id.entityName, schema: local.schema)
                 else { continue }
                 let kept = Set(value.relatedIdentifiers ?? [])
                 for member in row[attribute: name].relatedIdentifiers ?? [] where !kept.contains(member) {
@@ -184,5 +181,17 @@ extension SyncEngine {
         return schema.entity(named: relationship.destination)?.relationships.first {
             $0.inverse == relationship.name && $0.destination == entity
         }?.name
+    }
+
+    /// The name of a list's inverse when it is a to-one (an item's `trip` for a trip's `items`): each member
+    /// then names one owner, which says which list it belongs on. `nil` for a to-one relationship, or a list
+    /// whose inverse is a list too or missing.
+    static func toOneInverse(of relationship: Schema.Relationship, in entity: String, schema: Schema)
+        -> String?
+    {
+        guard relationship.isToMany, let inverse = inverseName(of: relationship, in: entity, schema: schema),
+            schema.entity(named: relationship.destination)?.relationship(named: inverse)?.isToMany == false
+        else { return nil }
+        return inverse
     }
 }

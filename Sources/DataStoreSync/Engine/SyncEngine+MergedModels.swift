@@ -48,20 +48,31 @@ extension SyncEngine {
     /// The values the device's history inserted `identifiers` with, for models the device no longer holds: a
     /// pull that merged a device model not pushed yet into the server's model of the same unique value deleted
     /// it, and a crash may since have cost the engine its memory of the merge. Reads the device's history a page
-    /// at a time from its start, until every model's insert is found (a trimmed insert is not).
+    /// at a time from its start, until every model's insert is found (a trimmed insert is not); each model once
+    /// in the engine's lifetime, since an insert's values never change.
     private func insertedValues(of identifiers: Set<PersistentIdentifier>) throws
         -> [PersistentIdentifier: DataStoreSnapshot]
     {
+        let known = progress.withLock { $0.insertedValues }
+        let wanted = identifiers.filter { known[$0] == nil }
         var found: [PersistentIdentifier: DataStoreSnapshot] = [:]
-        try forEachHistoryPage(of: local, after: nil) { transactions in
-            for transaction in transactions {
-                for change in transaction.changes
-                where change.kind == .insert && identifiers.contains(change.changedPersistentIdentifier) {
-                    let id = change.changedPersistentIdentifier
-                    found[id] = DataStoreSnapshot(persistentIdentifier: id, values: change.values)
+        if !wanted.isEmpty {
+            try forEachHistoryPage(of: local, after: nil) { transactions in
+                for transaction in transactions {
+                    for change in transaction.changes
+                    where change.kind == .insert && wanted.contains(change.changedPersistentIdentifier) {
+                        let id = change.changedPersistentIdentifier
+                        found[id] = DataStoreSnapshot(persistentIdentifier: id, values: change.values)
+                    }
                 }
+                return found.count < wanted.count
             }
-            return found.count < identifiers.count
+            progress.withLock { progress in
+                for id in wanted { progress.insertedValues[id] = .some(found[id]) }
+            }
+        }
+        for id in identifiers where !wanted.contains(id) {
+            if let values = known[id] ?? nil { found[id] = values }
         }
         return found
     }

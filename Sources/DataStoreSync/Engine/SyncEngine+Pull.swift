@@ -175,11 +175,11 @@ extension SyncEngine {
             guard let row = overlay.row(id), let entity = local.schema.entity(named: id.entityName) else {
                 continue
             }
-            for relationship in entity.relationships where relationship.isToMany {
-                guard let list = row[attribute: relationship.name].relatedIdentifiers, !list.isEmpty,
-                    let inverse = Self.inverseName(of: relationship, in: id.entityName, schema: local.schema),
-                    local.schema.entity(named: relationship.destination)?.relationship(named: inverse)?
-                        .isToMany == false
+            for relationship in entity.relationships {
+                guard
+                    let inverse = Self.toOneInverse(
+                        of: relationship, in: id.entityName, schema: local.schema),
+                    let list = row[attribute: relationship.name].relatedIdentifiers, !list.isEmpty
                 else { continue }
                 // A member the page did not load keeps its place: its side is the store's, which the save's
                 // upkeep follows.

@@ -55,6 +55,10 @@ where
         /// Device models the server merged into another on insert (a unique value taken), by server
         /// identifier: later changes of the device's model go to the server's.
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        /// The values device models the device no longer holds were inserted with, as its history holds them
+        /// (`nil`: not found), by device identifier: each is looked up once (``mergedHolders(of:)``), however
+        /// many pushed transactions edit it.
+        var insertedValues: [PersistentIdentifier: DataStoreSnapshot?] = [:]
         /// The background run, while ``start()`` is in effect.
         var continuous: ContinuousRun?
         /// For tests: runs after a pushed transaction's server save, before the device is corrected; throwing

@@ -88,6 +88,11 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         try context.fetch(FetchDescriptor<SyncTrip>(predicate: #Predicate { $0.name == name })).first
     }
 
+    /// The item titled `title`, in `context`.
+    public func item(_ title: String, in context: ModelContext) throws -> SyncItem? {
+        try context.fetch(FetchDescriptor<SyncItem>(predicate: #Predicate { $0.title == title })).first
+    }
+
     /// The trips and items the device holds, as comparable lines.
     public func state() throws -> [String] { try SyncLab<Server>.state(of: store) }
 
