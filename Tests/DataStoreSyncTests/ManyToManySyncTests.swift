@@ -59,11 +59,11 @@ extension ManyToManySyncTests {
     /// `SyncTaggingScenario` against an in-memory server (`PostgresSyncListScenarioTests` runs it against
     /// PostgreSQL): 60 seeds of 30 rounds in `swift test`, 600 with `DATASTORE_SOAK=1`.
     @Test func randomTaggingConverges() throws {
-        let seeds = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == nil ? 60 : 600
+        let seeds = SoakSeeds.range(quick: 60)
         let scenario = SyncTaggingScenario { schema in
             try InMemoryDataStore(.init(name: "server", schema: schema))
         }
-        for seed in 0..<seeds {
+        for seed in seeds {
             let problems = try scenario.run(seed: UInt64(seed))
             #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
             if !problems.isEmpty { return }

@@ -25,7 +25,7 @@ import Testing
     func twoContextsAndTwoProcessesKeepTheStoredGraphConsistent<Model: EditableTrip>(
         _ model: Model.Type, helperArguments: [String] = []
     ) throws {
-        let seeds = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == nil ? 200 : 2_000
+        let seeds = SoakSeeds.range(quick: 200)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "interleaving-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -40,18 +40,18 @@ import Testing
                 ])
             return (container, "open \(directory.path)")
         }
-        let problems = try interleaving.run(seeds: 0..<seeds)
+        let problems = try interleaving.run(seeds: seeds)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         // The interleavings did reach the cases that matter.
         let counts = interleaving.counts
-        print("interleavings of \(model): \(seeds) seeds, \(counts)")
-        #expect(counts.saves > seeds * 5 / 2, "\(counts)")
+        print("interleavings of \(model): \(seeds.count) seeds, \(counts)")
+        #expect(counts.saves > seeds.count * 5 / 2, "\(counts)")
         #expect(counts.refused > 0, "\(counts)")
-        #expect(counts.cascades > seeds / 2, "\(counts)")
-        #expect(counts.rollbacks > seeds / 2, "\(counts)")
-        #expect(counts.purges > seeds / 2, "\(counts)")
-        #expect(counts.purgedItems > seeds / 2, "\(counts)")
-        #expect(counts.reversals > seeds / 2, "\(counts)")
-        #expect(counts.clears > seeds / 2, "\(counts)")
+        #expect(counts.cascades > seeds.count / 2, "\(counts)")
+        #expect(counts.rollbacks > seeds.count / 2, "\(counts)")
+        #expect(counts.purges > seeds.count / 2, "\(counts)")
+        #expect(counts.purgedItems > seeds.count / 2, "\(counts)")
+        #expect(counts.reversals > seeds.count / 2, "\(counts)")
+        #expect(counts.clears > seeds.count / 2, "\(counts)")
     }
 }

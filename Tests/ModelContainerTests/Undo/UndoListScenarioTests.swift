@@ -16,9 +16,9 @@ import Testing
     func undoAndRedoRestoreEveryListExactly(_ kind: MusicStore) throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let seeds = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == nil ? 60 : 600
+        let seeds = SoakSeeds.range(quick: 60)
         var counts = (undos: 0, redos: 0, unsaved: 0)
-        for seed in 0..<seeds {
+        for seed in seeds {
             let container = try MusicStore.container(on: kind.open("music-\(seed)", in: directory.url))
             let context = ModelContext(container)
             context.author = "app"
@@ -91,9 +91,9 @@ import Testing
                 }
             }
         }
-        #expect(counts.undos > seeds * 3, "\(counts)")
-        #expect(counts.redos > seeds, "\(counts)")
-        #expect(counts.unsaved > seeds, "\(counts)")
+        #expect(counts.undos > seeds.count * 3, "\(counts)")
+        #expect(counts.redos > seeds.count, "\(counts)")
+        #expect(counts.unsaved > seeds.count, "\(counts)")
     }
 
     /// One random edit of the context's playlists and songs.
