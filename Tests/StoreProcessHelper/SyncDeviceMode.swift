@@ -162,10 +162,12 @@ import Synchronization
     /// One random edit of the lists of `Model` (trips or playlists), through a new model context as an app makes
     /// it: a new item appended or put first, a list reversed, an item moved to another owner or taken off its
     /// list, an item deleted, a list emptied, an owner's attributes with previous values changed; every five
-    /// seconds a new owner. The owner it edits or makes gets `stamp` (``FaultListModel/stamp``), so that every
-    /// transaction carries its stamp.
+    /// seconds a new owner, every other one made with an item it takes from another owner between two new ones.
+    /// The owner it edits or makes gets `stamp` (``FaultListModel/stamp``), so that every transaction carries
+    /// its stamp.
     ///
-    /// Before saving, appends `STAMP WHAT TITLES…` to `intents`: `insert` with the new item's title, `unlink`
+    /// Before saving, appends `STAMP WHAT TITLES…` to `intents`, a line for each thing the edit does (the
+    /// checker reads each line alone): `insert` with the new items' titles, `unlink`
     /// with the titles the edit takes off their lists, `delete` with the deleted item's, `move` with the moved
     /// item's, `reorder` alone, `trip` with a new owner's name. A device killed between the line and the save
     /// leaves an intent that no transaction carried out, so the checker reads intents as what may have
@@ -191,8 +193,20 @@ import Synchronization
             new.stamp = stamp
             context.insert(new)
             intents.write(Data("\(stamp) trip \(name)\n".utf8))
+            // Every other time the new owner also takes an item held already, between two new ones: its list
+            // then names a model made before it between models made with it, and a device that pulls it must
+            // keep that order (an intent line each; the checker reads them one by one).
+            if Bool.random(using: &random), let moved = items.randomElement(using: &random) {
+                let (first, last) = ("item-\(stamp)", "item-\(stamp)-b")
+                intents.write(
+                    Data("\(stamp) insert \(first) \(last)\n\(stamp) move \(Model.title(of: moved))\n".utf8))
+                new.append(Model.makeItem(title: first))
+                new.append(moved)
+                new.append(Model.makeItem(title: last))
+            }
+            let changes = [context.insertedModelsArray, context.changedModelsArray].map(\.count).reduce(0, +)
             try context.save()
-            return 1
+            return changes
         }
         let owner = owners[Int.random(in: 0..<owners.count, using: &random)]
         let item = items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
