@@ -30,18 +30,22 @@ extension SyncEngine {
                 where [.mergeConflict, .modelNotFound].contains(error.code) && attempt < 8
             {
                 attempt += 1
+            } catch is DeviceHistoryTrimmedDuringPull where attempt < 8 {
+                attempt += 1
             }
         }
     }
 
     private func pullOnce() throws -> PullOutcome {
         var outcome = PullOutcome()
-        var known = try pendingChanges(after: localHistoryStart(pushed: pushCursor().token))
+        var through = localHistoryStart(pushed: try pushCursor().token)
+        var known = try pendingChanges(after: through, through: &through)
         if known == nil {
             // The device's history no longer reaches what the server received, so its unpushed work is unknown
             // and a pull would write over it: the device uploads what it holds first.
             _ = try performPush()
-            known = try pendingChanges()
+            through = localHistoryStart(pushed: try pushCursor().token)
+            known = try pendingChanges(after: through, through: &through)
         }
         var cursor = try pullCursor()
         guard let token = cursor.token else {
@@ -53,8 +57,10 @@ extension SyncEngine {
         var noted = try pushedCursor()
         do {
             try forEachHistoryPage(of: server, after: token) { transactions in
+                try progress.withLock { $0.beforePullReadsRows }?()
                 try applyPage(
-                    transactions, keeping: &pending, cursor: &cursor, noted: &noted, outcome: &outcome)
+                    transactions, keeping: &pending, readThrough: &through, catchingUp: known != nil,
+                    cursor: &cursor, noted: &noted, outcome: &outcome)
                 return true
             }
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
@@ -68,8 +74,11 @@ extension SyncEngine {
     }
 
     /// Applies one page of server transactions in one local save that moves the pull cursor to its last.
+    /// `pending` is what the device had not pushed through its transaction `through`; when `catchingUp`, the
+    /// page first adds what the app saved since (``catchUp(_:through:)``), once it has read the rows it writes.
     private func applyPage(
         _ transactions: [Server.HistoryType], keeping pending: inout PendingChanges,
+        readThrough through: inout Local.Token?, catchingUp: Bool,
         cursor: inout (exists: Bool, token: Server.Token?),
         noted: inout (exists: Bool, token: Local.Token?), outcome: inout PullOutcome
     ) throws {
@@ -84,6 +93,7 @@ extension SyncEngine {
             }
         }
         try load(ids, into: &overlay)
+        if catchingUp { try catchUp(&pending, through: &through) }
         var applied = 0
         for transaction in transactions {
             let changed = try apply(transaction.changes, to: &overlay, keeping: &pending)
@@ -222,72 +232,7 @@ extension SyncEngine {
     }
 }
 
-/// The device's changes the server has not received: the attributes a pull must not overwrite and the models
-/// it must not bring back.
-struct PendingChanges {
-    /// Attributes written by unpushed device transactions, by device identifier (every attribute of an
-    /// unpushed insert).
-    var attributes: [PersistentIdentifier: Set<String>] = [:]
-    /// Models deleted by unpushed device transactions.
-    var deleted: Set<PersistentIdentifier> = []
-    /// The models with unpushed changes by the unique values they hold on the device (``UniqueKeys``).
-    var uniqueHolders: [[SnapshotValue]: PersistentIdentifier] = [:]
-
-    /// The model with unpushed changes holding a unique value that a server model with `values` (in device
-    /// identifiers) claims, if any: the server merges the device's model into that one when the device pushes
-    /// it (a later insert goes into the first), so the device merges it now.
-    func holder(of values: [String: SnapshotValue], in entity: Schema.Entity?) -> PersistentIdentifier? {
-        guard !uniqueHolders.isEmpty, let entity else { return nil }
-        return UniqueKeys.of(values, in: entity).lazy.compactMap { uniqueHolders[$0] }.first
-    }
-}
-
 extension SyncEngine {
-    /// The device's unpushed changes: those after the server's cursor for it (or after what this engine
-    /// already pushed); none when its history no longer reaches that far (the next push then uploads the
-    /// device whole).
-    func pendingChanges() throws -> PendingChanges {
-        try pendingChanges(after: localHistoryStart(pushed: pushCursor().token)) ?? PendingChanges()
-    }
-
-    /// The device's changes after `token` (from its first transaction when `nil`), or `nil` when its history
-    /// no longer reaches back that far.
-    func pendingChanges(after token: Local.Token?) throws -> PendingChanges? {
-        var pending = PendingChanges()
-        let whole = try forEachDeviceHistoryPage(after: token) { transactions in
-            for transaction in transactions where transaction.author != Self.pullAuthor {
-                for change in transaction.changes {
-                    let id = change.changedPersistentIdentifier
-                    if change.kind == .delete {
-                        pending.deleted.insert(id)
-                    } else {
-                        pending.attributes[id, default: []].formUnion(
-                            PendingWrites.attributes(writtenBy: change))
-                    }
-                }
-            }
-        }
-        guard whole else { return nil }
-        try noteUniqueValues(in: &pending)
-        return pending
-    }
-
-    /// Records the unique values the models with unpushed changes hold on the device.
-    private func noteUniqueValues(in pending: inout PendingChanges) throws {
-        let ids = pending.attributes.keys.filter {
-            local.schema.entity(named: $0.entityName)?.uniqueConstraints.isEmpty == false
-        }
-        guard !ids.isEmpty else { return }
-        for row in try localRows.rows(ids).values {
-            guard let entity = local.schema.entity(named: row.persistentIdentifier.entityName) else {
-                continue
-            }
-            for key in UniqueKeys.of(row.values, in: entity) {
-                pending.uniqueHolders[key] = row.persistentIdentifier
-            }
-        }
-    }
-
     /// Merges the device's model `mine`, which has unpushed changes, into the server's model `theirs` that
     /// claims one of its unique values, as the server will when the device pushes `mine`: `theirs` takes the
     /// values `mine` has not pushed (an upsert takes the later insert's values), its lists gain the members of

@@ -6,15 +6,22 @@ extension SyncEngine {
     /// unpushed changes are kept, as in any pull; the token becomes the server's newest.
     ///
     /// The token is read before the rows, so a transaction committed while the rows are read is applied again
-    /// by the next pull, which changes nothing. `expired` says whether to count a resynchronisation in the
+    /// by the next pull, which changes nothing. What the app saved while the copy runs is kept as a pull keeps
+    /// it (``catchUp(_:through:)``). `expired` says whether to count a resynchronisation in the
     /// status (the first pull is not one).
     func rebuildFromServer(cursorExists: Bool, expired: Bool) throws {
         let newest = try Self.newestToken(of: server)
-        var pending = try pendingChanges()
+        var through = localHistoryStart(pushed: try pushCursor().token)
+        let known = try pendingChanges(after: through, through: &through)
+        var pending = known ?? PendingChanges()
         var overlay = RowOverlay()
         for entity in serverRows.models.syncedEntities where local.schema.entity(named: entity) != nil {
+            try progress.withLock { $0.beforePullReadsRows }?()
             let held = Dictionary(
                 try localRows.all(entity).map { ($0.persistentIdentifier, $0) }, uniquingKeysWith: { $1 })
+            // What the app saved since the device's unpushed work was read: a model it deleted meanwhile is not
+            // among the rows read, and must not come back from the copy.
+            if known != nil { try catchUp(&pending, through: &through) }
             let copies = try serverRows.all(entity).map {
                 DataStoreSnapshot(
                     persistentIdentifier: toLocal($0.persistentIdentifier), values: localValues(of: $0))

@@ -64,6 +64,9 @@ where
         /// For tests: runs after a pushed transaction's server save, before the device is corrected; throwing
         /// stands for a crash there.
         var afterPushSaved: (@Sendable () throws -> Void)?
+        /// For tests: runs before a pull reads the device's rows, for each page of server history it applies and
+        /// each entity of a full copy; throwing stands for a connection lost there.
+        var beforePullReadsRows: (@Sendable () throws -> Void)?
         /// For tests: the page size of history reads, in place of ``SyncEngine/historyPageSize``.
         var historyPageSize: Int?
         /// The most transactions one history read of the engine returned.
@@ -75,6 +78,14 @@ where
     package var afterPushSaved: (@Sendable () throws -> Void)? {
         get { progress.withLock { $0.afterPushSaved } }
         set { progress.withLock { $0.afterPushSaved = newValue } }
+    }
+
+    /// For tests: runs before a pull reads the device's rows, for each page of server history it applies and
+    /// each entity of a full copy (an app save made there races with the pull); an error it throws ends the
+    /// pull there.
+    package var beforePullReadsRows: (@Sendable () throws -> Void)? {
+        get { progress.withLock { $0.beforePullReadsRows } }
+        set { progress.withLock { $0.beforePullReadsRows = newValue } }
     }
 
     /// For tests: how many transactions one read of a store's history returns at most (``historyPageSize``
