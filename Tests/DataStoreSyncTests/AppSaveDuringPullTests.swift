@@ -111,3 +111,49 @@ import Testing
         try Self.expectConvergedWithoutTheMap(lab, [a, b])
     }
 }
+
+extension AppSaveDuringPullTests {
+    /// a pushed trip Paris; b's app makes its own Paris while b's pull runs, after the pull read what b has not
+    /// pushed, before the page that brings a's Paris. The pull must merge b's Paris into a's, as the server will
+    /// when b pushes it: one Paris on b, under a's identifier, with b's values and item.
+    @Test func aModelTheAppMakesDuringAPullMergesWithTheServersOfTheSameUniqueValue() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Portugal", nights: 3)) }
+        try a.sync()
+        try b.sync()
+        try a.edit { $0.insert(SyncTrip(name: "Paris", destination: "France", nights: 2)) }
+        try a.sync()
+
+        nonisolated(unsafe) let device = b
+        nonisolated(unsafe) var made = false
+        b.engine.beforePullReadsRows = {
+            guard !made else { return }
+            made = true
+            try device.edit { context in
+                let paris = SyncTrip(name: "Paris", destination: "Île-de-France", nights: 4)
+                context.insert(paris)
+                paris.items.append(SyncItem(title: "passport"))
+            }
+        }
+        try b.engine.pull()
+        b.engine.beforePullReadsRows = nil
+        let trips = try b.state().filter { $0.hasPrefix("trip ") && $0.contains(" Paris|") }
+        let server = try SyncLab<InMemoryDataStore>.state(of: lab.server).filter { $0.contains(" Paris|") }
+        #expect(
+            trips.count == 1 && server.count == 1
+                && trips[0].split(separator: " ")[1] == server[0].split(separator: " ")[1],
+            "b: \(trips), server: \(server)")
+
+        try b.sync()
+        try a.sync()
+        let final = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(
+            final.filter { $0.hasPrefix("trip ") && $0.hasSuffix("Paris|Île-de-France|4||passport") }.count
+                == 1,
+            "\(final)")
+        #expect(try b.state() == final)
+        #expect(try a.state() == final)
+    }
+}
