@@ -35,7 +35,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     case schemaNotRecorded, renamedValuesDropped, unsafeSchemaAccepted
     // Relationships
     case cascadeIgnored, nullifyIgnored, denyIgnored, danglingReferenceAccepted, toManyValuesDropped
-    case inversesNotMaintained, listBaselinesIgnored, upsertBaselinesIgnored
+    case inversesNotMaintained, listBaselinesIgnored, upsertBaselinesIgnored, upsertConflictsIgnored
     // Batch deletes
     case batchDeleteLeavesAMatch, batchDeleteSplitIntoTransactions, batchDeleteSkipsDeleteRules
 
@@ -102,6 +102,7 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .inversesNotMaintained: .toOneEditMovesTheInverse
         case .listBaselinesIgnored: .listEditsMergeWithTheStoredList
         case .upsertBaselinesIgnored: .uniqueUpsertMergesAListWithABaseline
+        case .upsertConflictsIgnored: .conflictingUpsertRejectedUnderErrorPolicy
         case .reopenForgetsEverything: .reopenKeepsDataHistoryAndTokens
         case .instancesShareNothing: .secondInstanceSeesCommits
         case .rejectedUpdateKeepsInserts: .insertOnlyRejectsUpdatesAtomically

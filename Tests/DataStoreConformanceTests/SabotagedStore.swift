@@ -152,6 +152,9 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
         case .listBaselinesIgnored: request.baselines = [:]
         case .upsertBaselinesIgnored:
             for insert in request.inserted { request.baselines[insert.persistentIdentifier] = nil }
+        case .upsertConflictsIgnored where request.mergePolicy == .error:
+            // The store before upserts were checked: an insert's baselines never refuse it.
+            for insert in request.inserted { request.baselines[insert.persistentIdentifier] = nil }
         case .deletesNotApplied: request.deleted = []
         case .emptySaveReturnsAToken where request.isEmpty:
             return DataStoreSaveChangesResult(storeIdentifier: identifier, token: base.currentToken)

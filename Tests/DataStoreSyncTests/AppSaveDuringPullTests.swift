@@ -114,9 +114,14 @@ import Testing
 
 extension AppSaveDuringPullTests {
     /// a pushed trip Paris; b's app makes its own Paris while b's pull runs, after the pull read what b has not
-    /// pushed, before the page that brings a's Paris. The pull must merge b's Paris into a's, as the server will
-    /// when b pushes it: one Paris on b, under a's identifier, with b's values and item.
-    @Test func aModelTheAppMakesDuringAPullMergesWithTheServersOfTheSameUniqueValue() throws {
+    /// pushed: before the page that brings a's Paris, or right before that page's save. The pull must merge b's
+    /// Paris into a's, as the server will when b pushes it: one Paris on b, under a's identifier, with b's values
+    /// and item. Right before the save, the pull's insert of a's Paris became an update of b's (the store's
+    /// upsert) with a's values: b kept its own identifier for it, and the item came off its list. The store now
+    /// refuses such an upsert under `.error` (the pull's inserts carry baselines), and the pull reads again.
+    @Test(arguments: [false, true])
+    func aModelTheAppMakesDuringAPullMergesWithTheServersOfTheSameUniqueValue(rightBeforeItsSave: Bool) throws
+    {
         let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
         defer { lab.remove() }
         let (a, b) = (try lab.device("a"), try lab.device("b"))
@@ -128,7 +133,7 @@ extension AppSaveDuringPullTests {
 
         nonisolated(unsafe) let device = b
         nonisolated(unsafe) var made = false
-        b.engine.beforePullReadsRows = {
+        let makeParis: @Sendable () throws -> Void = {
             guard !made else { return }
             made = true
             try device.edit { context in
@@ -137,8 +142,14 @@ extension AppSaveDuringPullTests {
                 paris.items.append(SyncItem(title: "passport"))
             }
         }
+        if rightBeforeItsSave {
+            b.engine.beforePullSaves = makeParis
+        } else {
+            b.engine.beforePullReadsRows = makeParis
+        }
         try b.engine.pull()
         b.engine.beforePullReadsRows = nil
+        b.engine.beforePullSaves = nil
         let trips = try b.state().filter { $0.hasPrefix("trip ") && $0.contains(" Paris|") }
         let server = try SyncLab<InMemoryDataStore>.state(of: lab.server).filter { $0.contains(" Paris|") }
         #expect(

@@ -370,13 +370,17 @@
             }
         }
 
-        /// The changes of `history` to the models whose primary keys are `keys`, a line each (at most 40): what a
-        /// violation report shows so that a failed run can be read without running it again.
-        func trail(of keys: Set<String>, in history: [some HistoryTransaction]) -> String {
+        /// The changes of `history` to the models whose primary keys are `keys` (those `including` accepts), a
+        /// line each (the last `limit`): what a violation report shows so that a failed run can be read without
+        /// running it again.
+        func trail<Transaction: HistoryTransaction>(
+            of keys: Set<String>, in history: [Transaction], limit: Int = 40,
+            including: (Transaction.Change) -> Bool = { _ in true }
+        ) -> String {
             var lines: [String] = []
             for (position, transaction) in history.enumerated() {
                 for change in transaction.changes
-                where keys.contains(change.changedPersistentIdentifier.primaryKey) {
+                where keys.contains(change.changedPersistentIdentifier.primaryKey) && including(change) {
                     let values = (change as? any ValueRecordingHistoryChange)?.values ?? [:]
                     lines.append(
                         "  #\(position) \(transaction.author ?? "-") \(change.kind) "
@@ -384,7 +388,7 @@
                             + "\(values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
                 }
             }
-            return lines.suffix(40).joined(separator: "\n")
+            return lines.suffix(limit).joined(separator: "\n")
         }
 
         /// The stamp a device transaction wrote: on notes every string value it wrote carries it, on lists an
@@ -445,10 +449,56 @@
             if !lost.isEmpty { report.violations.append("acknowledged items lost: \(lost.sorted())") }
             let unknown = held.subtracting(made)
             if !unknown.isEmpty { report.violations.append("items no device made: \(unknown.sorted())") }
-            let offTheirLists = stored.owners.filter { $0.value == nil && !unlinked.contains($0.key) }.keys
+            let offTheirLists = Set(
+                stored.owners.filter { $0.value == nil && !unlinked.contains($0.key) }.keys)
             if !offTheirLists.isEmpty {
-                report.violations.append("items that lost their list: \(offTheirLists.sorted())")
+                report.violations.append(
+                    "items that lost their list: \(offTheirLists.sorted())\n"
+                        + (try trails(of: offTheirLists, server: server, directory: directory)))
             }
+        }
+
+        /// For a report of items that lost their list: the server's history of the items titled `titles` and
+        /// of their owners' lists, and the same in the history of each device that made one of them.
+        func trails(of titles: Set<String>, server: PostgresDataStore, directory: URL) throws -> String {
+            let history = try server.fetchHistory(HistoryDescriptor())
+            var items = Set<String>()
+            var owners = Set<String>()
+            for transaction in history {
+                for change in transaction.changes where change.kind == .insert {
+                    guard case .string(let title)? = change.values["title"], titles.contains(title) else {
+                        continue
+                    }
+                    items.insert(change.changedPersistentIdentifier.primaryKey)
+                }
+            }
+            for transaction in history {
+                for change in transaction.changes
+                where items.contains(change.changedPersistentIdentifier.primaryKey) {
+                    for value in change.values.values {
+                        owners.formUnion((value.relatedIdentifiers ?? []).map(\.primaryKey))
+                    }
+                }
+            }
+            let listName = listModel?.listName ?? ""
+            func report<Transaction: HistoryTransaction>(_ history: [Transaction]) -> String
+            where Transaction.Change: ValueRecordingHistoryChange {
+                "  items:\n\(trail(of: items, in: history, limit: 60))\n  their owners' lists:\n"
+                    + trail(of: owners, in: history, limit: 60) {
+                        $0.kind != .update || $0.updatedAttributes.contains(listName)
+                    }
+            }
+            var text = "the server's history:\n\(report(history))"
+            let makers = Set(
+                titles.compactMap { $0.split(separator: "-").dropFirst().first?.split(separator: "/").first })
+            for maker in makers.sorted() {
+                let store = try JSONFileDataStore(
+                    .init(
+                        name: String(maker), schema: schema,
+                        directory: directory.appendingPathComponent(String(maker))))
+                text += "\n\(maker)'s history:\n\(report(try store.fetchHistory(HistoryDescriptor())))"
+            }
+            return text
         }
     }
 #endif

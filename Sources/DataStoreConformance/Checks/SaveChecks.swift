@@ -74,6 +74,32 @@ enum SaveChecks {
             try h.items().first?[attribute: "note"], .string("mine"), "the note after the save")
     }
 
+    static func conflictingUpsertRejectedUnderErrorPolicy<S>(_ h: Harness<S>) throws {
+        let a = h.item("a", value: 1, note: "first")
+        try h.save(inserted: [a])
+        let before = try h.state()
+        // Another saver read no model named a and inserts its own, with baselines saying it read none.
+        var mine = h.item("a", value: 2, note: "mine")
+        mine.persistentIdentifier = h.identifier("another a")
+        let id = mine.persistentIdentifier
+        var request = DataStoreSaveChangesRequest(
+            inserted: [mine], baselines: [id: mine.values.mapValues { _ in .null }], mergePolicy: .error)
+        try h.expect.error(
+            "mergeConflict naming the model that holds the name",
+            matching: { $0.code == .mergeConflict && $0.identifier == a.persistentIdentifier },
+            in: { _ = try h.store.save(request) })
+        try h.expect.equal(try h.state(), before, "data and history after the refused save")
+        // Baselines that are what the holder stores: the insert is an update of it, as without the policy.
+        request.baselines = [id: a.values]
+        let result = try h.performing("saving the insert with the holder's values as its baselines") {
+            try h.store.save(request)
+        }
+        try h.expect.equal(
+            result.remappedIdentifiers, [id: a.persistentIdentifier], "the remapped identifiers")
+        try h.expect.equal(
+            try h.items().first?[attribute: "note"], .string("mine"), "the note after the upsert")
+    }
+
     static func uniqueUpdateViolationRejected<S>(_ h: Harness<S>) throws {
         let a = h.item("a")
         let b = h.item("b")

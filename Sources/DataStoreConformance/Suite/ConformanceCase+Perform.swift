@@ -80,6 +80,8 @@ extension ConformanceCase {
         case .partialUpdatesMerge: try SaveChecks.partialUpdatesMerge(h)
         case .conflictingUpdateRejectedUnderErrorPolicy:
             try SaveChecks.conflictingUpdateRejectedUnderErrorPolicy(h)
+        case .conflictingUpsertRejectedUnderErrorPolicy:
+            try SaveChecks.conflictingUpsertRejectedUnderErrorPolicy(h)
         case .missingModelRejected: try SaveChecks.missingModelRejected(h)
         case .duplicateModelInRequestRejected: try SaveChecks.duplicateModelInRequestRejected(h)
         case .concurrentSavesRecordedOnce: try SaveChecks.concurrentSavesRecordedOnce(h)

@@ -143,6 +143,10 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     /// Under `MergePolicy.error`, an update whose baseline differs from the stored value throws
     /// `mergeConflict` and changes nothing; with a current baseline it saves.
     case conflictingUpdateRejectedUnderErrorPolicy
+    /// Under `MergePolicy.error`, an insert the store makes an update of the holder of its unique value (an
+    /// upsert), with baselines that differ from the holder's stored values, throws `mergeConflict` and changes
+    /// nothing; with baselines the holder matches it saves.
+    case conflictingUpsertRejectedUnderErrorPolicy
 
     // Capabilities
     /// Reopening keeps data, history and tokens.
@@ -214,6 +218,7 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             .uniqueUpdateViolationRejected, .missingModelRejected, .cascadeDeletesRelatedModels,
             .nullifyUpdatesTheInverse, .denyRefusesTheDelete, .danglingReferenceRejected,
             .inverseSidesStayConsistent, .partialUpdatesMerge, .conflictingUpdateRejectedUnderErrorPolicy,
+            .conflictingUpsertRejectedUnderErrorPolicy,
             .toOneEditMovesTheInverse, .listEditsMergeWithTheStoredList,
             .uniqueUpsertMergesAListWithABaseline:
             return !capabilities.contains(.insertOnly)
@@ -265,6 +270,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "DataStore: an update is a change set: attributes it leaves out keep their stored values."
         case .conflictingUpdateRejectedUnderErrorPolicy:
             "DataStore: under MergePolicy.error, an update whose baseline differs from the stored value throws mergeConflict and nothing is saved."
+        case .conflictingUpsertRejectedUnderErrorPolicy:
+            "DataStore: under MergePolicy.error, an insert that the store makes an update of the holder of its unique value is checked against its baselines as an update is: a stored value that differs throws mergeConflict and nothing is saved."
         case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
             .danglingReferenceRejected, .inverseSidesStayConsistent:
             "DataStore: a save applies the schema's relationship delete rules in its own transaction and refuses references to models the store does not hold."

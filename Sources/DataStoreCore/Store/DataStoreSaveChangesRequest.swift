@@ -26,7 +26,7 @@ public struct DataStoreSaveChangesRequest: Sendable {
     /// as an update is: attributes it leaves out keep the holder's values, and a to-many relationship with a
     /// baseline is merged into the holder's list instead of replacing it (a baseline of an empty list keeps the
     /// holder's members and adds the insert's). Without baselines, the upsert writes the insert's values as the
-    /// holder's row.
+    /// holder's row. Under ``MergePolicy/error`` the upsert is checked against the baselines as an update is.
     public var baselines: [PersistentIdentifier: [String: SnapshotValue]]
     /// What the store does when a stored value differs from its baseline; see ``MergePolicy``.
     public var mergePolicy: MergePolicy

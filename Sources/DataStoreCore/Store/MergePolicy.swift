@@ -10,6 +10,9 @@ public enum MergePolicy: Sendable, Hashable {
     case mergeByPropertyObjectTrump
     /// Optimistic concurrency: when the stored value of any attribute the saver changed differs from the value
     /// the saver last read, the whole save is refused with ``DataStoreError/mergeConflict`` naming the models
-    /// and attributes, and nothing is written (Core Data's `error` policy).
+    /// and attributes, and nothing is written (Core Data's `error` policy). An insert that the store makes an
+    /// update of the holder of its unique value (an upsert) is checked against its baselines as an update is,
+    /// when it has baselines: a saver that read no such model says so with baselines of `.null`, and a model
+    /// made meanwhile with that unique value refuses the save instead of taking the insert's values.
     case error
 }

@@ -187,8 +187,12 @@ public enum SavePlanner {
                 final[id] = .some(nil)
                 if direct.isOn { direct.deleted.append(deletion(of: existing)) }
             }
+            var conflicts: [(PersistentIdentifier, [String])] = []
             for snapshot in request.inserted {
-                try insert(snapshot, baseline: request.baselines[snapshot.persistentIdentifier])
+                let conflict = try insert(
+                    snapshot, baseline: request.baselines[snapshot.persistentIdentifier],
+                    checkingBaseline: request.mergePolicy == .error)
+                if let conflict { conflicts.append(conflict) }
                 if direct.isOn, remapped.isEmpty {
                     direct.changed.append(
                         PlannedChange(
@@ -196,7 +200,6 @@ public enum SavePlanner {
                     )
                 }
             }
-            var conflicts: [(PersistentIdentifier, [String])] = []
             for snapshot in request.updated {
                 let id = snapshot.persistentIdentifier
                 guard let existing = try current(id) else {
@@ -204,10 +207,8 @@ public enum SavePlanner {
                 }
                 let baseline = request.baselines[id]
                 if request.mergePolicy == .error, let baseline {
-                    let changed = snapshot.values.keys.filter { name in
-                        baseline[name].map { existing[attribute: name] != $0 } ?? false
-                    }
-                    if !changed.isEmpty { conflicts.append((id, changed.sorted())) }
+                    let changed = Self.conflicting(snapshot, baseline: baseline, stored: existing)
+                    if !changed.isEmpty { conflicts.append((id, changed)) }
                 }
                 let merged = merging(snapshot, baseline: baseline, into: existing)
                 try write(merged, replacing: existing)
@@ -374,10 +375,12 @@ public enum SavePlanner {
         /// Plans an insert. One whose unique value a model holds becomes an update of that model with the
         /// insert's values; with a `baseline` (even an empty one) it is merged as an update is
         /// (``merging(_:baseline:into:)``): attributes it leaves out keep their values, and a to-many relationship
-        /// with a baseline is merged into the stored list.
-        mutating func insert(_ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue]?)
-            throws(DataStoreError)
-        {
+        /// with a baseline is merged into the stored list. When `checkingBaseline` (merge policy `.error`), such
+        /// an update is checked as an update is: returns the holder and the attributes whose stored value differs
+        /// from the baseline, if any (the save is then refused).
+        mutating func insert(
+            _ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue]?, checkingBaseline: Bool
+        ) throws(DataStoreError) -> (PersistentIdentifier, [String])? {
             let proposed = snapshot.persistentIdentifier
             if try current(proposed) != nil {
                 throw .invalidSave(store: store, reason: "model \(proposed) is already in the store")
@@ -397,7 +400,12 @@ public enum SavePlanner {
                     store: store, entity: proposed.entityName, attribute: key?.attributeDescription ?? "?",
                     value: "\(key?.valueDescription ?? "?") (held by several models)")
             }
+            var conflict: (PersistentIdentifier, [String])?
             if let holder = found.first, let existing = try current(holder) {
+                if checkingBaseline, let baseline {
+                    let changed = Self.conflicting(snapshot, baseline: baseline, stored: existing)
+                    if !changed.isEmpty { conflict = (holder, changed) }
+                }
                 remapped[proposed] = holder
                 var merged = snapshot
                 merged.persistentIdentifier = holder
@@ -416,6 +424,17 @@ public enum SavePlanner {
                 try write(snapshot, replacing: nil)
                 order.append(proposed)
             }
+            return conflict
+        }
+
+        /// The attributes `snapshot` sends whose `stored` value differs from the value `baseline` says the
+        /// saver read, in name order: a merge policy of `.error` refuses the save when there are any.
+        static func conflicting(
+            _ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue], stored: DataStoreSnapshot
+        ) -> [String] {
+            snapshot.values.keys.filter { name in
+                baseline[name].map { stored[attribute: name] != $0 } ?? false
+            }.sorted()
         }
 
         /// Records `snapshot` as the new state of its model, moving its unique values.

@@ -96,9 +96,8 @@ extension SyncEngine {
             try relink(toLocal(proposed), to: toLocal(holder), in: &overlay)
             overlay.delete(toLocal(proposed))
         }
-        var request = overlay.request(author: Self.pullAuthor)
         // An app save made since the push is newer than the correction and is pushed after it: it wins.
-        request.mergePolicy = .mergeByPropertyObjectTrump
+        let request = overlay.request(author: Self.pullAuthor, mergePolicy: .mergeByPropertyObjectTrump)
         if !request.isEmpty { readThrough(ownSave: try local.save(request).token) }
     }
 

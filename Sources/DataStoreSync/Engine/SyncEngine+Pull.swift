@@ -106,6 +106,7 @@ extension SyncEngine {
             store: local.identifier,
             to: &request)
         try notePushed(in: &request, noted: &noted)
+        try progress.withLock { $0.beforePullSaves }?()
         readThrough(ownSave: try local.save(request).token)
         cursor.exists = true
         outcome.applied += applied

@@ -67,6 +67,8 @@ where
         /// For tests: runs before a pull reads the device's rows, for each page of server history it applies and
         /// each entity of a full copy; throwing stands for a connection lost there.
         var beforePullReadsRows: (@Sendable () throws -> Void)?
+        /// For tests: runs right before a pull's save of a page.
+        var beforePullSaves: (@Sendable () throws -> Void)?
         /// For tests: the page size of history reads, in place of ``SyncEngine/historyPageSize``.
         var historyPageSize: Int?
         /// The most transactions one history read of the engine returned.
@@ -86,6 +88,13 @@ where
     package var beforePullReadsRows: (@Sendable () throws -> Void)? {
         get { progress.withLock { $0.beforePullReadsRows } }
         set { progress.withLock { $0.beforePullReadsRows = newValue } }
+    }
+
+    /// For tests: runs right before a pull saves a page, after it read the device's rows and history for it (an
+    /// app save made there races with the pull's save); an error it throws ends the pull there.
+    package var beforePullSaves: (@Sendable () throws -> Void)? {
+        get { progress.withLock { $0.beforePullSaves } }
+        set { progress.withLock { $0.beforePullSaves = newValue } }
     }
 
     /// For tests: how many transactions one read of a store's history returns at most (``historyPageSize``

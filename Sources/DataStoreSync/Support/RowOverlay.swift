@@ -7,6 +7,9 @@ import DataStoreCore
 /// Updates in that save are change sets: only the attributes that differ, each with its original value as the
 /// baseline, under ``MergePolicy/error``. A save made meanwhile by the app (an attribute it changed since the
 /// batch read the row) then refuses the whole batch instead of being overwritten; the engine reads again.
+/// Inserts carry baselines too, of models the batch read as absent: when the app made a model holding the
+/// same unique value meanwhile, the store's upsert would make the insert an update of the app's model, with
+/// the batch's values over the app's; under `.error` it refuses instead.
 struct RowOverlay {
     /// The rows as the store held them, `nil` for a model it did not hold.
     private(set) var original: [PersistentIdentifier: DataStoreSnapshot?] = [:]
@@ -55,19 +58,21 @@ struct RowOverlay {
         deleted.insert(id)
     }
 
-    /// One save that takes the store from the original rows to the current ones; empty when they are equal.
+    /// One save that takes the store from the original rows to the current ones, under `mergePolicy`; empty
+    /// when they are equal.
     ///
     /// Links to the models the batch deleted are taken off every row it saves. A delete unlinks a model
     /// through its own side, but the other side may still name it: a list the device has not pushed keeps its
     /// members while the server clears a member's side, and a save naming a deleted model fails.
-    func request(author: String) -> DataStoreSaveChangesRequest {
+    func request(author: String, mergePolicy: MergePolicy = .error) -> DataStoreSaveChangesRequest {
         var request = DataStoreSaveChangesRequest(
-            editingState: EditingState(author: author), mergePolicy: .error)
+            editingState: EditingState(author: author), mergePolicy: mergePolicy)
         for id in order {
             let after = (current[id] ?? nil).map { deleted.isEmpty ? $0 : withoutLinksToDeleted($0) }
             switch (original[id] ?? nil, after) {
             case (nil, let after?):
                 request.inserted.append(after)
+                if mergePolicy == .error { request.baselines[id] = after.values.mapValues { _ in .null } }
             case (let before?, nil):
                 request.deleted.append(before)
             case (let before?, let after?):
