@@ -2,8 +2,14 @@ import DataStoreCore
 
 extension SyncEngine {
     /// The device's history no longer reaches the transaction through which a pull read what the device has not
-    /// pushed (trimmed while the pull ran): the pull starts again, and uploads the device whole first.
-    struct DeviceHistoryTrimmedDuringPull: Error {}
+    /// pushed (trimmed while the pull ran): the pull starts again, and uploads the device whole first. A pull
+    /// throws it only when that happened at each of its tries.
+    struct DeviceHistoryTrimmedDuringPull: Error, CustomStringConvertible {
+        var description: String {
+            "the device's history was trimmed while the pull read it, at each of its tries: "
+                + "pull again once the device's history retention leaves it time"
+        }
+    }
 
     /// The device's unpushed changes: those after the server's cursor for it (or after what this engine
     /// already pushed); none when its history no longer reaches that far (the next push then uploads the
