@@ -168,3 +168,38 @@ extension AppSaveDuringPullTests {
         #expect(try a.state() == final)
     }
 }
+
+extension AppSaveDuringPullTests {
+    /// b's app looked for Paris, found none and makes its own with a map; a pull brought a's Paris, with a
+    /// passport, just before the app saved. The app's insert becomes an update of a's Paris on b (the store's
+    /// upsert), which replaced Paris's list: the passport came off it, and the push took it off on every
+    /// device. Both items must stay on the one Paris, as when the server merges two devices' trips.
+    @Test func aTripTheAppMakesJustAfterAPullBroughtOneOfItsNameKeepsTheOtherDevicesItems() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { context in
+            let paris = SyncTrip(name: "Paris", destination: "France", nights: 2)
+            context.insert(paris)
+            paris.items.append(SyncItem(title: "passport"))
+        }
+        try a.sync()
+        try b.edit { context in
+            #expect(try b.trip("Paris", in: context) == nil)
+            try b.engine.pull()
+            let paris = SyncTrip(name: "Paris", destination: "Île-de-France", nights: 4)
+            context.insert(paris)
+            paris.items.append(SyncItem(title: "map"))
+        }
+        try b.sync()
+        try a.sync()
+        let server = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(
+            server.filter { $0.hasPrefix("trip ") && $0.hasSuffix("Paris|Île-de-France|4||passport,map") }
+                .count
+                == 1,
+            "\(server)")
+        #expect(try b.state() == server)
+        #expect(try a.state() == server)
+    }
+}

@@ -133,6 +133,7 @@ extension ModelContext {
         }
         for (store, inserted) in inserted {
             parts[store, default: newRequest()].inserted = inserted
+            parts[store]?.baselines.merge(Self.newListBaselines(of: inserted, in: container.schema)) { $1 }
         }
         for (store, updated) in try registeredSnapshots(updatedIdentifiers.sorted(), updates: true) {
             parts[store, default: newRequest()].updated = updated
@@ -141,6 +142,33 @@ extension ModelContext {
             parts[store, default: newRequest()].deleted = deleted
         }
         return parts
+    }
+
+    /// Baselines of empty lists for the to-many relationships of `inserted` models of entities with unique
+    /// constraints: each list started empty. When the store makes such an insert an update of the model that
+    /// holds its unique value (an upsert), its lists then add to that model's instead of replacing them, so the
+    /// members another context, process or device put there stay (other attributes take the insert's values).
+    static func newListBaselines(of inserted: [DataStoreSnapshot], in schema: Schema)
+        -> [PersistentIdentifier: [String: SnapshotValue]]
+    {
+        var baselines: [PersistentIdentifier: [String: SnapshotValue]] = [:]
+        var lists: (entity: String, names: [String])?
+        for snapshot in inserted {
+            let entity = snapshot.persistentIdentifier.entityName
+            if lists?.entity != entity {
+                let description = schema.entity(named: entity)
+                let unique = description?.uniqueConstraints.isEmpty == false
+                lists = (
+                    entity,
+                    unique ? description?.relationships.filter(\.isToMany).map(\.name) ?? [] : []
+                )
+            }
+            guard let names = lists?.names, !names.isEmpty else { continue }
+            var empty: [String: SnapshotValue] = [:]
+            for name in names where snapshot.values[name] != nil { empty[name] = .array([]) }
+            if !empty.isEmpty { baselines[snapshot.persistentIdentifier] = empty }
+        }
+        return baselines
     }
 
     private func newRequest() -> DataStoreSaveChangesRequest {

@@ -259,6 +259,36 @@ import Testing
         #expect(item.trip === trips.first)
         #expect(trips.first?.bucketList.map(\.title) == ["Tram 28"])
     }
+
+    /// A context that never saw Lisbon (another context, process or device made it) makes its own Lisbon with an
+    /// item: the upsert adds the item to Lisbon's list. It replaced the list, as it replaces the other
+    /// attributes: the items already on Lisbon were taken off it and belonged to no trip. On a synced device
+    /// this happened when a pull brought another device's Lisbon just before the app saved its own, and the
+    /// push then took the other device's items off Lisbon everywhere (the sync fault test's lists workload).
+    @Test(arguments: [TripStores.Kind.inMemory, .jsonFile])
+    func anUpsertAddsToTheHoldersListInsteadOfReplacingIt(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let first = ModelContext(container)
+        let original = try makeTrip("Lisbon", items: 2, in: first)
+        let held = original.bucketList.map(\.title)
+
+        let second = ModelContext(container)
+        let duplicate = Trip(name: "Lisbon", destination: "Lisboa", startDay: 0, days: 3)
+        second.insert(duplicate)
+        duplicate.bucketList.append(BucketListItem(title: "Tram 28"))
+        try second.save()
+        #expect(duplicate.bucketList.map(\.title) == held + ["Tram 28"], "the saving context's view")
+
+        let fresh = ModelContext(container)
+        let trips = try fresh.fetch(FetchDescriptor<Trip>())
+        #expect(trips.map(\.persistentModelID) == [original.persistentModelID])
+        #expect(trips.first?.destination == "Lisboa")
+        #expect(trips.first?.bucketList.map(\.title) == held + ["Tram 28"])
+        let items = try fresh.fetch(FetchDescriptor<BucketListItem>())
+        #expect(items.count == 3 && items.allSatisfy { $0.trip === trips.first }, "\(items.map(\.title))")
+    }
 }
 
 extension InverseTests {
