@@ -152,20 +152,20 @@ extension ModelContext {
         -> [PersistentIdentifier: [String: SnapshotValue]]
     {
         var baselines: [PersistentIdentifier: [String: SnapshotValue]] = [:]
-        var lists: (entity: String, names: [String])?
+        // The entity of the last insert, when it has unique constraints and lists: a save's inserts are mostly
+        // of one entity.
+        var last: (name: String, entity: Schema.Entity?)?
         for snapshot in inserted {
-            let entity = snapshot.persistentIdentifier.entityName
-            if lists?.entity != entity {
-                let description = schema.entity(named: entity)
-                let unique = description?.uniqueConstraints.isEmpty == false
-                lists = (
-                    entity,
-                    unique ? description?.relationships.filter(\.isToMany).map(\.name) ?? [] : []
-                )
+            let name = snapshot.persistentIdentifier.entityName
+            if last?.name != name {
+                let entity = schema.entity(named: name)
+                let upserts = entity.map {
+                    !$0.uniqueConstraints.isEmpty && $0.relationships.contains(where: \.isToMany)
+                }
+                last = (name, upserts == true ? entity : nil)
             }
-            guard let names = lists?.names, !names.isEmpty else { continue }
-            var empty: [String: SnapshotValue] = [:]
-            for name in names where snapshot.values[name] != nil { empty[name] = .array([]) }
+            guard let entity = last?.entity else { continue }
+            let empty = entity.newListBaselines(of: snapshot.values)
             if !empty.isEmpty { baselines[snapshot.persistentIdentifier] = empty }
         }
         return baselines

@@ -104,20 +104,6 @@ extension SyncEngine {
         }
     }
 
-    /// Baselines for a new model's to-many lists (empty lists, as each started): sent with its insert, they make
-    /// the store merge the lists into those of a model it merges the insert into
-    /// (``DataStoreSaveChangesRequest/baselines``).
-    static func newListBaselines(of values: [String: SnapshotValue], in entity: Schema.Entity)
-        -> [String: SnapshotValue]
-    {
-        var baselines: [String: SnapshotValue] = [:]
-        for relationship in entity.relationships
-        where relationship.isToMany && values[relationship.name] != nil {
-            baselines[relationship.name] = .array([])
-        }
-        return baselines
-    }
-
     /// Notes, as corrections of the device, the lists the server holds after a push where they differ from
     /// what the push sent: lists merged with other devices' edits, or filed by the server's inverse upkeep. A
     /// merge that leaves the server's list as it was commits nothing, so no pull would bring it to the device.
@@ -239,7 +225,7 @@ extension SyncEngine {
                 // The model's lists started empty on the device: when the server already holds it, or merges it
                 // into the holder of its unique value, they add to the lists there instead of replacing them
                 // (another device's items stay on a trip of the same name).
-                request.baselines[id, default: [:]].merge(Self.newListBaselines(of: values, in: entity)) {
+                request.baselines[id, default: [:]].merge(entity.newListBaselines(of: values)) {
                     $1
                 }
                 if let current {

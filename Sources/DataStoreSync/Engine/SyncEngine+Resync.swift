@@ -145,7 +145,7 @@ extension SyncEngine {
                 }
             } else {
                 // Merged into a server model of the same unique value, its lists add to that model's.
-                request.baselines[id, default: [:]].merge(Self.newListBaselines(of: values, in: entity)) {
+                request.baselines[id, default: [:]].merge(entity.newListBaselines(of: values)) {
                     $1
                 }
                 request.inserted.append(DataStoreSnapshot(persistentIdentifier: id, values: values))
