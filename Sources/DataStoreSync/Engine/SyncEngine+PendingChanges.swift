@@ -11,13 +11,6 @@ extension SyncEngine {
         }
     }
 
-    /// The device's unpushed changes: those after the server's cursor for it (or after what this engine
-    /// already pushed); none when its history no longer reaches that far (the next push then uploads the
-    /// device whole).
-    func pendingChanges() throws -> PendingChanges {
-        try pendingChanges(after: localHistoryStart(pushed: pushCursor().token)) ?? PendingChanges()
-    }
-
     /// The device's changes after `token` (from its first transaction when `nil`), or `nil` when its history
     /// no longer reaches back that far.
     func pendingChanges(after token: Local.Token?) throws -> PendingChanges? {
