@@ -79,3 +79,42 @@ extension CrashAfterPushTests {
         try Self.expectOneParis(lab, [a, b])
     }
 }
+
+extension CrashAfterPushTests {
+    /// b, which had pulled before, made Paris after a had pushed its own, pushed it (the server merged it into
+    /// a's) and crashed before the correction, with nothing left to push. Its next pull brings a's Paris, whose
+    /// name b's own Paris still holds: the pull must merge b's Paris into a's, as the correction would have.
+    /// Without the restart too (a correction cut short by a lost connection). Before, the device's store made
+    /// the pull's insert an update of b's Paris, so b kept its own identifier for it and never applied a's later
+    /// edits of it; with the pull's inserts checked against their baselines, the pull failed at every try.
+    @Test(arguments: [false, true])
+    func aPullMergesATripThatACrashLeftUnmerged(restart: Bool) throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { $0.insert(SyncTrip(name: "Lisbon", destination: "Portugal", nights: 2)) }
+        try a.sync()
+        try b.sync()
+        try a.edit { $0.insert(SyncTrip(name: "Paris", destination: "France", nights: 2)) }
+        try a.sync()
+        try b.edit { $0.insert(SyncTrip(name: "Paris", destination: "Île-de-France", nights: 4)) }
+        b.engine.afterPushSaved = { throw Crash() }
+        #expect(throws: Crash.self) { try b.engine.push() }
+        b.engine.afterPushSaved = nil
+        let engine =
+            restart
+            ? try SyncEngine(
+                local: b.store, server: lab.server, device: b.store.identifier,
+                models: [SyncTrip.self, SyncItem.self]) : b.engine
+        try engine.sync()
+        try a.edit { context in
+            try #require(try a.trip("Paris", in: context)).items.append(SyncItem(title: "passport"))
+        }
+        try a.sync()
+        try engine.sync()
+        let server = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(server.contains { $0.hasSuffix("Paris|Île-de-France|4||passport") }, "\(server)")
+        #expect(try b.state() == server)
+        #expect(try a.state() == server)
+    }
+}

@@ -76,7 +76,59 @@ extension SyncEngine {
     /// Applies one page of server transactions in one local save that moves the pull cursor to its last.
     /// `pending` is what the device had not pushed through its transaction `through`; when `catchingUp`, the
     /// page first adds what the app saved since (``catchUp(_:through:)``), once it has read the rows it writes.
+    ///
+    /// A save that refuses is explained before the page is applied again (up to 8 times): an app save made
+    /// since the page read the device's history is caught up with, and a device model holding the unique value
+    /// of a model the page inserts, which the device pushed already, is merged into that model. The server
+    /// merged it so when the device pushed it; the correction that follows a push does the same on the device,
+    /// unless a crash or a lost connection cut it short.
     private func applyPage(
+        _ transactions: [Server.HistoryType], keeping pending: inout PendingChanges,
+        readThrough through: inout Local.Token?, catchingUp: Bool,
+        cursor: inout (exists: Bool, token: Server.Token?),
+        noted: inout (exists: Bool, token: Local.Token?), outcome: inout PullOutcome
+    ) throws {
+        var attempt = 0
+        while true {
+            do {
+                return try applyPageOnce(
+                    transactions, keeping: &pending, readThrough: &through, catchingUp: catchingUp,
+                    cursor: &cursor, noted: &noted, outcome: &outcome)
+            } catch let error as DataStoreError where error.code == .mergeConflict && attempt < 8 {
+                attempt += 1
+                guard let model = error.identifier,
+                    try explainRefusal(
+                        naming: model, pending: &pending, through: &through, catchingUp: catchingUp)
+                else { throw error }
+            }
+        }
+    }
+
+    /// Whether a page's save that refused naming the device's `model` can be explained, so that the page is
+    /// applied again: an app save the history read since adds to `pending`, or `model` is a device model with
+    /// nothing unpushed that holds unique values (a model the server merged into another on its push, whose
+    /// correction never ran), which `pending` then names as their holder, for the page to merge it.
+    private func explainRefusal(
+        naming model: PersistentIdentifier, pending: inout PendingChanges, through: inout Local.Token?,
+        catchingUp: Bool
+    ) throws -> Bool {
+        if catchingUp {
+            let before = (pending.attributes.count, pending.deleted.count)
+            try catchUp(&pending, through: &through)
+            if (pending.attributes.count, pending.deleted.count) != before { return true }
+        }
+        guard pending.attributes[model] == nil, !pending.deleted.contains(model),
+            let entity = local.schema.entity(named: model.entityName), !entity.uniqueConstraints.isEmpty,
+            let row = try localRows.row(model)
+        else { return false }
+        let keys = UniqueKeys.of(row.values, in: entity)
+        guard keys.contains(where: { pending.uniqueHolders[$0] != model }) else { return false }
+        for key in keys { pending.uniqueHolders[key] = model }
+        return true
+    }
+
+    /// ``applyPage(_:keeping:readThrough:catchingUp:cursor:noted:outcome:)`` once.
+    private func applyPageOnce(
         _ transactions: [Server.HistoryType], keeping pending: inout PendingChanges,
         readThrough through: inout Local.Token?, catchingUp: Bool,
         cursor: inout (exists: Bool, token: Server.Token?),
