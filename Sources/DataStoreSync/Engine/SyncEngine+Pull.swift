@@ -36,8 +36,21 @@ extension SyncEngine {
         }
     }
 
-    private func pullOnce() throws -> PullOutcome {
+    /// What a pull carries from one page to the next.
+    struct PullState {
+        /// What the device had not pushed, through its transaction `through`.
+        var pending: PendingChanges
+        var through: Local.Token?
+        /// Whether each page catches up with the app saves made since `through` (``catchUp(_:through:)``):
+        /// not when the device's history no longer reached the push cursor.
+        var catchingUp: Bool
+        /// The pull cursor, and the device's record of what the server received, each written with a page.
+        var cursor: (exists: Bool, token: Server.Token?)
+        var noted: (exists: Bool, token: Local.Token?)
         var outcome = PullOutcome()
+    }
+
+    private func pullOnce() throws -> PullOutcome {
         var through = localHistoryStart(pushed: try pushCursor().token)
         var known = try pendingChanges(after: through, through: &through)
         if known == nil {
@@ -47,93 +60,76 @@ extension SyncEngine {
             through = localHistoryStart(pushed: try pushCursor().token)
             known = try pendingChanges(after: through, through: &through)
         }
-        var cursor = try pullCursor()
+        let cursor = try pullCursor()
         guard let token = cursor.token else {
             // The first pull: a full copy is cheaper than replaying history, and history may be trimmed.
             try rebuildFromServer(cursorExists: cursor.exists, expired: false)
-            return outcome
+            return PullOutcome()
         }
-        var pending = known ?? PendingChanges()
-        var noted = try pushedCursor()
+        var state = PullState(
+            pending: known ?? PendingChanges(), through: through, catchingUp: known != nil, cursor: cursor,
+            noted: try pushedCursor())
         do {
             try forEachHistoryPage(of: server, after: token) { transactions in
                 try progress.withLock { $0.beforePullReadsRows }?()
-                try applyPage(
-                    transactions, keeping: &pending, readThrough: &through, catchingUp: known != nil,
-                    cursor: &cursor, noted: &noted, outcome: &outcome)
+                try applyPage(transactions, state: &state)
                 return true
             }
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
             // The device's unpushed work goes first: a rebuild keeps what is pending, but a server that
             // was erased no longer holds what the device pushed before, and the upload brings it back.
             _ = try performPush()
-            try rebuildFromServer(cursorExists: cursor.exists, expired: true)
-            outcome.resynchronised = true
+            try rebuildFromServer(cursorExists: state.cursor.exists, expired: true)
+            state.outcome.resynchronised = true
         }
-        return outcome
+        return state.outcome
     }
 
-    /// Applies one page of server transactions in one local save that moves the pull cursor to its last.
-    /// `pending` is what the device had not pushed through its transaction `through`; when `catchingUp`, the
-    /// page first adds what the app saved since (``catchUp(_:through:)``), once it has read the rows it writes.
+    /// Applies one page of server transactions in one local save that moves the pull cursor to its last. When
+    /// `state` is catching up, the page first adds what the app saved since the device's history was last
+    /// read (``catchUp(_:through:)``), once it has read the rows it writes.
     ///
     /// A save that refuses is explained before the page is applied again (up to 8 times): an app save made
     /// since the page read the device's history is caught up with, and a device model holding the unique value
     /// of a model the page inserts, which the device pushed already, is merged into that model. The server
     /// merged it so when the device pushed it; the correction that follows a push does the same on the device,
     /// unless a crash or a lost connection cut it short.
-    private func applyPage(
-        _ transactions: [Server.HistoryType], keeping pending: inout PendingChanges,
-        readThrough through: inout Local.Token?, catchingUp: Bool,
-        cursor: inout (exists: Bool, token: Server.Token?),
-        noted: inout (exists: Bool, token: Local.Token?), outcome: inout PullOutcome
-    ) throws {
+    private func applyPage(_ transactions: [Server.HistoryType], state: inout PullState) throws {
         var attempt = 0
         while true {
             do {
-                return try applyPageOnce(
-                    transactions, keeping: &pending, readThrough: &through, catchingUp: catchingUp,
-                    cursor: &cursor, noted: &noted, outcome: &outcome)
+                return try applyPageOnce(transactions, state: &state)
             } catch let error as DataStoreError where error.code == .mergeConflict && attempt < 8 {
                 attempt += 1
-                guard let model = error.identifier,
-                    try explainRefusal(
-                        naming: model, pending: &pending, through: &through, catchingUp: catchingUp)
-                else { throw error }
+                guard let model = error.identifier, try explainRefusal(naming: model, state: &state) else {
+                    throw error
+                }
             }
         }
     }
 
     /// Whether a page's save that refused naming the device's `model` can be explained, so that the page is
-    /// applied again: an app save the history read since adds to `pending`, or `model` is a device model with
-    /// nothing unpushed that holds unique values (a model the server merged into another on its push, whose
-    /// correction never ran), which `pending` then names as their holder, for the page to merge it.
-    private func explainRefusal(
-        naming model: PersistentIdentifier, pending: inout PendingChanges, through: inout Local.Token?,
-        catchingUp: Bool
-    ) throws -> Bool {
-        if catchingUp {
-            let before = (pending.attributes.count, pending.deleted.count)
-            try catchUp(&pending, through: &through)
-            if (pending.attributes.count, pending.deleted.count) != before { return true }
+    /// applied again: an app save the history read since adds to what is pending, or `model` is a device model
+    /// with nothing unpushed that holds unique values (a model the server merged into another on its push,
+    /// whose correction never ran), which the pending changes then name as their holder, for the page to merge.
+    private func explainRefusal(naming model: PersistentIdentifier, state: inout PullState) throws -> Bool {
+        if state.catchingUp {
+            let before = (state.pending.attributes.count, state.pending.deleted.count)
+            try catchUp(&state.pending, through: &state.through)
+            if (state.pending.attributes.count, state.pending.deleted.count) != before { return true }
         }
-        guard pending.attributes[model] == nil, !pending.deleted.contains(model),
+        guard state.pending.attributes[model] == nil, !state.pending.deleted.contains(model),
             let entity = local.schema.entity(named: model.entityName), !entity.uniqueConstraints.isEmpty,
             let row = try localRows.row(model)
         else { return false }
         let keys = UniqueKeys.of(row.values, in: entity)
-        guard keys.contains(where: { pending.uniqueHolders[$0] != model }) else { return false }
-        for key in keys { pending.uniqueHolders[key] = model }
+        guard keys.contains(where: { state.pending.uniqueHolders[$0] != model }) else { return false }
+        for key in keys { state.pending.uniqueHolders[key] = model }
         return true
     }
 
-    /// ``applyPage(_:keeping:readThrough:catchingUp:cursor:noted:outcome:)`` once.
-    private func applyPageOnce(
-        _ transactions: [Server.HistoryType], keeping pending: inout PendingChanges,
-        readThrough through: inout Local.Token?, catchingUp: Bool,
-        cursor: inout (exists: Bool, token: Server.Token?),
-        noted: inout (exists: Bool, token: Local.Token?), outcome: inout PullOutcome
-    ) throws {
+    /// ``applyPage(_:state:)`` once.
+    private func applyPageOnce(_ transactions: [Server.HistoryType], state: inout PullState) throws {
         guard let last = transactions.last else { return }
         var overlay = RowOverlay()
         var ids: [PersistentIdentifier] = []
@@ -145,24 +141,24 @@ extension SyncEngine {
             }
         }
         try load(ids, into: &overlay)
-        if catchingUp { try catchUp(&pending, through: &through) }
+        if state.catchingUp { try catchUp(&state.pending, through: &state.through) }
         var applied = 0
         for transaction in transactions {
-            let changed = try apply(transaction.changes, to: &overlay, keeping: &pending)
+            let changed = try apply(transaction.changes, to: &overlay, keeping: &state.pending)
             if changed && transaction.author != pushAuthor { applied += 1 }
         }
         dropMembersFiledElsewhere(in: &overlay)
         var request = overlay.request(author: Self.pullAuthor)
         try Self.write(
-            cursor: Self.pullCursorName, token: last.token, exists: cursor.exists,
+            cursor: Self.pullCursorName, token: last.token, exists: state.cursor.exists,
             store: local.identifier,
             to: &request)
-        try notePushed(in: &request, noted: &noted)
+        try notePushed(in: &request, noted: &state.noted)
         try progress.withLock { $0.beforePullSaves }?()
         readThrough(ownSave: try local.save(request).token)
-        cursor.exists = true
-        outcome.applied += applied
-        outcome.read += transactions.count
+        state.cursor.exists = true
+        state.outcome.applied += applied
+        state.outcome.read += transactions.count
         let text = try? HistoryTokenCoding.jsonString(last.token)
         updateStatus {
             $0.pulledTransactionCount += applied
