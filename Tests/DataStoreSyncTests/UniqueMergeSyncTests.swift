@@ -140,3 +140,26 @@ extension UniqueMergeSyncTests {
         for device in [a, b] { #expect(try device.state() == expected, "\(device.store.identifier)") }
     }
 }
+
+extension UniqueMergeSyncTests {
+    /// a renames Paris to Rome, then makes a new Paris; b pulls both in one page. The pull's save must hold two
+    /// trips: the store planned the new Paris's insert before the rename, so it met the old Paris, and the pull
+    /// refused at every try (before the pull's inserts carried baselines, the new Paris became an update of the
+    /// old one and b held one trip where a held two).
+    @Test func aRenameAndANewModelTakingTheOldNameArriveInOnePull() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { $0.insert(SyncTrip(name: "Paris", destination: "France", nights: 2)) }
+        try a.sync()
+        try b.sync()
+        try a.edit { context in try #require(try a.trip("Paris", in: context)).name = "Rome" }
+        try a.edit { $0.insert(SyncTrip(name: "Paris", destination: "Île-de-France", nights: 4)) }
+        try a.sync()
+        try b.sync()
+        let server = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(server.filter { $0.hasPrefix("trip ") }.count == 2, "\(server)")
+        #expect(try b.state() == server)
+        #expect(try a.state() == server)
+    }
+}

@@ -187,6 +187,9 @@ public enum SavePlanner {
                 final[id] = .some(nil)
                 if direct.isOn { direct.deleted.append(deletion(of: existing)) }
             }
+            // Unique values that updates in this save give up are free for its inserts, as a delete's are: a
+            // model renamed away from a value, and a new model taking it, are two models, not an upsert.
+            if !request.inserted.isEmpty { try releaseValuesGivenUp(by: request.updated) }
             var conflicts: [(PersistentIdentifier, [String])] = []
             for snapshot in request.inserted {
                 let conflict = try insert(
@@ -472,6 +475,21 @@ public enum SavePlanner {
             guard let rules = rules(for: snapshot.persistentIdentifier.entityName) else { return true }
             return rules.uniqueConstraints.allSatisfy { names in
                 names.allSatisfy { snapshot[attribute: $0] == existing[attribute: $0] }
+            }
+        }
+
+        /// Frees the unique values that `updates` change away from, before a save's inserts claim theirs.
+        mutating func releaseValuesGivenUp(by updates: [DataStoreSnapshot]) throws(DataStoreError) {
+            for snapshot in updates {
+                let id = snapshot.persistentIdentifier
+                guard let rules = rules(for: id.entityName), !rules.uniqueConstraints.isEmpty,
+                    snapshot.values.keys.contains(where: rules.keyedAttributeNames.contains),
+                    let existing = try current(id)
+                else { continue }
+                var updated = existing
+                updated.values.merge(snapshot.values) { _, new in new }
+                let kept = Set(uniqueKeys(of: updated))
+                try release(uniqueKeys(of: existing).filter { !kept.contains($0) }, of: id)
             }
         }
 

@@ -110,17 +110,20 @@ extension SyncEngine {
 
     /// Whether a page's save that refused naming the device's `model` can be explained, so that the page is
     /// applied again: an app save the history read since adds to what is pending, or `model` is a device model
-    /// with nothing unpushed that holds unique values (a model the server merged into another on its push,
-    /// whose correction never ran), which the pending changes then name as their holder, for the page to merge.
+    /// with nothing unpushed that holds unique values and that the server does not hold (a model the server
+    /// merged into another on its push, whose correction never ran), which the pending changes then name as
+    /// their holder, for the page to merge.
     private func explainRefusal(naming model: PersistentIdentifier, state: inout PullState) throws -> Bool {
         if state.catchingUp {
             let before = (state.pending.attributes.count, state.pending.deleted.count)
             try catchUp(&state.pending, through: &state.through)
             if (state.pending.attributes.count, state.pending.deleted.count) != before { return true }
         }
+        // A model the server still holds is not one it merged away: merging it here would delete it.
         guard state.pending.attributes[model] == nil, !state.pending.deleted.contains(model),
             let entity = local.schema.entity(named: model.entityName), !entity.uniqueConstraints.isEmpty,
-            let row = try localRows.row(model)
+            let row = try localRows.row(model),
+            try serverRows.row(IdentifierTranslation.translate(model, to: server.identifier)) == nil
         else { return false }
         let keys = UniqueKeys.of(row.values, in: entity)
         guard keys.contains(where: { state.pending.uniqueHolders[$0] != model }) else { return false }
