@@ -36,6 +36,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     // Relationships
     case cascadeIgnored, nullifyIgnored, denyIgnored, danglingReferenceAccepted, toManyValuesDropped
     case inversesNotMaintained, listBaselinesIgnored, upsertBaselinesIgnored, upsertConflictsIgnored
+    case insertsPlannedBeforeRenames
     // Batch deletes
     case batchDeleteLeavesAMatch, batchDeleteSplitIntoTransactions, batchDeleteSkipsDeleteRules
 
@@ -103,6 +104,7 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .listBaselinesIgnored: .listEditsMergeWithTheStoredList
         case .upsertBaselinesIgnored: .uniqueUpsertMergesAListWithABaseline
         case .upsertConflictsIgnored: .conflictingUpsertRejectedUnderErrorPolicy
+        case .insertsPlannedBeforeRenames: .uniqueValueGivenUpIsFreeForAnInsert
         case .reopenForgetsEverything: .reopenKeepsDataHistoryAndTokens
         case .instancesShareNothing: .secondInstanceSeesCommits
         case .rejectedUpdateKeepsInserts: .insertOnlyRejectsUpdatesAtomically

@@ -172,6 +172,15 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
                     DataStoreSaveChangesRequest(editingState: request.editingState, inserted: [snapshot]))
             }
             return last!
+        case .insertsPlannedBeforeRenames where !request.inserted.isEmpty && !request.updated.isEmpty:
+            // The planner before renames freed their values: the inserts meet the values the updates give up.
+            let inserted = try base.save(
+                DataStoreSaveChangesRequest(editingState: request.editingState, inserted: request.inserted))
+            var rest = request
+            rest.inserted = []
+            rest.updated.removeAll { inserted.remappedIdentifiers.values.contains($0.persistentIdentifier) }
+            _ = try base.save(rest)
+            return inserted
         case .rejectedUpdateKeepsInserts, .rejectedDeleteKeepsInserts:
             try rejectAsInsertOnly(request)
         case .overlappingSavesLost:

@@ -100,6 +100,30 @@ enum SaveChecks {
             try h.items().first?[attribute: "note"], .string("mine"), "the note after the upsert")
     }
 
+    static func uniqueValueGivenUpIsFreeForAnInsert<S>(_ h: Harness<S>) throws {
+        let a = h.item("a", value: 1)
+        try h.save(inserted: [a])
+        // One save renames a to b and inserts a new model named a: two models, not an upsert of the first.
+        var newA = h.item("a", value: 2)
+        newA.persistentIdentifier = h.identifier("new a")
+        let result = try h.performing("renaming a and inserting a new model of its old name in one save") {
+            try h.store.save(
+                DataStoreSaveChangesRequest(inserted: [newA], updated: [h.changed(a, ["name": .string("b")])])
+            )
+        }
+        try h.expect.equal(result.remappedIdentifiers, [:], "the remapped identifiers")
+        let names = try h.items().map {
+            "\($0.persistentIdentifier.primaryKey): \($0[attribute: "name"]), \($0[attribute: "value"])"
+        }
+        try h.expect.equal(
+            names.sorted(),
+            [
+                "\(a.persistentIdentifier.primaryKey): \(SnapshotValue.string("b")), \(SnapshotValue.integer(1))",
+                "new a: \(SnapshotValue.string("a")), \(SnapshotValue.integer(2))",
+            ].sorted(),
+            "each model's name and value")
+    }
+
     static func uniqueUpdateViolationRejected<S>(_ h: Harness<S>) throws {
         let a = h.item("a")
         let b = h.item("b")

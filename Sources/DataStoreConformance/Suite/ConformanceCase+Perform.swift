@@ -76,6 +76,7 @@ extension ConformanceCase {
         case .eraseStartsANewEpoch: try DeletionChecks.eraseStartsANewEpoch(h)
         case .failedSaveLeavesNothingBehind: try SaveChecks.failedSaveLeavesNothingBehind(h)
         case .uniqueInsertUpserts: try SaveChecks.uniqueInsertUpserts(h)
+        case .uniqueValueGivenUpIsFreeForAnInsert: try SaveChecks.uniqueValueGivenUpIsFreeForAnInsert(h)
         case .uniqueUpdateViolationRejected: try SaveChecks.uniqueUpdateViolationRejected(h)
         case .partialUpdatesMerge: try SaveChecks.partialUpdatesMerge(h)
         case .conflictingUpdateRejectedUnderErrorPolicy:

@@ -129,6 +129,9 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     case failedSaveLeavesNothingBehind
     /// An insert with a taken unique value updates the holder.
     case uniqueInsertUpserts
+    /// A unique value an update gives up is free for an insert in the same save: a model renamed away from a
+    /// value and a new model taking it are two models, not an upsert.
+    case uniqueValueGivenUpIsFreeForAnInsert
     /// An update that duplicates a unique value throws and changes nothing.
     case uniqueUpdateViolationRejected
     /// Updating or deleting a model the store lacks throws `modelNotFound`.
@@ -215,6 +218,7 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         switch self {
         case .updateThenFetch, .deleteThenFetch, .unchangedUpdateRecordsNothing, .updatedAttributesExact,
             .tombstoneHoldsOnlyPreservedAttributes, .tombstoneValuesAreTheDeletedValues, .uniqueInsertUpserts,
+            .uniqueValueGivenUpIsFreeForAnInsert,
             .uniqueUpdateViolationRejected, .missingModelRejected, .cascadeDeletesRelatedModels,
             .nullifyUpdatesTheInverse, .denyRefusesTheDelete, .danglingReferenceRejected,
             .inverseSidesStayConsistent, .partialUpdatesMerge, .conflictingUpdateRejectedUnderErrorPolicy,
@@ -270,6 +274,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "DataStore: an update is a change set: attributes it leaves out keep their stored values."
         case .conflictingUpdateRejectedUnderErrorPolicy:
             "DataStore: under MergePolicy.error, an update whose baseline differs from the stored value throws mergeConflict and nothing is saved."
+        case .uniqueValueGivenUpIsFreeForAnInsert:
+            "DataStore: a unique value that an update in a save gives up is free for the save's inserts, as a deleted model's is: the insert is a new model, not an upsert."
         case .conflictingUpsertRejectedUnderErrorPolicy:
             "DataStore: under MergePolicy.error, an insert that the store makes an update of the holder of its unique value is checked against its baselines as an update is: a stored value that differs throws mergeConflict and nothing is saved."
         case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
