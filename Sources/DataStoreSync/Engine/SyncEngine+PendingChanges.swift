@@ -74,7 +74,7 @@ extension SyncEngine {
         if !pending.uniqueHolders.isEmpty {
             pending.uniqueHolders = pending.uniqueHolders.filter { !ids.contains($0.value) }
         }
-        for row in try localRows.rows(Array(ids)).values {
+        for row in try localRows.rows(ids).values {
             guard let entity = local.schema.entity(named: row.persistentIdentifier.entityName) else {
                 continue
             }

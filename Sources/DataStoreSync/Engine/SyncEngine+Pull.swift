@@ -40,12 +40,14 @@ extension SyncEngine {
     struct PullState {
         /// What the device had not pushed, through its transaction `through`.
         var pending: PendingChanges
+        /// The newest device transaction `pending` covers.
         var through: Local.Token?
         /// Whether each page catches up with the app saves made since `through` (``catchUp(_:through:)``):
         /// not when the device's history no longer reached the push cursor.
         var catchingUp: Bool
-        /// The pull cursor, and the device's record of what the server received, each written with a page.
+        /// The pull cursor, written with each page.
         var cursor: (exists: Bool, token: Server.Token?)
+        /// The device's record of what the server received, written with each page.
         var noted: (exists: Bool, token: Local.Token?)
         var outcome = PullOutcome()
     }
@@ -109,15 +111,17 @@ extension SyncEngine {
     }
 
     /// Whether a page's save that refused naming the device's `model` can be explained, so that the page is
-    /// applied again: an app save the history read since adds to what is pending, or `model` is a device model
+    /// applied again: an app save of `model` that the history read since adds to what is pending, or `model`
+    /// is a device model
     /// with nothing unpushed that holds unique values and that the server does not hold (a model the server
     /// merged into another on its push, whose correction never ran), which the pending changes then name as
     /// their holder, for the page to merge.
     private func explainRefusal(naming model: PersistentIdentifier, state: inout PullState) throws -> Bool {
         if state.catchingUp {
-            let before = (state.pending.attributes.count, state.pending.deleted.count)
             try catchUp(&state.pending, through: &state.through)
-            if (state.pending.attributes.count, state.pending.deleted.count) != before { return true }
+            // The app saved the model since the page read the history: applied again, the page leaves what the
+            // app wrote alone (or merges the app's new model, when the refusal was an upsert into it).
+            if state.pending.attributes[model] != nil || state.pending.deleted.contains(model) { return true }
         }
         // A model the server still holds is not one it merged away: merging it here would delete it.
         guard state.pending.attributes[model] == nil, !state.pending.deleted.contains(model),
