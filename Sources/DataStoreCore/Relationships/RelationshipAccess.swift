@@ -91,6 +91,10 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     /// it held drops the owner from its inverse side in memory: how a model deleted before it was ever saved
     /// lets go of the models it was related to.
     package let clear: (Model) -> Void
+    /// Sets the property, through its setter, to the related models whose identifiers `keep` accepts, so that
+    /// each model it drops drops the owner from its inverse side in memory; loads a fault first, as reading the
+    /// property does, and writes nothing when it keeps them all.
+    package let keepOnly: (Model, (PersistentIdentifier) -> Bool) -> Void
     /// Makes the relationship hold nothing, writing its storage: no inverse is touched and nothing is noted as
     /// changed. What a context does to the relationships of a new model it discards (a rollback, or the context
     /// going away), which nothing stored backs: as faults over the models they held, they would read those
@@ -144,6 +148,11 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
         }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
         clear = { model in model[keyPath: keyPath] = Value(relatedModels: []) }
+        keepOnly = { model, keep in
+            let related = model[keyPath: keyPath].relatedModels
+            let kept = related.filter { keep($0.persistentModelID) }
+            if kept.count != related.count { model[keyPath: keyPath] = Value(relatedModels: kept) }
+        }
         let isToMany = Value.isToMany
         detach = { model in
             guard let storageKeyPath = storage.keyPath else { return }

@@ -78,6 +78,23 @@ extension ModelContext {
         }
     }
 
+    /// Takes `model`, a saved model being deleted, off the models its relationships gained since its last save
+    /// (`saved` are its saved values), through the relationships' setters, so that those models drop it from
+    /// their inverse side. The store's delete rules follow the stored side and cannot reach a list that gained
+    /// the model in memory only; left there, the save would refuse the list for naming a deleted model. In
+    /// SwiftData the delete's nullify takes it out at the save.
+    func dropRelationshipGains<Model: PersistentModel>(of model: Model, saved: [String: SnapshotValue]) {
+        guard ModelTypeFacts.hasRelationships(Model.self) else { return }
+        for attribute in Model.schemaAttributes {
+            guard let relationship = attribute.relationship else { continue }
+            let held = Set(saved[attribute.name]?.relatedIdentifiers ?? [])
+            // A relationship not loaded holds its saved value: it gained nothing.
+            guard relationship.loadedModels(model).contains(where: { !held.contains($0.persistentModelID) })
+            else { continue }
+            relationship.keepOnly(model) { held.contains($0) }
+        }
+    }
+
     /// Before a save: inserts new models that relationships gained since they were inserted, and checks
     /// that each model a relationship gained can be stored there. `updated` are the changed models, as
     /// `updatedIdentifiers` finds them.

@@ -207,6 +207,10 @@ public final class ModelContext {
     /// emptied, so the models it was related to drop it from their inverse side (`trip.livingAccommodation`
     /// reads `nil` once its new stay is deleted); new models it held that no cascade deletes stay inserted.
     /// Deleting a model that nothing the context tracks refers to changes nothing.
+    ///
+    /// A saved model lets go at once of the models its relationships gained since its last save, so that they
+    /// drop it from their inverse side (an item moved to another trip, then deleted, leaves that trip's list);
+    /// the store's delete rules then do the rest at the save, from what the store holds.
     public func delete<Model: PersistentModel>(_ model: Model) {
         let given = model.persistentModelID
         var found = resolve(given) ?? (given.isResolved ? given : nil)
@@ -237,7 +241,10 @@ public final class ModelContext {
             changed()
             return
         }
-        guard registry[id]?.isDeleted == false else { return }
+        guard let registration = registry[id], !registration.isDeleted else { return }
+        if case .saved(let saved) = registration.baseline {
+            dropRelationshipGains(of: registration.model, saved: saved)
+        }
         registry[id]?.isDeleted = true
         deleteOrder.append(id)
         changed()

@@ -215,4 +215,66 @@ import Testing
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Ping>()) == 0)
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<Pong>()) == 0)
     }
+
+    /// An item moved to another trip and then deleted, in one save (a user drags it over, then deletes it):
+    /// the delete wins and both lists end without it, as in SwiftData, where the delete's nullify takes it out
+    /// of the list it joined. The move is made from either side. Before, the save refused: the other trip's
+    /// list had gained a deleted model.
+    @Test(arguments: TripStores.Kind.allCases, [false, true])
+    func anItemMovedAndThenDeletedInOneSaveLeavesBothLists(_ kind: TripStores.Kind, fromTheList: Bool) throws
+    {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let context = ModelContext(container)
+        let (trips, tram) = try lisbonAndOslo(in: container, context: context)
+        if fromTheList { trips[1].bucketList.append(tram) } else { tram.trip = trips[1] }
+        #expect(trips[1].bucketList.map(\.title) == ["Fjord", "Tram"])
+        context.delete(tram)
+        try context.save()
+        #expect(trips[0].bucketList.map(\.title) == ["Tiles"])
+        #expect(trips[1].bucketList.map(\.title) == ["Fjord"])
+
+        let check = ModelContext(container)
+        let stored = try check.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(stored.map { $0.bucketList.map(\.title) } == [["Tiles"], ["Fjord"]])
+        #expect(try check.fetchCount(FetchDescriptor<BucketListItem>()) == 2)
+        // The context saves again without complaint: nothing it holds names the deleted item.
+        trips[1].name = "Bergen"
+        try context.save()
+    }
+
+    /// A rollback after such a move and delete puts the item back on its first trip's list, and the other
+    /// trip's list back as it was.
+    @Test func aRollbackAfterAMoveAndADeleteRestoresBothLists() throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(.inMemory)
+        let context = ModelContext(container)
+        let (trips, tram) = try lisbonAndOslo(in: container, context: context)
+        tram.trip = trips[1]
+        context.delete(tram)
+        context.rollback()
+        #expect(trips[0].bucketList.map(\.title) == ["Tram", "Tiles"])
+        #expect(trips[1].bucketList.map(\.title) == ["Fjord"])
+        #expect(tram.trip === trips[0])
+        #expect(!context.hasChanges)
+    }
+
+    /// Lisbon (Tram, Tiles) and Oslo (Fjord), saved; the trips in name order and the tram as `context` fetches
+    /// them.
+    private func lisbonAndOslo(in container: ModelContainer, context: ModelContext) throws -> (
+        [Trip], BucketListItem
+    ) {
+        let setup = ModelContext(container)
+        let lisbon = Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 3)
+        let oslo = Trip(name: "Oslo", destination: "Oslo", startDay: 0, days: 3)
+        setup.insert(lisbon)
+        setup.insert(oslo)
+        lisbon.bucketList = [BucketListItem(title: "Tram"), BucketListItem(title: "Tiles")]
+        oslo.bucketList = [BucketListItem(title: "Fjord")]
+        try setup.save()
+        let trips = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        return (trips, try #require(trips[0].bucketList.first { $0.title == "Tram" }))
+    }
 }

@@ -112,4 +112,33 @@ final class NoteTag: PersistentModel {
         let tags = try reader.fetch(FetchDescriptor<NoteTag>(sortBy: [SortDescriptor(\.name)]))
         #expect(tags.map { $0.notes?.map(\.title) ?? [] } == [["plan"], ["plan"]])
     }
+
+    /// A note tagged and then deleted in one save: the tag's list ends without it, as in SwiftData, where the
+    /// delete's nullify takes it out. Before, the save refused: the tag's list had gained a deleted note.
+    @Test func aNoteTaggedAndThenDeletedInOneSaveLeavesTheTagsList() throws {
+        let container = try ModelContainer(
+            for: [TaggedNote.self, NoteTag.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "notes"))])
+        let setup = ModelContext(container)
+        let plan = TaggedNote(title: "plan")
+        let list = TaggedNote(title: "list")
+        setup.insert(plan)
+        setup.insert(list)
+        let work = NoteTag(name: "work")
+        plan.tags = [work]
+        try setup.save()
+
+        let context = ModelContext(container)
+        let notes = try context.fetch(FetchDescriptor<TaggedNote>(sortBy: [SortDescriptor(\.title)]))
+        let tag = try #require(notes[1].tags.first)
+        notes[0].tags.append(tag)
+        #expect(tag.notes?.map(\.title) == ["plan", "list"])
+        context.delete(notes[0])
+        #expect(tag.notes?.map(\.title) == ["plan"])
+        try context.save()
+
+        let stored = try ModelContext(container).fetch(FetchDescriptor<NoteTag>())
+        #expect(stored.map { $0.notes?.map(\.title) } == [["plan"]])
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<TaggedNote>()) == 1)
+    }
 }
