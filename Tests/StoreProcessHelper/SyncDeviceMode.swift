@@ -159,12 +159,12 @@ import Synchronization
         [Model.self, Model.Item.self]
     }
 
-    /// One random edit of the lists of `Model` (trips or playlists), through a new model context as an app makes
-    /// it: a new item appended or put first, a list reversed, an item moved to another owner or taken off its
-    /// list, an item deleted, a list emptied, an owner's attributes with previous values changed; every five
-    /// seconds a new owner, every other one made with an item it takes from another owner between two new ones.
-    /// The owner it edits or makes gets `stamp` (``FaultListModel/stamp``), so that every transaction carries
-    /// its stamp.
+    /// One random transaction on the lists of `Model` (trips or playlists), through a new model context as an app
+    /// makes it: one step, or two or three in one save (``editListStep``), each a new item appended or put first,
+    /// a list reversed, an item moved to another owner or taken off its list, an item deleted, a list emptied, or
+    /// an owner's attributes with previous values changed; every five seconds a new owner instead, every other
+    /// one made with an item it takes from another owner between two new ones. Each owner it edits or makes gets
+    /// `stamp` (``FaultListModel/stamp``), so that every transaction carries its stamp.
     ///
     /// Before saving, appends `STAMP WHAT TITLES…` to `intents`, a line for each thing the edit does (the
     /// checker reads each line alone): `insert` with the new items' titles, `unlink`
@@ -181,7 +181,7 @@ import Synchronization
         context.author = "app"
         let owners = try context.fetch(FetchDescriptor<Model>()).sorted { $0.name < $1.name }
         guard owners.count > 1 else { return 0 }
-        let items = try context.fetch(FetchDescriptor<Model.Item>()).sorted {
+        var items = try context.fetch(FetchDescriptor<Model.Item>()).sorted {
             Model.title(of: $0) < Model.title(of: $1)
         }
         // Every five seconds a new owner, which every device makes on its first edit of those seconds unless it
@@ -208,49 +208,62 @@ import Synchronization
             try context.save()
             return changes
         }
-        let owner = owners[Int.random(in: 0..<owners.count, using: &random)]
-        let item = items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
-        let title = "item-\(stamp)"
-        var intent: String
-        // Inserts until the lists hold about sixty items, deletes beyond, so that the lists stay app-sized.
-        switch Int.random(in: 0..<20, using: &random) {
-        case 0..<5 where items.count < 60:
-            owner.append(Model.makeItem(title: title))
-            intent = "insert \(title)"
-        case 5..<7 where items.count < 60:
-            owner.insertFirst(Model.makeItem(title: title))
-            intent = "insert \(title)"
-        case 0..<7:
-            context.delete(item!)
-            intent = "delete \(Model.title(of: item!))"
-        case 9..<11:
-            // Attributes that keep their previous values: edits of one owner on two devices are conflicts the
-            // resolver decides (the default keeps the later push).
-            owner.editDetails(stamp: stamp, number: Int.random(in: 1...30, using: &random))
-            intent = "details"
-        case 11..<15 where item != nil:
-            let current = Model.trip(of: item!)
-            Model.setTrip(owners.first { $0 !== current && $0 !== owner } ?? owner, of: item!)
-            intent = "move \(Model.title(of: item!))"
-        case 15..<17 where item != nil:
-            Model.setTrip(nil, of: item!)
-            intent = "unlink \(Model.title(of: item!))"
-        case 17..<19 where item != nil:
-            context.delete(item!)
-            intent = "delete \(Model.title(of: item!))"
-        case 19:
-            intent = (["unlink"] + owner.listedItems.map(Model.title(of:))).joined(separator: " ")
-            owner.clearList()
-        default:
-            owner.reverseList()
-            intent = "reorder"
+        // One step in most transactions, two or three in one of four: a pull then applies a device's steps
+        // together (an item moved and its old list reversed, a new item and a delete), as an app's save makes them.
+        let steps = Int.random(in: 0..<4, using: &random) == 0 ? Int.random(in: 2...3, using: &random) : 1
+        for step in 0..<steps {
+            let owner = owners[Int.random(in: 0..<owners.count, using: &random)]
+            let intent = editListStep(
+                owner, owners: owners, items: &items, in: context,
+                title: step == 0 ? "item-\(stamp)" : "item-\(stamp)-\(step)", stamp: stamp, random: &random)
+            owner.stamp = stamp
+            intents.write(Data("\(stamp) \(intent)\n".utf8))
         }
-        owner.stamp = stamp
-        intents.write(Data("\(stamp) \(intent)\n".utf8))
         let changes = [context.insertedModelsArray, context.changedModelsArray, context.deletedModelsArray]
             .map(\.count).reduce(0, +)
         try context.save()
         return changes
+    }
+
+    /// One step of ``editListsOnce``: a random edit of `owner`'s list or of an item of `items` (a deleted item
+    /// leaves `items`, so that a later step of the transaction does not touch it). Returns the step's intent.
+    func editListStep<Model: FaultListModel>(
+        _ owner: Model, owners: [Model], items: inout [Model.Item], in context: ModelContext, title: String,
+        stamp: String, random: inout SplitMix64
+    ) -> String {
+        let position = items.isEmpty ? nil : Int.random(in: 0..<items.count, using: &random)
+        let item = position.map { items[$0] }
+        // Inserts until the lists hold about sixty items, deletes beyond, so that the lists stay app-sized.
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0..<5 where items.count < 60:
+            owner.append(Model.makeItem(title: title))
+            return "insert \(title)"
+        case 5..<7 where items.count < 60:
+            owner.insertFirst(Model.makeItem(title: title))
+            return "insert \(title)"
+        case 0..<7 where position != nil, 17..<19 where position != nil:
+            context.delete(item!)
+            items.remove(at: position!)
+            return "delete \(Model.title(of: item!))"
+        case 9..<11:
+            // Attributes that keep their previous values: edits of one owner on two devices are conflicts the
+            // resolver decides (the default keeps the later push).
+            owner.editDetails(stamp: stamp, number: Int.random(in: 1...30, using: &random))
+            return "details"
+        case 11..<15 where item != nil:
+            let current = Model.trip(of: item!)
+            Model.setTrip(owners.first { $0 !== current && $0 !== owner } ?? owner, of: item!)
+            return "move \(Model.title(of: item!))"
+        case 15..<17 where item != nil:
+            Model.setTrip(nil, of: item!)
+            return "unlink \(Model.title(of: item!))"
+        case 19:
+            defer { owner.clearList() }
+            return (["unlink"] + owner.listedItems.map(Model.title(of:))).joined(separator: " ")
+        default:
+            owner.reverseList()
+            return "reorder"
+        }
     }
 #else
     func runSyncDevice(_ arguments: [String]) throws {
