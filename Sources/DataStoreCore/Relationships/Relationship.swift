@@ -89,6 +89,7 @@ public struct Relationship<Value: RelationshipValue> {
             guard let change = old.differingParts(to: newValue) else { return }
             owner[keyPath: storageKeyPath].state = .loaded(newValue)
             ModelChangeTracking.noteChange(of: owner)
+            if !change.removed.isEmpty { ModelChangeTracking.noteDropped(change.removed, by: owner) }
             // Only what lies between the common start and end can have been lost or gained.
             InverseMaintenance.update(
                 owner, relationship: wrappedKeyPath, removed: change.removed, added: change.added)

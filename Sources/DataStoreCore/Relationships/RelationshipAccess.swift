@@ -183,6 +183,9 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
                 owner[keyPath: storageKeyPath].state = .loaded(Value(relatedModels: models))
             }
             ModelChangeTracking.noteChange(of: owner)
+            if !adding, let model = model as? any PersistentModel {
+                ModelChangeTracking.noteDropped([model], by: owner)
+            }
         }
         writesFreshFaultsInPlace = { storage.offset != nil }
         unload = { model, resolver in

@@ -39,7 +39,21 @@ extension ModelContext {
     /// those were inserted or saved, as a save does first (``prepareRelationshipsForSave(updated:)``), without
     /// its checks.
     func insertNewlyRelatedModels(updated: [PersistentIdentifier]) {
+        insertDroppedModels()
         forEachPendingModel(updated: updated) { insertRelatedModels(of: $0.model) }
+    }
+
+    /// Inserts the new models that a relationship of a tracked model held and let go of since the last save
+    /// (``ModelChangeLog/noteDropped(_:)``): SwiftData inserts a model when it is related, and unrelating it
+    /// does not take the insert back, so the save inserts it, related to nothing it let go of. Walking the
+    /// pending models finds only the new models they still hold.
+    func insertDroppedModels() {
+        for dropped in registry.log.takeDropped() {
+            guard let model = dropped as? any PersistentModel, !model.persistentModelID.isResolved,
+                resolve(model.persistentModelID) == nil
+            else { continue }
+            insert(model)
+        }
     }
 
     /// Calls `visit` once with each pending insert and changed model (`updated`, as `updatedIdentifiers`
@@ -78,20 +92,27 @@ extension ModelContext {
         }
     }
 
-    /// Takes `model`, a saved model being deleted, off the models its relationships gained since its last save
-    /// (`saved` are its saved values), through the relationships' setters, so that those models drop it from
-    /// their inverse side. The store's delete rules follow the stored side and cannot reach a list that gained
-    /// the model in memory only; left there, the save would refuse the list for naming a deleted model. In
-    /// SwiftData the delete's nullify takes it out at the save.
+    /// Applies the delete rules of `model`, a saved model being deleted, to the models its relationships gained
+    /// since its last save (`saved` are its saved values): the store's rules follow what it holds and cannot
+    /// reach them. A `.cascade` relationship's gains are deleted too; a `.nullify` or `.noAction` one lets go of
+    /// them through its setter, so that they drop `model` from their inverse side; a `.deny` one keeps them, and
+    /// the save refuses them for naming a deleted model. SwiftData applies the rules to the relationships as
+    /// they are at the save, so this is what it does to them.
     func dropRelationshipGains<Model: PersistentModel>(of model: Model, saved: [String: SnapshotValue]) {
         guard ModelTypeFacts.hasRelationships(Model.self) else { return }
         for attribute in Model.schemaAttributes {
-            guard let relationship = attribute.relationship else { continue }
+            guard let relationship = attribute.relationship, relationship.deleteRule != .deny else {
+                continue
+            }
             let held = Set(saved[attribute.name]?.relatedIdentifiers ?? [])
             // A relationship not loaded holds its saved value: it gained nothing.
-            guard relationship.loadedModels(model).contains(where: { !held.contains($0.persistentModelID) })
-            else { continue }
-            relationship.keepOnly(model) { held.contains($0) }
+            let gained = relationship.loadedModels(model).filter { !held.contains($0.persistentModelID) }
+            guard !gained.isEmpty else { continue }
+            if relationship.deleteRule == .cascade {
+                for other in gained { delete(other) }
+            } else {
+                relationship.keepOnly(model) { held.contains($0) }
+            }
         }
     }
 
@@ -104,6 +125,7 @@ extension ModelContext {
     ///   context), or a model of another container.
     func prepareRelationshipsForSave(updated: [PersistentIdentifier]) throws(DataStoreError) {
         guard container.modelTypes.haveRelationships else { return }
+        insertDroppedModels()
         // Models whose relationships gained something are inserted or changed: no other needs a look.
         try forEachPendingModel(updated: updated) { (registration) throws(DataStoreError) in
             try checkRelationships(of: registration.model, baseline: registration.baseline)

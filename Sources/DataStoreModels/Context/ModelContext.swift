@@ -208,9 +208,10 @@ public final class ModelContext {
     /// reads `nil` once its new stay is deleted); new models it held that no cascade deletes stay inserted.
     /// Deleting a model that nothing the context tracks refers to changes nothing.
     ///
-    /// A saved model lets go at once of the models its relationships gained since its last save, so that they
-    /// drop it from their inverse side (an item moved to another trip, then deleted, leaves that trip's list);
-    /// the store's delete rules then do the rest at the save, from what the store holds.
+    /// A saved model applies its delete rules at once to the models its relationships gained since its last
+    /// save, which the store's rules cannot reach: `.nullify` lets go of them (an item moved to another trip,
+    /// then deleted, leaves that trip's list), `.cascade` deletes them, `.deny` keeps them and the save refuses.
+    /// The store's delete rules then do the rest at the save, from what the store holds.
     public func delete<Model: PersistentModel>(_ model: Model) {
         let given = model.persistentModelID
         var found = resolve(given) ?? (given.isResolved ? given : nil)
@@ -236,6 +237,8 @@ public final class ModelContext {
             // that only empties the relationship leaves them inserted, not forgotten.
             insertRelatedModels(of: model)
             applyDeleteRulesInMemory(to: model)
+            // Emptying the models' relationships let go of it: deleted, it is not saved after all.
+            registry.log.forgetDropped(model as AnyObject)
             forget(id)
             insertOrder.removeAll { $0 == id }
             changed()
@@ -292,6 +295,7 @@ public final class ModelContext {
     /// models holding each other are freed once you let them go).
     public func rollback() {
         relationshipLoadFailure = nil
+        _ = registry.log.takeDropped()
         for id in insertOrder { forget(id) }
         // Only models that may have changed need their values back; the others hold them already.
         for id in Set(registry.mayHaveChanged + deleteOrder) {

@@ -261,6 +261,27 @@ import Testing
         #expect(!context.hasChanges)
     }
 
+    /// A trip deleted after it gained a new item and an item moved from another trip, in one save: its
+    /// `.cascade` rule deletes both with it, as SwiftData applies the rules to the list as it is at the save.
+    @Test(arguments: TripStores.Kind.allCases)
+    func aTripDeletedAfterItGainedItemsDeletesThemToo(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let context = ModelContext(container)
+        let (trips, _) = try lisbonAndOslo(in: container, context: context)
+        let fjord = try #require(trips[1].bucketList.first)
+        trips[0].bucketList.append(BucketListItem(title: "Passport"))
+        fjord.trip = trips[0]
+        context.delete(trips[0])
+        try context.save()
+
+        let check = ModelContext(container)
+        #expect(try check.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Oslo"])
+        #expect(try check.fetchCount(FetchDescriptor<BucketListItem>()) == 0)
+        #expect(trips[1].bucketList.isEmpty)
+    }
+
     /// Lisbon (Tram, Tiles) and Oslo (Fjord), saved; the trips in name order and the tram as `context` fetches
     /// them.
     private func lisbonAndOslo(in container: ModelContainer, context: ModelContext) throws -> (

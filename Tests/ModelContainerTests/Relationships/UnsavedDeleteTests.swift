@@ -174,4 +174,26 @@ final class PostTag: PersistentModel {
     var persistentModelID = PersistentIdentifier()
     var label = ""
     init() {}
+
+    /// A new model appended to a saved trip's list and taken off it again before the save: SwiftData inserts a
+    /// model when it is related, so the save inserts it, on no list.
+    @Test(arguments: TripStores.Kind.allCases)
+    func aNewModelRelatedAndThenUnrelatedBeforeTheSaveIsSavedOnNoList(_ kind: TripStores.Kind) throws {
+        let stores = try TripStores()
+        defer { stores.remove() }
+        let container = try stores.container(kind)
+        let setup = ModelContext(container)
+        setup.insert(Trip(name: "Lisbon", destination: "Lisbon", startDay: 0, days: 2))
+        try setup.save()
+
+        let context = ModelContext(container)
+        let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        let passport = BucketListItem(title: "Passport")
+        trip.bucketList.append(passport)
+        trip.bucketList = []
+        try context.save()
+        let items = try ModelContext(container).fetch(FetchDescriptor<BucketListItem>())
+        #expect(items.map(\.title) == ["Passport"])
+        #expect(items.first?.trip == nil)
+    }
 }

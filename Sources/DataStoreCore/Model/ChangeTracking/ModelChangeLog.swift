@@ -9,6 +9,14 @@ package final class ModelChangeLog: Sendable {
     private struct State {
         var changed: Set<PersistentIdentifier> = []
         var suspended = 0
+        /// New models a tracked model's relationship let go of, each once (see ``noteDropped(_:)``).
+        var dropped: [ObjectIdentifier: DroppedModel] = [:]
+    }
+
+    /// A model held for the context that owns the log; `@unchecked`: it is only handed back to that context,
+    /// which uses its models on its own thread.
+    private struct DroppedModel: @unchecked Sendable {
+        let model: AnyObject
     }
 
     private let state = Lock(State())
@@ -48,6 +56,33 @@ package final class ModelChangeLog: Sendable {
         state.withLock { state in
             if !state.changed.isEmpty { state.changed.remove(identifier) }
         }
+    }
+
+    /// Records that a relationship of a tracked model let go of `model`, a new model no context has inserted:
+    /// SwiftData inserts a model when it is related, so the next save inserts it although nothing relates to it
+    /// any more. Not while the log is suspended (the context writing stored values).
+    package func noteDropped(_ model: AnyObject) {
+        state.withLock { state in
+            guard state.suspended == 0 else { return }
+            state.dropped[ObjectIdentifier(model)] = DroppedModel(model: model)
+        }
+    }
+
+    /// Forgets `model` as dropped: the context deleted it before it was ever saved.
+    package func forgetDropped(_ model: AnyObject) {
+        state.withLock { state in
+            if !state.dropped.isEmpty { state.dropped[ObjectIdentifier(model)] = nil }
+        }
+    }
+
+    /// The models noted as dropped since the last call, which it forgets.
+    package func takeDropped() -> [AnyObject] {
+        let taken = state.withLock { state -> [DroppedModel] in
+            guard !state.dropped.isEmpty else { return [] }
+            defer { state.dropped = [:] }
+            return Array(state.dropped.values)
+        }
+        return taken.map(\.model)
     }
 
     /// Runs `body` without noting changes: the context writing stored values into its models.

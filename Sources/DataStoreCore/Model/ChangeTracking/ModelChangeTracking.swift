@@ -75,4 +75,18 @@ package enum ModelChangeTracking {
         }
         log?.note(owner.persistentModelID)
     }
+
+    /// Called by the setters of `@Relationship` when `owner`'s relationship let go of `models`: notes in the
+    /// log of the context that tracks `owner` those that are new models no context inserted
+    /// (``ModelChangeLog/noteDropped(_:)``).
+    static func noteDropped(_ models: [any PersistentModel], by owner: AnyObject) {
+        guard count.load(ordering: .relaxed) > 0,
+            models.contains(where: { !$0.persistentModelID.isResolved })
+        else { return }
+        let log = table.withLock { table -> ModelChangeLog? in
+            table.entries[ObjectIdentifier(owner)]?.log
+        }
+        guard let log else { return }
+        for model in models where !model.persistentModelID.isResolved { log.noteDropped(model as AnyObject) }
+    }
 }
