@@ -102,9 +102,8 @@ extension ModelContext {
                 reserved = true
             }
             let registration = Registration(model: insert.model, baseline: .saved(snapshot.values))
-            let reporting = registration.reportingInstance
-            registered.register(fetched: insert.id, registration, reportsChanges: reporting != nil)
-            if let reporting { instances.append(reporting) }
+            registered.register(fetched: insert.id, registration, reportsChanges: registration.reportsChanges)
+            if let connected = registration.connectedInstance { instances.append(connected) }
         }
         guard reserved else { return }
         registered.track(fetched: instances)

@@ -32,9 +32,12 @@ extension ModelContext {
         let tracksNothing = untracked || registry.isEmpty
         var models: [Model] = []
         models.reserveCapacity(snapshots.count)
-        var reporting: [AnyObject] = []
-        if reportsChanges { reporting.reserveCapacity(snapshots.count) }
-        defer { registry.track(fetched: reporting) }
+        // Connected to the change log: instances that report their changes, and those whose relationships
+        // report the new models they let go of.
+        let connects = reportsChanges || ModelTypeFacts.hasRelationships(Model.self)
+        var connected: [AnyObject] = []
+        if connects { connected.reserveCapacity(snapshots.count) }
+        defer { registry.track(fetched: connected) }
         // Each model's `init()` identifier is replaced right away by the stored one (no random key drawn).
         try PersistentIdentifier.$isReplacedRightAway.withValue(true) {
             let make = Model.snapshotMaker()
@@ -50,7 +53,7 @@ extension ModelContext {
                     Registration(model: model, baseline: .saved(snapshot.values)),
                     reportsChanges: reportsChanges)
                 // A class instance is its reference; the cast through `AnyObject` would look the type up each time.
-                if reportsChanges { reporting.append(unsafeBitCast(model, to: AnyObject.self)) }
+                if connects { connected.append(unsafeBitCast(model, to: AnyObject.self)) }
                 models.append(model)
             }
         }

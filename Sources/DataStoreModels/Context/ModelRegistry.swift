@@ -4,8 +4,9 @@ import DataStoreCore
 ///
 /// A context may track tens of thousands of fetched models and change one. So that `save()` and `hasChanges`
 /// look only at the models that may have changed, the registry keeps:
-/// - the instances of types whose properties report their changes (`Attribute`, `Relationship`)
-///   connected to the context's ``ModelChangeLog``, which their setters write to;
+/// - the instances of types whose properties report their changes (`Attribute`, `Relationship`), and of types
+///   with relationships (whose setters report the new models they let go of), connected to the context's
+///   ``ModelChangeLog``, which their setters write to;
 /// - the set of registrations it must compare with their baseline whatever the log says: models of types with
 ///   plain stored properties, and models whose stored values the context has not seen (struct values given to
 ///   `insert` again).
@@ -180,12 +181,12 @@ struct ModelRegistry {
         }
         // The common new registration (a fetched or inserted model, no twins): one instance to track.
         if old == nil, let new, new.twins.isEmpty {
-            if let instance = new.reportingInstance { ModelChangeTracking.track(instance, in: log) }
+            if let instance = new.connectedInstance { ModelChangeTracking.track(instance, in: log) }
             return
         }
         // The common removal (a saved insert re-registered, a delete): one instance to untrack.
         if let old, new == nil, old.twins.isEmpty {
-            if let instance = old.reportingInstance { ModelChangeTracking.untrack(instance, from: log) }
+            if let instance = old.connectedInstance { ModelChangeTracking.untrack(instance, from: log) }
             return
         }
         let before = old?.instances ?? []
@@ -200,9 +201,9 @@ struct ModelRegistry {
 }
 
 extension ModelContext.Registration {
-    /// The class instances of this registration whose properties report their changes.
+    /// The class instances of this registration that its context connects to its change log.
     var instances: [AnyObject] {
-        ([model] + twins).compactMap(Self.reportingInstance)
+        ([model] + twins).compactMap(Self.connectedInstance)
     }
 
     /// Whether a save must compare this registration whatever the change log says: its stored values are
@@ -227,8 +228,12 @@ extension ModelContext.Registration {
     /// The primary model's reference when it is a class instance.
     var instance: AnyObject? { Self.instance(model) }
 
-    /// The primary instance, when it reports its changes.
-    var reportingInstance: AnyObject? { Self.reportingInstance(model) }
+    /// The primary instance, when its context connects it to its change log: its properties report their
+    /// changes, or its relationships report the new models they let go of (``ModelChangeLog/noteDropped(_:)``).
+    var connectedInstance: AnyObject? { Self.connectedInstance(model) }
+
+    /// Whether the primary model's properties all report their changes.
+    var reportsChanges: Bool { Self.reportsChanges(model) }
 
     /// Whether both registrations hold the same class instance (never true for struct models).
     func holdsTheSameInstance(as other: Self) -> Bool {
@@ -236,12 +241,13 @@ extension ModelContext.Registration {
         return instance === Self.instance(other.model)
     }
 
-    /// `model` itself when it is a class instance whose properties report their changes.
-    private static func reportingInstance(_ model: any PersistentModel) -> AnyObject? {
+    /// `model` itself when it is a class instance whose properties report their changes, or whose type has
+    /// relationships.
+    private static func connectedInstance(_ model: any PersistentModel) -> AnyObject? {
         func open<Model: PersistentModel>(_ model: Model) -> AnyObject? {
             // Only a class reports its changes (its wrappers reach the enclosing instance), and a class instance
             // is its reference: `as AnyObject` on the existential would go through the bridging machinery.
-            ChangeReportingDiscovery.reportsChanges(Model.self)
+            ChangeReportingDiscovery.reportsChanges(Model.self) || ModelTypeFacts.hasRelationships(Model.self)
                 ? unsafeBitCast(model, to: AnyObject.self) : nil
         }
         return open(model)

@@ -1,7 +1,9 @@
 import DataStoreCore
 import DataStoreModels
 import Foundation
+import InMemoryStorage
 import SampleTrips
+import StoreTestSupport
 import Testing
 
 /// Deleting a model the context has not saved: it is never saved, whether it was inserted or only related to a
@@ -195,5 +197,32 @@ final class PostTag: PersistentModel {
         let items = try ModelContext(container).fetch(FetchDescriptor<BucketListItem>())
         #expect(items.map(\.title) == ["Passport"])
         #expect(items.first?.trip == nil)
+    }
+
+    /// The same for models with plain stored properties, which do not report their changes (the sync tests'
+    /// trips): their relationships still report the new models they let go of. The list fault workload found
+    /// it: an item appended to a trip and taken off it again in one save was never saved.
+    @Test func aNewModelThatAPlainModelLetGoOfIsSavedToo() throws {
+        let container = try ModelContainer(
+            for: [SyncTrip.self, SyncItem.self],
+            configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "trips"))])
+        let setup = ModelContext(container)
+        setup.insert(SyncTrip(name: "Lisbon"))
+        try setup.save()
+
+        let context = ModelContext(container)
+        let trip = try #require(try context.fetch(FetchDescriptor<SyncTrip>()).first)
+        trip.items.append(SyncItem(title: "Passport"))
+        trip.items = []
+        // A new trip too, inserted and not saved yet: its list lets go of a new item the same way.
+        let oslo = SyncTrip(name: "Oslo")
+        context.insert(oslo)
+        oslo.items.append(SyncItem(title: "Map"))
+        oslo.items.removeAll()
+        try context.save()
+        let items = try ModelContext(container).fetch(
+            FetchDescriptor<SyncItem>(sortBy: [SortDescriptor(\.title)]))
+        #expect(items.map(\.title) == ["Map", "Passport"])
+        #expect(items.allSatisfy { $0.trip == nil })
     }
 }
