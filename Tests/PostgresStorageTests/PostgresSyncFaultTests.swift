@@ -113,6 +113,8 @@
             /// merged into another device's trip of the same name.
             var tripsMade = 0
             var tripsMerged = 0
+            /// Owners some device meant to delete (each deleted at most once).
+            var ownersDeleted = 0
             /// Conflicts the devices' last runs decided (a killed run's count is lost with it).
             var conflicts = 0
 
@@ -123,7 +125,8 @@
                     "sync fault test, \(workload): \(acknowledged) transactions acknowledged (\(committed) committed) on the devices, "
                     + "\(serverTransactions) server transactions, \(notes) \(lists ? "items" : "notes") at the end; faults: \(faultList); "
                     + (lists
-                        ? "\(tripsMade) trips made, \(tripsMerged) merged into another's; " : "")
+                        ? "\(tripsMade) trips made, \(tripsMerged) merged into another's, \(ownersDeleted) deleted; "
+                        : "")
                     + "\(conflicts) conflicts decided by the devices' last runs; "
                     + "quiet after \(rounds) sync rounds; violations: \(violations.count)"
             }
@@ -148,7 +151,15 @@
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "sync-fault-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+            // DATASTORE_SYNC_FAULT_KEEP=1 keeps the stores and logs of a failed run, to read them.
+            var failed = true
+            defer {
+                if !failed || ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_KEEP"] == nil {
+                    try? FileManager.default.removeItem(at: directory)
+                } else {
+                    print("kept the run's stores and logs in \(directory.path)")
+                }
+            }
 
             var report = Report(workload: workload)
             var runs = [Int](repeating: 0, count: devices)
@@ -239,6 +250,7 @@
             let checking = ContinuousClock.now
             try check(directory: directory, url: url, namespace: namespace, into: &report)
             say("checked in \(ContinuousClock.now - checking)")
+            failed = !report.violations.isEmpty
             return report
         }
 
@@ -407,7 +419,9 @@
 
         /// The lists' rules: both sides of every link agree; every item seeded or made by an acknowledged
         /// transaction is held unless some device meant to delete it; nothing is held that no device made; an
-        /// item is on no list only when some device meant to take it off.
+        /// item is on no list only when some device meant to take it off. An item some device put on an owner
+        /// that some device meant to delete may be gone, or on no list: a delete wins over the edits other
+        /// devices make of the owner until they pull it.
         func checkLists<Model: FaultListModel>(
             of _: Model.Type, directory: URL, server: PostgresDataStore, into report: inout Report
         ) throws {
@@ -421,6 +435,10 @@
             var deleted = Set<String>()
             var unlinked = Set<String>()
             var tripsMade: [String] = []
+            // The items each owner was given (by name), and the owners some device meant to delete: an item put
+            // on an owner that a delete reached goes with it (trips) or onto no list (playlists).
+            var putInto: [String: Set<String>] = [:]
+            var ownersDeleted = Set<String>()
             for index in 0..<devices {
                 func lines(_ suffix: String) throws -> [[Substring]] {
                     try String(
@@ -438,19 +456,32 @@
                     case "delete": deleted.formUnion(titles)
                     case "unlink": unlinked.formUnion(titles)
                     case "trip" where acknowledged.contains(fields[0]): tripsMade.append(contentsOf: titles)
+                    case "into" where !titles.isEmpty:
+                        putInto[titles[0], default: []].formUnion(titles.dropFirst())
+                    case "deltrip": ownersDeleted.formUnion(titles)
                     default: break
                     }
                 }
             }
             report.tripsMade = tripsMade.count
             report.tripsMerged = tripsMade.count - Set(tripsMade).count
+            report.ownersDeleted = ownersDeleted.count
+            let wentWithTheirOwner = ownersDeleted.reduce(into: Set<String>()) {
+                $0.formUnion(putInto[$1] ?? [])
+            }
             let held = Set(stored.owners.keys)
-            let lost = mustHold.subtracting(deleted).subtracting(held)
-            if !lost.isEmpty { report.violations.append("acknowledged items lost: \(lost.sorted())") }
+            let lost = mustHold.subtracting(deleted).subtracting(held).subtracting(wentWithTheirOwner)
+            if !lost.isEmpty {
+                report.violations.append(
+                    "acknowledged items lost: \(lost.sorted())\n"
+                        + (try trails(of: lost, server: server, directory: directory)))
+            }
             let unknown = held.subtracting(made)
             if !unknown.isEmpty { report.violations.append("items no device made: \(unknown.sorted())") }
             let offTheirLists = Set(
-                stored.owners.filter { $0.value == nil && !unlinked.contains($0.key) }.keys)
+                stored.owners.filter {
+                    $0.value == nil && !unlinked.contains($0.key) && !wentWithTheirOwner.contains($0.key)
+                }.keys)
             if !offTheirLists.isEmpty {
                 report.violations.append(
                     "items that lost their list: \(offTheirLists.sorted())\n"

@@ -163,13 +163,15 @@ import Synchronization
     /// makes it: one step, or two or three in one save (``editListStep``), each a new item appended or put first,
     /// a list reversed, an item moved to another owner or taken off its list, an item deleted, a list emptied, or
     /// an owner's attributes with previous values changed; every five seconds a new owner instead, every other
-    /// one made with an item it takes from another owner between two new ones. Each owner it edits or makes gets
-    /// `stamp` (``FaultListModel/stamp``), so that every transaction carries its stamp.
+    /// one made with an item it takes from another owner between two new ones; now and then the delete of an
+    /// owner made in this run. Each owner it edits or makes gets `stamp` (``FaultListModel/stamp``), so that
+    /// every transaction carries its stamp.
     ///
     /// Before saving, appends `STAMP WHAT TITLES…` to `intents`, a line for each thing the edit does (the
     /// checker reads each line alone): `insert` with the new items' titles, `unlink`
     /// with the titles the edit takes off their lists, `delete` with the deleted item's, `move` with the moved
-    /// item's, `reorder` alone, `trip` with a new owner's name. A device killed between the line and the save
+    /// item's, `reorder` alone, `trip` with a new owner's name, `into OWNER` with the titles of the items the
+    /// edit puts on that owner's list, `deltrip` with a deleted owner's name. A device killed between the line and the save
     /// leaves an intent that no transaction carried out, so the checker reads intents as what may have
     /// happened, and acknowledgements as what did. Returns how many models the context changed; 0 when the
     /// device holds no owner yet.
@@ -198,8 +200,11 @@ import Synchronization
             // keep that order (an intent line each; the checker reads them one by one).
             if Bool.random(using: &random), let moved = items.randomElement(using: &random) {
                 let (first, last) = ("item-\(stamp)", "item-\(stamp)-b")
-                intents.write(
-                    Data("\(stamp) insert \(first) \(last)\n\(stamp) move \(Model.title(of: moved))\n".utf8))
+                let lines = [
+                    "insert \(first) \(last)", "move \(Model.title(of: moved))",
+                    "into \(name) \(first) \(Model.title(of: moved)) \(last)",
+                ]
+                intents.write(Data(lines.map { "\(stamp) \($0)\n" }.joined().utf8))
                 new.append(Model.makeItem(title: first))
                 new.append(moved)
                 new.append(Model.makeItem(title: last))
@@ -208,16 +213,36 @@ import Synchronization
             try context.save()
             return changes
         }
+        // Now and then an owner made in this run, half a minute old at least, is deleted, its items with it
+        // (trips) or put on no list (playlists). Other devices go on editing it until they pull the delete: what
+        // they put into it meanwhile goes with it, as the `into` lines let the checker allow. The stamp goes on a
+        // seeded owner, which no device deletes, since a delete alone carries no values.
+        let window = Int(Date().timeIntervalSince1970 / 5)
+        if owners.count > 6, Int.random(in: 0..<40, using: &random) == 0,
+            let old = owners.first(where: { $0.name.hasPrefix("trip-") && $0.name < "trip-\(window - 6)" }),
+            let seed = owners.first(where: { !$0.name.hasPrefix("trip-") })
+        {
+            intents.write(Data("\(stamp) deltrip \(old.name)\n".utf8))
+            context.delete(old)
+            seed.stamp = stamp
+            let changes = [context.changedModelsArray, context.deletedModelsArray].map(\.count).reduce(0, +)
+            try context.save()
+            return changes
+        }
         // One step in most transactions, two or three in one of four: a pull then applies a device's steps
         // together (an item moved and its old list reversed, a new item and a delete), as an app's save makes them.
         let steps = Int.random(in: 0..<4, using: &random) == 0 ? Int.random(in: 2...3, using: &random) : 1
         for step in 0..<steps {
             let owner = owners[Int.random(in: 0..<owners.count, using: &random)]
-            let intent = editListStep(
+            let lines = editListStep(
                 owner, owners: owners, items: &items, in: context,
                 title: step == 0 ? "item-\(stamp)" : "item-\(stamp)-\(step)", stamp: stamp, random: &random)
             owner.stamp = stamp
-            intents.write(Data("\(stamp) \(intent)\n".utf8))
+            // An owner made in this run may be deleted on the server before this transaction arrives, and every
+            // change it makes with it: a seeded owner carries the stamp too, so that the checker finds where the
+            // transaction landed.
+            if owner.name.hasPrefix("trip-") { owners.first { !$0.name.hasPrefix("trip-") }?.stamp = stamp }
+            intents.write(Data(lines.map { "\(stamp) \($0)\n" }.joined().utf8))
         }
         let changes = [context.insertedModelsArray, context.changedModelsArray, context.deletedModelsArray]
             .map(\.count).reduce(0, +)
@@ -226,43 +251,45 @@ import Synchronization
     }
 
     /// One step of ``editListsOnce``: a random edit of `owner`'s list or of an item of `items` (a deleted item
-    /// leaves `items`, so that a later step of the transaction does not touch it). Returns the step's intent.
+    /// leaves `items`, so that a later step of the transaction does not touch it). Returns the step's intent
+    /// lines: what it does, and `into OWNER TITLE` for an item it puts on an owner's list.
     func editListStep<Model: FaultListModel>(
         _ owner: Model, owners: [Model], items: inout [Model.Item], in context: ModelContext, title: String,
         stamp: String, random: inout SplitMix64
-    ) -> String {
+    ) -> [String] {
         let position = items.isEmpty ? nil : Int.random(in: 0..<items.count, using: &random)
         let item = position.map { items[$0] }
         // Inserts until the lists hold about sixty items, deletes beyond, so that the lists stay app-sized.
         switch Int.random(in: 0..<20, using: &random) {
         case 0..<5 where items.count < 60:
             owner.append(Model.makeItem(title: title))
-            return "insert \(title)"
+            return ["insert \(title)", "into \(owner.name) \(title)"]
         case 5..<7 where items.count < 60:
             owner.insertFirst(Model.makeItem(title: title))
-            return "insert \(title)"
+            return ["insert \(title)", "into \(owner.name) \(title)"]
         case 0..<7 where position != nil, 17..<19 where position != nil:
             context.delete(item!)
             items.remove(at: position!)
-            return "delete \(Model.title(of: item!))"
+            return ["delete \(Model.title(of: item!))"]
         case 9..<11:
             // Attributes that keep their previous values: edits of one owner on two devices are conflicts the
             // resolver decides (the default keeps the later push).
             owner.editDetails(stamp: stamp, number: Int.random(in: 1...30, using: &random))
-            return "details"
+            return ["details"]
         case 11..<15 where item != nil:
             let current = Model.trip(of: item!)
-            Model.setTrip(owners.first { $0 !== current && $0 !== owner } ?? owner, of: item!)
-            return "move \(Model.title(of: item!))"
+            let destination = owners.first { $0 !== current && $0 !== owner } ?? owner
+            Model.setTrip(destination, of: item!)
+            return ["move \(Model.title(of: item!))", "into \(destination.name) \(Model.title(of: item!))"]
         case 15..<17 where item != nil:
             Model.setTrip(nil, of: item!)
-            return "unlink \(Model.title(of: item!))"
+            return ["unlink \(Model.title(of: item!))"]
         case 19:
             defer { owner.clearList() }
-            return (["unlink"] + owner.listedItems.map(Model.title(of:))).joined(separator: " ")
+            return [(["unlink"] + owner.listedItems.map(Model.title(of:))).joined(separator: " ")]
         default:
             owner.reverseList()
-            return "reorder"
+            return ["reorder"]
         }
     }
 #else
