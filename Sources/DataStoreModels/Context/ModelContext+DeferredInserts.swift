@@ -95,6 +95,7 @@ extension ModelContext {
             deferred.count == saved.count
                 && zip(deferred, saved).allSatisfy { $0.id == $1.persistentIdentifier })
         var instances: [AnyObject] = []
+        var plainInstances: [AnyObject] = []
         var reserved = false
         for (insert, snapshot) in zip(deferred, saved) where insert.isClass {
             if !reserved {
@@ -102,11 +103,15 @@ extension ModelContext {
                 reserved = true
             }
             let registration = Registration(model: insert.model, baseline: .saved(snapshot.values))
-            registered.register(fetched: insert.id, registration, reportsChanges: registration.reportsChanges)
-            if let connected = registration.connectedInstance { instances.append(connected) }
+            let reports = registration.reportsChanges
+            registered.register(fetched: insert.id, registration, reportsChanges: reports)
+            if let connected = registration.connectedInstance {
+                if reports { instances.append(connected) } else { plainInstances.append(connected) }
+            }
         }
         guard reserved else { return }
-        registered.track(fetched: instances)
+        registered.track(fetched: instances, reports: true)
+        registered.track(fetched: plainInstances, reports: false)
         if autosaveEnabled, autosaveTimer == nil, registered.hasModelsToCompare { startAutosaveTimer() }
     }
 

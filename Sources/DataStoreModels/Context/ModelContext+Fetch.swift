@@ -37,7 +37,7 @@ extension ModelContext {
         let connects = reportsChanges || ModelTypeFacts.hasRelationships(Model.self)
         var connected: [AnyObject] = []
         if connects { connected.reserveCapacity(snapshots.count) }
-        defer { registry.track(fetched: connected) }
+        defer { registry.track(fetched: connected, reports: reportsChanges) }
         // Each model's `init()` identifier is replaced right away by the stored one (no random key drawn).
         try PersistentIdentifier.$isReplacedRightAway.withValue(true) {
             let make = Model.snapshotMaker()

@@ -136,9 +136,10 @@ struct ModelRegistry {
         return true
     }
 
-    /// Connects the instances of models registered with ``register(fetched:_:reportsChanges:)`` to the log.
-    func track(fetched instances: [AnyObject]) {
-        ModelChangeTracking.track(instances, in: log)
+    /// Connects the instances of models registered with ``register(fetched:_:reportsChanges:)`` to the log;
+    /// `reports` says whether their attributes report their changes.
+    func track(fetched instances: [AnyObject], reports: Bool) {
+        ModelChangeTracking.track(instances, in: log, reports: reports)
     }
 
     /// Removes and returns the registration of `id`.
@@ -181,7 +182,9 @@ struct ModelRegistry {
         }
         // The common new registration (a fetched or inserted model, no twins): one instance to track.
         if old == nil, let new, new.twins.isEmpty {
-            if let instance = new.connectedInstance { ModelChangeTracking.track(instance, in: log) }
+            if let instance = new.connectedInstance {
+                ModelChangeTracking.track(instance, in: log, reports: new.reportsChanges)
+            }
             return
         }
         // The common removal (a saved insert re-registered, a delete): one instance to untrack.
@@ -191,19 +194,22 @@ struct ModelRegistry {
         }
         let before = old?.instances ?? []
         let after = new?.instances ?? []
-        for instance in before where !after.contains(where: { $0 === instance }) {
+        for (instance, _) in before where !after.contains(where: { $0.instance === instance }) {
             ModelChangeTracking.untrack(instance, from: log)
         }
-        for instance in after where !before.contains(where: { $0 === instance }) {
-            ModelChangeTracking.track(instance, in: log)
+        for (instance, reports) in after where !before.contains(where: { $0.instance === instance }) {
+            ModelChangeTracking.track(instance, in: log, reports: reports)
         }
     }
 }
 
 extension ModelContext.Registration {
-    /// The class instances of this registration that its context connects to its change log.
-    var instances: [AnyObject] {
-        ([model] + twins).compactMap(Self.connectedInstance)
+    /// The class instances of this registration that its context connects to its change log, each with
+    /// whether its attributes report their changes.
+    var instances: [(instance: AnyObject, reports: Bool)] {
+        ([model] + twins).compactMap { model in
+            Self.connectedInstance(model).map { ($0, Self.reportsChanges(model)) }
+        }
     }
 
     /// Whether a save must compare this registration whatever the change log says: its stored values are

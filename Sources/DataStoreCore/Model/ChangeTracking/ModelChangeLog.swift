@@ -24,8 +24,16 @@ package final class ModelChangeLog: Sendable {
     /// wake on.
     package let edits = SignalBroadcaster()
 
+    /// The number by which ``ModelChangeTracking`` knows the log.
+    let trackingNumber: Int
+
     /// An empty log.
-    package init() {}
+    package init() {
+        trackingNumber = ModelChangeTracking.newLogNumber()
+        ModelChangeTracking.register(self)
+    }
+
+    deinit { ModelChangeTracking.forget(log: trackingNumber) }
 
     /// Records that the model with `identifier` changed, unless the log is suspended.
     package func note(_ identifier: PersistentIdentifier) {
