@@ -174,7 +174,8 @@ extension ModelContext {
         let updated = descriptor.includePendingChanges ? updatedIdentifiers : []
         let hasChanges =
             descriptor.includePendingChanges
-            && !(insertOrder.isEmpty && deleteOrder.isEmpty && pendingBatchDeletes.isEmpty && updated.isEmpty)
+            && !(insertOrder.isEmpty && deleteOrder.isEmpty && pendingBatchDeletes.isEmpty && updated.isEmpty
+                && registry.log.droppedCount == 0)
         if hasChanges, container.modelTypes.haveRelationships {
             // A new model related to a tracked one since its insert or save is a pending insert, as in SwiftData.
             insertNewlyRelatedModels(updated: updated)

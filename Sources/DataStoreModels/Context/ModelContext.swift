@@ -260,6 +260,7 @@ public final class ModelContext {
     /// The number of models with unsaved changes, plus the batch deletes waiting for the next save.
     var pendingChangeCount: Int {
         insertOrder.count + deleteOrder.count + pendingBatchDeletes.count + updatedIdentifiers.count
+            + registry.log.droppedCount
     }
 
     /// The saved models with unsaved attribute changes: of the models that may have changed (see

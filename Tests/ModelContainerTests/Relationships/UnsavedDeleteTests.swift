@@ -193,7 +193,11 @@ final class PostTag: PersistentModel {
         let passport = BucketListItem(title: "Passport")
         trip.bucketList.append(passport)
         trip.bucketList = []
+        // A pending insert, as in SwiftData: the context has changes and a fetch finds it.
+        #expect(context.hasChanges)
+        #expect(try context.fetch(FetchDescriptor<BucketListItem>()).map(\.title) == ["Passport"])
         try context.save()
+        #expect(!context.hasChanges)
         let items = try ModelContext(container).fetch(FetchDescriptor<BucketListItem>())
         #expect(items.map(\.title) == ["Passport"])
         #expect(items.first?.trip == nil)

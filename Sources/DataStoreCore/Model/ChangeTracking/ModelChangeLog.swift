@@ -83,6 +83,9 @@ package final class ModelChangeLog: Sendable {
         }
     }
 
+    /// How many models are noted as dropped and not taken yet: pending inserts of the context.
+    package var droppedCount: Int { state.withLock { $0.dropped.count } }
+
     /// The models noted as dropped since the last call, which it forgets.
     package func takeDropped() -> [AnyObject] {
         let taken = state.withLock { state -> [DroppedModel] in
