@@ -87,13 +87,10 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
     let snapshotValue: (Model) -> SnapshotValue
     /// The related models in memory (none for a relationship not read yet).
     package let loadedModels: (Model) -> [any PersistentModel]
-    /// Sets the property to no related model (`nil`, or an empty list) through its setter, so that each model
-    /// it held drops the owner from its inverse side in memory: how a model deleted before it was ever saved
-    /// lets go of the models it was related to.
-    package let clear: (Model) -> Void
     /// Sets the property, through its setter, to the related models whose identifiers `keep` accepts, so that
     /// each model it drops drops the owner from its inverse side in memory; loads a fault first, as reading the
-    /// property does, and writes nothing when it keeps them all.
+    /// property does, and writes nothing when it keeps them all. Keeping none is how a model deleted before it
+    /// was ever saved lets go of the models it was related to.
     package let keepOnly: (Model, (PersistentIdentifier) -> Bool) -> Void
     /// Makes the relationship hold nothing, writing its storage: no inverse is touched and nothing is noted as
     /// changed. What a context does to the relationships of a new model it discards (a rollback, or the context
@@ -147,7 +144,6 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
             return storage.keyPath.map { model[keyPath: $0].snapshotValue } ?? .null
         }
         loadedModels = { model in storage.keyPath.map { model[keyPath: $0].loadedModels } ?? [] }
-        clear = { model in model[keyPath: keyPath] = Value(relatedModels: []) }
         keepOnly = { model, keep in
             let related = model[keyPath: keyPath].relatedModels
             let kept = related.filter { keep($0.persistentModelID) }

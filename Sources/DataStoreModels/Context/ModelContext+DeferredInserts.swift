@@ -103,10 +103,15 @@ extension ModelContext {
                 reserved = true
             }
             let registration = Registration(model: insert.model, baseline: .saved(snapshot.values))
-            let reports = registration.reportsChanges
-            registered.register(fetched: insert.id, registration, reportsChanges: reports)
-            if let connected = registration.connectedInstance {
-                if reports { instances.append(connected) } else { plainInstances.append(connected) }
+            let connection = registration.connection
+            registered.register(
+                fetched: insert.id, registration, reportsChanges: connection?.reports ?? false)
+            if let connection {
+                if connection.reports {
+                    instances.append(connection.instance)
+                } else {
+                    plainInstances.append(connection.instance)
+                }
             }
         }
         guard reserved else { return }

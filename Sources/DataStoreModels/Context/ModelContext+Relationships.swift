@@ -88,7 +88,7 @@ extension ModelContext {
             if relationship.deleteRule == .cascade {
                 for other in related { delete(other) }
             }
-            relationship.clear(model)
+            relationship.keepOnly(model) { _ in false }
         }
     }
 
@@ -98,7 +98,7 @@ extension ModelContext {
     /// them through its setter, so that they drop `model` from their inverse side; a `.deny` one keeps them, and
     /// the save refuses them for naming a deleted model. SwiftData applies the rules to the relationships as
     /// they are at the save, so this is what it does to them.
-    func dropRelationshipGains<Model: PersistentModel>(of model: Model, saved: [String: SnapshotValue]) {
+    func applyDeleteRules<Model: PersistentModel>(toGainsOf model: Model, saved: [String: SnapshotValue]) {
         guard ModelTypeFacts.hasRelationships(Model.self) else { return }
         for attribute in Model.schemaAttributes {
             guard let relationship = attribute.relationship, relationship.deleteRule != .deny else {

@@ -246,7 +246,7 @@ public final class ModelContext {
         }
         guard let registration = registry[id], !registration.isDeleted else { return }
         if case .saved(let saved) = registration.baseline {
-            dropRelationshipGains(of: registration.model, saved: saved)
+            applyDeleteRules(toGainsOf: registration.model, saved: saved)
         }
         registry[id]?.isDeleted = true
         deleteOrder.append(id)

@@ -182,14 +182,14 @@ struct ModelRegistry {
         }
         // The common new registration (a fetched or inserted model, no twins): one instance to track.
         if old == nil, let new, new.twins.isEmpty {
-            if let instance = new.connectedInstance {
-                ModelChangeTracking.track(instance, in: log, reports: new.reportsChanges)
+            if let connection = new.connection {
+                ModelChangeTracking.track(connection.instance, in: log, reports: connection.reports)
             }
             return
         }
         // The common removal (a saved insert re-registered, a delete): one instance to untrack.
         if let old, new == nil, old.twins.isEmpty {
-            if let instance = old.connectedInstance { ModelChangeTracking.untrack(instance, from: log) }
+            if let connection = old.connection { ModelChangeTracking.untrack(connection.instance, from: log) }
             return
         }
         let before = old?.instances ?? []
@@ -207,9 +207,7 @@ extension ModelContext.Registration {
     /// The class instances of this registration that its context connects to its change log, each with
     /// whether its attributes report their changes.
     var instances: [(instance: AnyObject, reports: Bool)] {
-        ([model] + twins).compactMap { model in
-            Self.connectedInstance(model).map { ($0, Self.reportsChanges(model)) }
-        }
+        ([model] + twins).compactMap(Self.connection)
     }
 
     /// Whether a save must compare this registration whatever the change log says: its stored values are
@@ -234,12 +232,11 @@ extension ModelContext.Registration {
     /// The primary model's reference when it is a class instance.
     var instance: AnyObject? { Self.instance(model) }
 
-    /// The primary instance, when its context connects it to its change log: its properties report their
-    /// changes, or its relationships report the new models they let go of (``ModelChangeLog/noteDropped(_:)``).
-    var connectedInstance: AnyObject? { Self.connectedInstance(model) }
-
-    /// Whether the primary model's properties all report their changes.
-    var reportsChanges: Bool { Self.reportsChanges(model) }
+    /// The primary instance, when its context connects it to its change log (its properties report their
+    /// changes, or its relationships report the new models they let go of: ``ModelChangeLog/noteDropped(_:)``),
+    /// with whether its properties report their changes; `nil` for a model that is not connected, which does
+    /// not report them.
+    var connection: (instance: AnyObject, reports: Bool)? { Self.connection(model) }
 
     /// Whether both registrations hold the same class instance (never true for struct models).
     func holdsTheSameInstance(as other: Self) -> Bool {
@@ -247,14 +244,15 @@ extension ModelContext.Registration {
         return instance === Self.instance(other.model)
     }
 
-    /// `model` itself when it is a class instance whose properties report their changes, or whose type has
-    /// relationships.
-    private static func connectedInstance(_ model: any PersistentModel) -> AnyObject? {
-        func open<Model: PersistentModel>(_ model: Model) -> AnyObject? {
+    /// `model` itself, with whether its properties report their changes, when it is a class instance whose
+    /// properties report their changes or whose type has relationships.
+    private static func connection(_ model: any PersistentModel) -> (instance: AnyObject, reports: Bool)? {
+        func open<Model: PersistentModel>(_ model: Model) -> (instance: AnyObject, reports: Bool)? {
             // Only a class reports its changes (its wrappers reach the enclosing instance), and a class instance
             // is its reference: `as AnyObject` on the existential would go through the bridging machinery.
-            ChangeReportingDiscovery.reportsChanges(Model.self) || ModelTypeFacts.hasRelationships(Model.self)
-                ? unsafeBitCast(model, to: AnyObject.self) : nil
+            let reports = ChangeReportingDiscovery.reportsChanges(Model.self)
+            guard reports || ModelTypeFacts.hasRelationships(Model.self) else { return nil }
+            return (unsafeBitCast(model, to: AnyObject.self), reports)
         }
         return open(model)
     }

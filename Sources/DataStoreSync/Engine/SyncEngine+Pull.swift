@@ -112,10 +112,9 @@ extension SyncEngine {
 
     /// Whether a page's save that refused naming the device's `model` can be explained, so that the page is
     /// applied again: an app save of `model` that the history read since adds to what is pending, or `model`
-    /// is a device model
-    /// with nothing unpushed that holds unique values and that the server does not hold (a model the server
-    /// merged into another on its push, whose correction never ran), which the pending changes then name as
-    /// their holder, for the page to merge.
+    /// is a device model with nothing unpushed that holds unique values and that the server does not hold (a
+    /// model the server merged into another on its push, whose correction never ran), which the pending
+    /// changes then name as their holder, for the page to merge.
     private func explainRefusal(naming model: PersistentIdentifier, state: inout PullState) throws -> Bool {
         if state.catchingUp {
             try catchUp(&state.pending, through: &state.through)
