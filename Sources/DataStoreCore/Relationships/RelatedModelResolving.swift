@@ -19,6 +19,10 @@ package protocol RelatedModelResolving: AnyObject {
         _ identifier: PersistentIdentifier, as type: Model.Type
     )
         -> Model??
+
+    /// The ``ModelChangeLog/trackingNumber`` of the change log of the context the resolver loads into, `0` for
+    /// a resolver outside any context: the relationships it loads report there the new models they let go of.
+    var changeLogNumber: Int { get }
 }
 
 extension RelatedModelResolving {
@@ -28,6 +32,9 @@ extension RelatedModelResolving {
     ) -> Model?? {
         resolve([identifier], as: type).map { $0.first }
     }
+
+    /// No context's log: a store's own resolver.
+    package var changeLogNumber: Int { 0 }
 }
 
 /// A relationship that has not been read yet: the persisted value it holds and who can load it.

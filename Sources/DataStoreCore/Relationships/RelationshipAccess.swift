@@ -180,7 +180,9 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
             }
             ModelChangeTracking.noteChange(of: owner)
             if !adding, let model = model as? any PersistentModel {
-                ModelChangeTracking.noteDropped([model], by: owner)
+                ModelChangeTracking.noteDropped(
+                    [model], by: owner, contextLog: storage.keyPath.map { owner[keyPath: $0].contextLog } ?? 0
+                )
             }
         }
         writesFreshFaultsInPlace = { storage.offset != nil }

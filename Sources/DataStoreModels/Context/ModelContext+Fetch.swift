@@ -32,12 +32,11 @@ extension ModelContext {
         let tracksNothing = untracked || registry.isEmpty
         var models: [Model] = []
         models.reserveCapacity(snapshots.count)
-        // Connected to the change log: instances that report their changes, and those whose relationships
-        // report the new models they let go of.
-        let connects = reportsChanges || ModelTypeFacts.hasRelationships(Model.self)
+        // Connected to the change log: instances that report their changes. (The relationships of the others
+        // know the log through the resolver that loads them: `Relationship.contextLog`.)
         var connected: [AnyObject] = []
-        if connects { connected.reserveCapacity(snapshots.count) }
-        defer { registry.track(fetched: connected, reports: reportsChanges) }
+        if reportsChanges { connected.reserveCapacity(snapshots.count) }
+        defer { registry.track(fetched: connected) }
         // Each model's `init()` identifier is replaced right away by the stored one (no random key drawn).
         try PersistentIdentifier.$isReplacedRightAway.withValue(true) {
             let make = Model.snapshotMaker()
@@ -53,7 +52,7 @@ extension ModelContext {
                     Registration(model: model, baseline: .saved(snapshot.values)),
                     reportsChanges: reportsChanges)
                 // A class instance is its reference; the cast through `AnyObject` would look the type up each time.
-                if connects { connected.append(unsafeBitCast(model, to: AnyObject.self)) }
+                if reportsChanges { connected.append(unsafeBitCast(model, to: AnyObject.self)) }
                 models.append(model)
             }
         }
@@ -274,7 +273,7 @@ extension ModelContext {
         let model = try Model(snapshot: snapshot, resolver: resolver)
         if Model.self is AnyObject.Type {
             // Class instances are tracked so that `save()` sees changes made to them.
-            registry[id] = Registration(model: model, baseline: .saved(snapshot.values))
+            registry.register(materialized: id, Registration(model: model, baseline: .saved(snapshot.values)))
         }
         return model
     }

@@ -104,7 +104,9 @@ public final class ModelContext {
 
     /// The registrations. Read and change them through ``registry``, which registers ``deferredInserts`` first;
     /// only the paths that know the deferred inserts cannot matter to them use this directly.
-    var registered = ModelRegistry()
+    var registered: ModelRegistry
+    /// The registry's change log, outside it: what a resolver made while the registry is being changed reads.
+    let changeLog: ModelChangeLog
     /// New models `insert` has not registered yet: the last entries of `insertOrder`, in the same order.
     /// See `ModelContext+DeferredInserts.swift`.
     var deferredInserts: [DeferredInsert] = []
@@ -131,6 +133,9 @@ public final class ModelContext {
     /// Creates a context for the container.
     public init(_ container: ModelContainer) {
         self.container = container
+        let log = ModelChangeLog()
+        changeLog = log
+        registered = ModelRegistry(log: log)
     }
 
     deinit {

@@ -4,9 +4,10 @@ import DataStoreCore
 ///
 /// A context may track tens of thousands of fetched models and change one. So that `save()` and `hasChanges`
 /// look only at the models that may have changed, the registry keeps:
-/// - the instances of types whose properties report their changes (`Attribute`, `Relationship`), and of types
-///   with relationships (whose setters report the new models they let go of), connected to the context's
-///   ``ModelChangeLog``, which their setters write to;
+/// - the instances of types whose properties report their changes (`Attribute`, `Relationship`), and the
+///   inserted instances of types with relationships (whose setters report the new models they let go of),
+///   connected to the context's ``ModelChangeLog``, which their setters write to (a fetched model's
+///   relationships know the log through the resolver that loads them: `Relationship.contextLog`);
 /// - the set of registrations it must compare with their baseline whatever the log says: models of types with
 ///   plain stored properties, and models whose stored values the context has not seen (struct values given to
 ///   `insert` again).
@@ -14,7 +15,12 @@ struct ModelRegistry {
     private(set) var entries: [PersistentIdentifier: ModelContext.Registration] = [:]
     private var alwaysCompared: Set<PersistentIdentifier> = []
     /// Where the tracked instances' setters note their changes.
-    let log = ModelChangeLog()
+    let log: ModelChangeLog
+
+    /// An empty registry noting changes in `log`.
+    init(log: ModelChangeLog) {
+        self.log = log
+    }
 
     subscript(id: PersistentIdentifier) -> ModelContext.Registration? {
         get { entries[id] }
@@ -78,16 +84,16 @@ struct ModelRegistry {
 
     /// Sets or removes the registration of `id` and returns the one it replaces, hashing `id` once for the
     /// table (a save re-registers every model it inserted, a fetch every model it made).
-    private mutating func replace(_ id: PersistentIdentifier, with newValue: ModelContext.Registration?)
-        -> ModelContext.Registration?
-    {
+    private mutating func replace(
+        _ id: PersistentIdentifier, with newValue: ModelContext.Registration?, connectingFetched: Bool = false
+    ) -> ModelContext.Registration? {
         let old: ModelContext.Registration?
         if let newValue {
             old = entries.updateValue(newValue, forKey: id)
         } else {
             old = entries.removeValue(forKey: id)
         }
-        connect(old: old, new: newValue)
+        connect(old: old, new: newValue, fetched: connectingFetched)
         if let newValue, newValue.needsComparing {
             alwaysCompared.insert(id)
         } else if !alwaysCompared.isEmpty {
@@ -107,7 +113,7 @@ struct ModelRegistry {
 
     /// Registers a model a fetch created (or a save's deferred insert, once saved), under an identifier the
     /// registry does not hold. The caller says whether its type reports its changes, and tracks the reporting
-    /// instances itself, all under one lock (``track(fetched:)``): the cost of a fetch of many models is mostly
+    /// instances itself, all under one lock (``track(fetched:reports:)``): the cost of a fetch of many models is mostly
     /// the cost of registering them.
     mutating func register(
         fetched id: PersistentIdentifier, _ registration: ModelContext.Registration,
@@ -137,9 +143,18 @@ struct ModelRegistry {
     }
 
     /// Connects the instances of models registered with ``register(fetched:_:reportsChanges:)`` to the log;
-    /// `reports` says whether their attributes report their changes.
-    func track(fetched instances: [AnyObject], reports: Bool) {
+    /// `reports` says whether their attributes report their changes. A fetch connects only those that do: a
+    /// fetched model's relationships know the log through the resolver that loads them (see
+    /// `Relationship.contextLog`); a save's inserts connect both.
+    func track(fetched instances: [AnyObject], reports: Bool = true) {
         ModelChangeTracking.track(instances, in: log, reports: reports)
+    }
+
+    /// Registers a model made from a fetched snapshot, replacing any registration of `id`: what the subscript's
+    /// setter does, except that the instance is connected to the log only when its attributes report their
+    /// changes (see ``track(fetched:reports:)``).
+    mutating func register(materialized id: PersistentIdentifier, _ registration: ModelContext.Registration) {
+        _ = replace(id, with: registration, connectingFetched: true)
     }
 
     /// Removes and returns the registration of `id`.
@@ -174,15 +189,16 @@ struct ModelRegistry {
         return result
     }
 
-    /// Connects the instances `new` holds to the log and disconnects those only `old` held.
-    private func connect(old: ModelContext.Registration?, new: ModelContext.Registration?) {
+    /// Connects the instances `new` holds to the log and disconnects those only `old` held. `fetched` says
+    /// `new` was made from a fetched snapshot: connected only if its attributes report their changes.
+    private func connect(old: ModelContext.Registration?, new: ModelContext.Registration?, fetched: Bool) {
         // The common update of a registration (its baseline, its deleted flag) keeps its instances.
         if let old, let new, old.twins.isEmpty, new.twins.isEmpty, old.holdsTheSameInstance(as: new) {
             return
         }
         // The common new registration (a fetched or inserted model, no twins): one instance to track.
         if old == nil, let new, new.twins.isEmpty {
-            if let connection = new.connection {
+            if let connection = new.connection, connection.reports || !fetched {
                 ModelChangeTracking.track(connection.instance, in: log, reports: connection.reports)
             }
             return

@@ -37,18 +37,24 @@ final class ContextRelationshipResolver: RelatedModelResolving {
     /// `enumerate` lets them go with the batch that loaded them.
     private(set) var loadedIdentifiers: [PersistentIdentifier] = []
 
+    /// The tracking number of the change log of the context this resolver loads into (`0` for an orphan's):
+    /// the relationships it loads report there the new models they let go of.
+    let changeLogNumber: Int
+
     /// A resolver loading into `context`; with `listingLoads`, it lists what it loads in
     /// ``loadedIdentifiers``.
     init(context: ModelContext, listingLoads: Bool = false) {
         self.context = context
         self.container = context.container
         self.listsLoads = listingLoads
+        changeLogNumber = context.changeLog.trackingNumber
     }
 
     /// A resolver for the models of a context that is gone: every read goes to a context of its own.
     init(orphanedFrom container: ModelContainer) {
         self.container = container
         self.listsLoads = false
+        changeLogNumber = 0
     }
 
     /// Consecutive noted models of one type.

@@ -212,12 +212,22 @@ final class PostTag: PersistentModel {
             configurations: [ModelConfiguration(InMemoryStoreConfiguration(name: "trips"))])
         let setup = ModelContext(container)
         setup.insert(SyncTrip(name: "Lisbon"))
+        setup.insert(SyncTrip(name: "Porto"))
         try setup.save()
 
         let context = ModelContext(container)
-        let trip = try #require(try context.fetch(FetchDescriptor<SyncTrip>()).first)
+        let trips = try context.fetch(FetchDescriptor<SyncTrip>(sortBy: [SortDescriptor(\.name)]))
+        try #require(trips.count == 2)
+        let trip = trips[0]
         trip.items.append(SyncItem(title: "Passport"))
         trip.items = []
+        // A fetched trip whose list was read before, letting go of a new item through its inverse: the item
+        // put on the trip and taken off it again from its own side.
+        let porto = trips[1]
+        #expect(porto.items.isEmpty)
+        let bag = SyncItem(title: "Bag")
+        bag.trip = porto
+        bag.trip = nil
         // A new trip too, inserted and not saved yet: its list lets go of a new item the same way.
         let oslo = SyncTrip(name: "Oslo")
         context.insert(oslo)
@@ -226,7 +236,7 @@ final class PostTag: PersistentModel {
         try context.save()
         let items = try ModelContext(container).fetch(
             FetchDescriptor<SyncItem>(sortBy: [SortDescriptor(\.title)]))
-        #expect(items.map(\.title) == ["Map", "Passport"])
+        #expect(items.map(\.title) == ["Bag", "Map", "Passport"])
         #expect(items.allSatisfy { $0.trip == nil })
     }
 }

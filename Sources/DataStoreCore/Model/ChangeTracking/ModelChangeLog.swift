@@ -25,7 +25,7 @@ package final class ModelChangeLog: Sendable {
     package let edits = SignalBroadcaster()
 
     /// The number by which ``ModelChangeTracking`` knows the log.
-    let trackingNumber: Int
+    package let trackingNumber: Int
 
     /// An empty log.
     package init() {

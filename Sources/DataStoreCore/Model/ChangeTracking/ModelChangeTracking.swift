@@ -114,12 +114,18 @@ package enum ModelChangeTracking {
 
     /// Called by the setters of `@Relationship` when `owner`'s relationship let go of `models`: notes in the
     /// log of the context that tracks `owner` those that are new models no context inserted
-    /// (``ModelChangeLog/noteDropped(_:)``).
-    static func noteDropped(_ models: [any PersistentModel], by owner: AnyObject) {
-        guard count.load(ordering: .relaxed) > 0,
-            models.contains(where: { !$0.persistentModelID.isResolved })
-        else { return }
-        guard let log = table.withLock({ $0.entry(of: owner)?.log }) else { return }
+    /// (``ModelChangeLog/noteDropped(_:)``). A fetched model whose attributes do not report their changes is
+    /// not connected (see `Relationship.contextLog`): its relationship names the log of the context that
+    /// loaded it, `contextLog`, read only when some model let go of is new.
+    static func noteDropped(
+        _ models: [any PersistentModel], by owner: AnyObject, contextLog: @autoclosure () -> Int
+    ) {
+        guard models.contains(where: { !$0.persistentModelID.isResolved }) else { return }
+        let number = contextLog()
+        let log = table.withLock { table in
+            table.entry(of: owner)?.log ?? (number == 0 ? nil : table.logs[number]?.log)
+        }
+        guard let log else { return }
         for model in models where !model.persistentModelID.isResolved { log.noteDropped(model as AnyObject) }
     }
 }
