@@ -81,6 +81,35 @@ extension CrashAfterPushTests {
 }
 
 extension CrashAfterPushTests {
+    /// a edits twenty trips, one save each, that b deletes before a pushes: each pushed edit names a trip
+    /// neither the server nor a holds, which the push looks for among a's own inserts (a trip merged into
+    /// another on insert). a's history is read once for all twenty, not once for each: a device of the fault
+    /// test that read it again for every such edit spent most of its pushes there, and fell minutes behind.
+    @Test func editsOfTripsDeletedElsewhereReadTheDevicesHistoryOnce() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        let names = (0..<20).map { "trip-\($0)" }
+        try b.edit { context in for name in names { context.insert(SyncTrip(name: name)) } }
+        try b.sync()
+        try a.sync()
+        for name in names {
+            try a.edit { context in try #require(try a.trip(name, in: context)).nights = 3 }
+        }
+        try b.edit { context in
+            for trip in try context.fetch(FetchDescriptor<SyncTrip>()) { context.delete(trip) }
+        }
+        try b.sync()
+        try a.engine.pull()
+        try a.engine.push()
+        let history = try a.store.fetchHistory(HistoryDescriptor()).count
+        #expect(a.engine.transactionsReadForOwnInserts > 0)
+        #expect(a.engine.transactionsReadForOwnInserts <= history, "a's history holds \(history) transactions")
+        #expect(try SyncLab<InMemoryDataStore>.state(of: lab.server).filter { $0.hasPrefix("trip ") }.isEmpty)
+        try a.sync()
+        #expect(try a.state() == (try SyncLab<InMemoryDataStore>.state(of: lab.server)))
+    }
+
     /// b, which had pulled before, made Paris after a had pushed its own, pushed it (the server merged it into
     /// a's) and crashed before the correction, with nothing left to push. Its next pull brings a's Paris, whose
     /// name b's own Paris still holds: the pull must merge b's Paris into a's, as the correction would have.

@@ -45,35 +45,55 @@ extension SyncEngine {
         return holders
     }
 
-    /// The values the device's history inserted `identifiers` with, for models the device no longer holds: a
-    /// pull that merged a device model not pushed yet into the server's model of the same unique value deleted
-    /// it, and a crash may since have cost the engine its memory of the merge. Reads the device's history a page
-    /// at a time from its start, until every model's insert is found (a trimmed insert is not); each model once
-    /// in the engine's lifetime, since an insert's values never change.
+    /// The values the device's own inserts gave `identifiers`, for models the device no longer holds: a pull
+    /// that merged a device model not pushed yet into the server's model of the same unique value deleted it,
+    /// and a crash may since have cost the engine its memory of the merge. Only the device's own inserts: a
+    /// model a pull inserted came from the server, so a server that lacks it deleted it. Reads the device's
+    /// history once in the engine's lifetime, then only the transactions added since (an index of the unique
+    /// values of its own inserts, ``Progress/ownInserts``): a device whose edits of models deleted elsewhere
+    /// read its whole history again for each spent most of its pushes there, and fell minutes behind.
     private func insertedValues(of identifiers: Set<PersistentIdentifier>) throws
         -> [PersistentIdentifier: DataStoreSnapshot]
     {
-        let known = progress.withLock { $0.insertedValues }
-        let wanted = identifiers.filter { known[$0] == nil }
-        var found: [PersistentIdentifier: DataStoreSnapshot] = [:]
-        if !wanted.isEmpty {
-            try forEachHistoryPage(of: local, after: nil) { transactions in
-                for transaction in transactions {
-                    for change in transaction.changes
-                    where change.kind == .insert && wanted.contains(change.changedPersistentIdentifier) {
-                        let id = change.changedPersistentIdentifier
-                        found[id] = DataStoreSnapshot(persistentIdentifier: id, values: change.values)
+        var (missing, readThrough) = progress.withLock { progress in
+            (identifiers.contains { progress.ownInserts[$0] == nil }, progress.ownInsertsReadThrough)
+        }
+        if missing {
+            var added: [PersistentIdentifier: DataStoreSnapshot] = [:]
+            func read(after start: Local.Token?) throws {
+                try forEachHistoryPage(of: local, after: start) { page in
+                    progress.withLock { $0.transactionsReadForOwnInserts += page.count }
+                    for transaction in page where transaction.author != Self.pullAuthor {
+                        for change in transaction.changes where change.kind == .insert {
+                            let id = change.changedPersistentIdentifier
+                            guard let entity = server.schema.entity(named: id.entityName),
+                                !entity.uniqueConstraints.isEmpty
+                            else { continue }
+                            let names = Set(entity.uniqueConstraints.joined())
+                            added[id] = DataStoreSnapshot(
+                                persistentIdentifier: id, values: change.values.filter { names.contains($0.key) })
+                        }
                     }
+                    readThrough = page.last?.token ?? readThrough
+                    return true
                 }
-                return found.count < wanted.count
+            }
+            do {
+                try read(after: readThrough)
+            } catch let error as DataStoreError where error.code == .historyTokenExpired {
+                // Trimmed past where the last read stopped: what is left is read again from its start.
+                readThrough = nil
+                try read(after: nil)
             }
             progress.withLock { progress in
-                for id in wanted { progress.insertedValues[id] = .some(found[id]) }
+                progress.ownInserts.merge(added) { $1 }
+                progress.ownInsertsReadThrough = readThrough
             }
         }
-        for id in identifiers where !wanted.contains(id) {
-            if let values = known[id] ?? nil { found[id] = values }
+        return progress.withLock { progress in
+            identifiers.reduce(into: [:]) { found, id in
+                if let values = progress.ownInserts[id] { found[id] = values }
+            }
         }
-        return found
     }
 }

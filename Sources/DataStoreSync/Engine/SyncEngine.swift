@@ -55,10 +55,14 @@ where
         /// Device models the server merged into another on insert (a unique value taken), by server
         /// identifier: later changes of the device's model go to the server's.
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
-        /// The values device models the device no longer holds were inserted with, as its history holds them
-        /// (`nil`: not found), by device identifier: each is looked up once (``mergedHolders(of:)``), however
-        /// many pushed transactions edit it.
-        var insertedValues: [PersistentIdentifier: DataStoreSnapshot?] = [:]
+        /// The values of their unique constraints that the device's own inserts (not its pulls) gave models of
+        /// entities with unique constraints, by device identifier, as its history holds them through
+        /// `ownInsertsReadThrough`: where ``mergedHolders(of:)`` finds a device model the device no longer
+        /// holds. The history is read once, then only what it gained since.
+        var ownInserts: [PersistentIdentifier: DataStoreSnapshot] = [:]
+        var ownInsertsReadThrough: Local.Token?
+        /// How many device transactions the reads for ``ownInserts`` went through.
+        var transactionsReadForOwnInserts = 0
         /// The background run, while ``start()`` is in effect.
         var continuous: ContinuousRun?
         /// For tests: runs after a pushed transaction's server save, before the device is corrected; throwing
@@ -107,6 +111,10 @@ where
     /// For tests: the most transactions one read of a store's history by this engine returned so far, what it
     /// held of a history at once.
     package var largestHistoryPage: Int { progress.withLock { $0.largestHistoryPage } }
+
+    /// For tests: how many device transactions the engine read to find the values its own inserts gave models
+    /// it no longer holds (``mergedHolders(of:)``).
+    package var transactionsReadForOwnInserts: Int { progress.withLock { $0.transactionsReadForOwnInserts } }
 
     /// Creates the sync of `local` with `server` for the given model types.
     ///
