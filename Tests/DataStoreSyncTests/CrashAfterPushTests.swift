@@ -104,7 +104,8 @@ extension CrashAfterPushTests {
         try a.engine.push()
         let history = try a.store.fetchHistory(HistoryDescriptor()).count
         #expect(a.engine.transactionsReadForOwnInserts > 0)
-        #expect(a.engine.transactionsReadForOwnInserts <= history, "a's history holds \(history) transactions")
+        #expect(
+            a.engine.transactionsReadForOwnInserts <= history, "a's history holds \(history) transactions")
         #expect(try SyncLab<InMemoryDataStore>.state(of: lab.server).filter { $0.hasPrefix("trip ") }.isEmpty)
         try a.sync()
         #expect(try a.state() == (try SyncLab<InMemoryDataStore>.state(of: lab.server)))

@@ -71,7 +71,8 @@ extension SyncEngine {
                             else { continue }
                             let names = Set(entity.uniqueConstraints.joined())
                             added[id] = DataStoreSnapshot(
-                                persistentIdentifier: id, values: change.values.filter { names.contains($0.key) })
+                                persistentIdentifier: id,
+                                values: change.values.filter { names.contains($0.key) })
                         }
                     }
                     readThrough = page.last?.token ?? readThrough
