@@ -24,10 +24,11 @@
         static let seconds = ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_SECONDS"].flatMap(
             Double.init)
 
-        /// The workloads to run, from `DATASTORE_SYNC_FAULT_WORKLOADS` (`notes`, `lists`, `playlists`, or several
-        /// separated by commas; all when unset).
+        /// The workloads to run, from `DATASTORE_SYNC_FAULT_WORKLOADS` (`notes`, `lists`, `playlists`, `tags`, or
+        /// several separated by commas; all when unset).
         static let workloads = Set(
-            (ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_WORKLOADS"] ?? "notes,lists,playlists")
+            (ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_WORKLOADS"]
+                ?? "notes,lists,playlists,tags")
                 .split(
                     separator: ","
                 ).map(String.init))
@@ -60,6 +61,16 @@
                 try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, workload: "playlists").run())
         }
 
+        /// Notes and tags, a many-to-many relationship without previous values, tagged and untagged from either
+        /// side, one pair per save.
+        @Test(
+            .enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"),
+            .enabled(if: workloads.contains("tags")))
+        func fiveDevicesTaggingNotesConvergeUnderFaults() throws {
+            try Self.expectClean(
+                try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, workload: "tags").run())
+        }
+
         /// Prints the summary (and appends it to `DATASTORE_SYNC_FAULT_REPORT`) and expects no violation.
         static func expectClean(_ report: SyncFaultRun.Report) throws {
             print(report.summary)
@@ -82,19 +93,21 @@
     struct SyncFaultRun {
         let seconds: Double
         let devices: Int
-        /// `notes`, or the list workload the devices run (`sync-device … lists|playlists`).
+        /// `notes`, or the workload the devices run (`sync-device … lists|playlists|tags`).
         let workload: String
 
         /// The owners whose lists a list workload edits; `nil` for flat notes.
         var listModel: (any FaultListModel.Type)? { FaultListWorkload.model(workload) }
         var lists: Bool { listModel != nil }
+        /// Whether the devices tag notes (`tags`).
+        var tagging: Bool { workload == "tags" }
 
         /// The items on the trips the server holds before the devices start.
         static let seededItems = ["Kyoto", "Lisbon", "Oslo"].flatMap { trip in
             (0..<4).map { "item-seed-\(trip)-\($0)" }
         }
 
-        var schema: Schema { listModel?.faultSchema ?? SyncNote.schema }
+        var schema: Schema { tagging ? SyncSchemas.tags : listModel?.faultSchema ?? SyncNote.schema }
 
         /// What a run found.
         struct Report {
@@ -105,10 +118,12 @@
             var rounds = 0
             var notes = 0
             var violations: [String] = []
-            /// The workload: `notes`, `lists` or `playlists`.
+            /// The workload: `notes`, `lists`, `playlists` or `tags`.
             var workload = "notes"
             /// Whether the run was a list workload: then `notes` counts items.
-            var lists: Bool { workload != "notes" }
+            var lists: Bool { workload == "lists" || workload == "playlists" }
+            /// On the tags workload: the pairs tagged at the end.
+            var links = 0
             /// On the lists workload: trips the devices made (acknowledged), and how many of them the server
             /// merged into another device's trip of the same name.
             var tripsMade = 0
@@ -123,7 +138,8 @@
                     separator: ", ")
                 return
                     "sync fault test, \(workload): \(acknowledged) transactions acknowledged (\(committed) committed) on the devices, "
-                    + "\(serverTransactions) server transactions, \(notes) \(lists ? "items" : "notes") at the end; faults: \(faultList); "
+                    + "\(serverTransactions) server transactions, \(notes) \(lists ? "items" : "notes") at the end"
+                    + (workload == "tags" ? " carrying \(links) tags" : "") + "; faults: \(faultList); "
                     + (lists
                         ? "\(tripsMade) trips made, \(tripsMerged) merged into another's, \(ownersDeleted) deleted; "
                         : "")
@@ -148,6 +164,7 @@
             let server = try PostgresDataStore(
                 .init(name: "server", schema: schema, connectionString: url, databaseSchema: namespace))
             if let listModel { try seed(listModel, on: server) }
+            if tagging { try seedTags(on: server) }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "sync-fault-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -168,7 +185,7 @@
                 runs[index] += 1
                 let process = try ChildProcess(
                     ["sync-device", directory.path, "d\(index)", "\(runs[index])", namespace]
-                        + (lists ? [workload] : []),
+                        + (workload == "notes" ? [] : [workload]),
                     takesCommands: true)
                 guard process.waitForLines(1, timeout: .seconds(90)), process.output.first == "READY" else {
                     throw DataStoreError.invalidConfiguration(
@@ -270,6 +287,7 @@
         /// What `store` holds, as comparable lines: the notes, or the owners (their attributes and lists) and
         /// the items with their owners.
         func rows(_ store: some HistoryProvidingStore) throws -> [String] {
+            if tagging { return try tagRows(in: store) }
             guard let listModel else { return try SyncScenarioRows.rows(store) }
             return try rows(of: listModel, in: store)
         }
@@ -380,6 +398,7 @@
             if let listModel {
                 try checkLists(of: listModel, directory: directory, server: server, into: &report)
             }
+            if tagging { try checkTags(directory: directory, server: server, into: &report) }
         }
 
         /// The changes of `history` to the models whose primary keys are `keys` (those `including` accepts), a
@@ -408,8 +427,8 @@
         func stamp(of transaction: some HistoryTransaction) -> String? {
             for change in transaction.changes {
                 guard let values = (change as? any ValueRecordingHistoryChange)?.values else { continue }
-                if let listModel {
-                    if case .string(let text)? = values[listModel.stampName] { return text }
+                if let stampName = tagging ? "memo" : listModel?.stampName {
+                    if case .string(let text)? = values[stampName] { return text }
                     continue
                 }
                 for value in values.values { if case .string(let text) = value { return text } }
@@ -440,14 +459,9 @@
             var putInto: [String: Set<String>] = [:]
             var ownersDeleted = Set<String>()
             for index in 0..<devices {
-                func lines(_ suffix: String) throws -> [[Substring]] {
-                    try String(
-                        contentsOf: directory.appendingPathComponent("d\(index).\(suffix)"), encoding: .utf8
-                    ).split(separator: "\n").map { $0.split(separator: " ") }
-                }
-                let acknowledged = Set(try lines("acks").compactMap(\.first))
+                let acknowledged = Set(try logLines(directory, "d\(index).acks").compactMap(\.first))
                 // The last line may be cut short by a kill: its intent is unknown, and nothing acknowledged it.
-                for fields in try lines("intents") where fields.count >= 2 {
+                for fields in try logLines(directory, "d\(index).intents") where fields.count >= 2 {
                     let titles = fields.dropFirst(2).map(String.init)
                     switch fields[1] {
                     case "insert":
@@ -487,6 +501,12 @@
                     "items that lost their list: \(offTheirLists.sorted())\n"
                         + (try trails(of: offTheirLists, server: server, directory: directory)))
             }
+        }
+
+        /// The lines of a device's log in `directory` (`d0.acks`, `d0.intents`), each split into its fields.
+        func logLines(_ directory: URL, _ name: String) throws -> [[Substring]] {
+            try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+                .split(separator: "\n").map { $0.split(separator: " ") }
         }
 
         /// For a report of items that lost their list: the server's history of the items titled `titles` and

@@ -12,7 +12,7 @@ import Synchronization
 #if PostgreSQL
     import PostgresStorage
 
-    /// sync-device DIR DEVICE RUN NAMESPACE [lists|playlists]: opens DIR/DEVICE (a durable JSON file store) and the
+    /// sync-device DIR DEVICE RUN NAMESPACE [lists|playlists|tags]: opens DIR/DEVICE (a durable JSON file store) and the
     /// server's schema NAMESPACE, starts the engine, and edits until told `quiesce`; then answers `sync` with
     /// one sync each (`SYNCED pushed read applied`), until told `quit` (answered `BYE` and the conflicts this
     /// run's engine decided) or its input ends.
@@ -22,19 +22,27 @@ import Synchronization
     /// edits the lists the server holds through a model context, as an app would, and writes its stamp into the
     /// owner it edits (``FaultListModel/stamp``); before saving it appends
     /// `STAMP WHAT TITLES…` to DIR/DEVICE.intents (see ``editListsOnce``). Once its save has returned, each appends
-    /// `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged.
+    /// `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged. With `tags`, each edits notes and their
+    /// tags (many-to-many) the same way (``editTagsOnce(_:stamp:random:intents:)``).
     func runSyncDevice(_ arguments: [String]) throws {
-        guard arguments.count == 5 || (arguments.count == 6 && FaultListWorkload.model(arguments[5]) != nil),
+        guard
+            arguments.count == 5
+                || (arguments.count == 6
+                    && (FaultListWorkload.model(arguments[5]) != nil || arguments[5] == "tags")),
             let run = Int(arguments[3])
         else {
-            fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists|playlists]")
+            fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists|playlists|tags]")
         }
         let directory = URL(fileURLWithPath: arguments[1])
         let device = arguments[2]
         let workload = arguments.count == 6 ? arguments[5] : nil
         let listModel = workload.flatMap(FaultListWorkload.model)
-        let schema = listModel?.faultSchema ?? SyncNote.schema
-        let models = listModel.map { listWorkloadModels(of: $0) } ?? [SyncNote.self]
+        let tagging = workload == "tags"
+        let schema = tagging ? SyncSchemas.tags : listModel?.faultSchema ?? SyncNote.schema
+        let models: [any PersistentModel.Type] =
+            tagging
+            ? [SyncTaggedNote.self, SyncTag.self]
+            : listModel.map { listWorkloadModels(of: $0) } ?? [SyncNote.self]
         guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"] else {
             fail("sync-device needs DATASTORE_POSTGRES_URL")
         }
@@ -69,7 +77,9 @@ import Synchronization
                 let stamp = "\(device)/\(run)/\(number)"
                 do {
                     let changes =
-                        try workload.flatMap(FaultListWorkload.model).map {
+                        try tagging
+                        ? editTagsOnce(container, stamp: stamp, random: &random, intents: intents)
+                        : workload.flatMap(FaultListWorkload.model).map {
                             try editListsOnce($0, container, stamp: stamp, random: &random, intents: intents)
                         } ?? editOnce(local, stamp: stamp, random: &random)
                     if changes > 0 { acks.write(Data("\(stamp) \(changes)\n".utf8)) }

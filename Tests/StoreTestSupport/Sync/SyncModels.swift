@@ -74,14 +74,17 @@ public final class SyncTaggedNote: PersistentModel {
 
 /// A tag, listing the notes that carry it (the seeds' optional spelling).
 public final class SyncTag: PersistentModel {
-    /// The name and the notes.
+    /// The name, a memo and the notes.
     public static let schemaAttributes: [ModelAttribute<SyncTag>] = [
-        .attribute("name", \.name, options: .unique), .relationship("notes", \.notes),
+        .attribute("name", \.name, options: .unique), .attribute("memo", \.memo),
+        .relationship("notes", \.notes),
     ]
     /// The identifier.
     public var persistentModelID = PersistentIdentifier()
     /// A unique name.
     public var name = ""
+    /// Free text: the fault test's tags workload writes each transaction's stamp into the tag it edits.
+    public var memo = ""
     /// The notes carrying it.
     @Relationship public var notes: [SyncTaggedNote]? = []
     /// An empty tag.

@@ -1,0 +1,129 @@
+#if PostgreSQL
+    import DataStoreCore
+    import DataStoreHistory
+    import Foundation
+    import PostgresStorage
+    import StoreTestSupport
+
+    /// The tags workload of the sync fault test: notes and tags (many-to-many, no previous values), seeded on the
+    /// server, then tagged, untagged, reordered and deleted by the devices (`sync-device … tags`).
+    extension SyncFaultRun {
+        /// The tags the devices edit (they make and delete none), and the seeded notes with their tags.
+        static let seededTags = (0..<6).map { "tag-\($0)" }
+        static let seededNotes = (0..<6).map { index in
+            ("note-seed-\(index)", [seededTags[index], seededTags[(index + 1) % seededTags.count]])
+        }
+
+        /// Six tags and six notes with two tags each, made on the server by its own app.
+        func seedTags(on server: PostgresDataStore) throws {
+            let context = ModelContext(
+                try ModelContainer(
+                    for: [SyncTaggedNote.self, SyncTag.self],
+                    configurations: [ModelConfiguration(store: server)]))
+            let tags = Dictionary(uniqueKeysWithValues: Self.seededTags.map { ($0, SyncTag(name: $0)) })
+            for tag in tags.values { context.insert(tag) }
+            for (title, names) in Self.seededNotes {
+                let note = SyncTaggedNote(title: title)
+                context.insert(note)
+                note.tags = names.compactMap { tags[$0] }
+            }
+            try context.save()
+        }
+
+        /// The notes with their tags, and the tags with their memo and notes, each list in order, as comparable
+        /// lines.
+        func tagRows(in store: some HistoryProvidingStore) throws -> [String] {
+            let context = ModelContext(
+                try ModelContainer(
+                    for: [SyncTaggedNote.self, SyncTag.self],
+                    configurations: [ModelConfiguration(store: store)]))
+            let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>()).map {
+                "note \($0.persistentModelID.primaryKey) \($0.title)|"
+                    + $0.tags.map(\.name).joined(separator: ",")
+            }
+            let tags = try context.fetch(FetchDescriptor<SyncTag>()).map {
+                "tag \($0.persistentModelID.primaryKey) \($0.name)|\($0.memo)|"
+                    + ($0.notes ?? []).map(\.title).joined(separator: ",")
+            }
+            return (notes + tags).sorted()
+        }
+
+        /// The tags' rules, on the server (the devices hold the same, as `check` found): both sides of every pair
+        /// agree; the tags are the seeded ones; every note seeded or made by an acknowledged transaction is held
+        /// unless some device meant to delete it, and none is held that no device made; every pair seeded or
+        /// tagged by an acknowledged transaction is tagged unless some device meant to untag it or delete its
+        /// note; and no pair is tagged that nobody tagged.
+        func checkTags(directory: URL, server: PostgresDataStore, into report: inout Report) throws {
+            let context = ModelContext(
+                try ModelContainer(
+                    for: [SyncTaggedNote.self, SyncTag.self],
+                    configurations: [ModelConfiguration(store: server)]))
+            let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>())
+            let tags = try context.fetch(FetchDescriptor<SyncTag>())
+            report.notes = notes.count
+            var pairs = Set<String>()
+            for note in notes {
+                for tag in note.tags {
+                    pairs.insert("\(note.title) \(tag.name)")
+                    if !(tag.notes ?? []).contains(where: { $0 === note }) {
+                        report.violations.append("\(note.title) carries \(tag.name), which does not list it")
+                    }
+                }
+            }
+            for tag in tags {
+                for note in tag.notes ?? [] where !note.tags.contains(where: { $0 === tag }) {
+                    report.violations.append("\(tag.name) lists \(note.title), which does not carry it")
+                }
+            }
+            report.links = pairs.count
+            if Set(tags.map(\.name)) != Set(Self.seededTags) {
+                report.violations.append("the tags are \(tags.map(\.name).sorted()), not the seeded ones")
+            }
+
+            var made = Set(Self.seededNotes.map(\.0))
+            var mustHold = made
+            var deleted = Set<String>()
+            var tagged = Set(Self.seededNotes.flatMap { note in note.1.map { "\(note.0) \($0)" } })
+            var mustBeTagged = tagged
+            var untagged = Set<String>()
+            for index in 0..<devices {
+                let acknowledged = Set(
+                    try logLines(directory, "d\(index).acks").compactMap { $0.first.map(String.init) })
+                // The last line may be cut short by a kill: its intent is unknown, and nothing acknowledged it.
+                for fields in try logLines(directory, "d\(index).intents") where fields.count >= 3 {
+                    let rest = fields.dropFirst(2).joined(separator: " ")
+                    let sure = acknowledged.contains(String(fields[0]))
+                    switch fields[1] {
+                    case "insert":
+                        made.insert(rest)
+                        if sure { mustHold.insert(rest) }
+                    case "delete": deleted.insert(rest)
+                    case "tag" where fields.count == 4:
+                        tagged.insert(rest)
+                        if sure { mustBeTagged.insert(rest) }
+                    case "untag" where fields.count == 4: untagged.insert(rest)
+                    default: break
+                    }
+                }
+            }
+            let held = Set(notes.map(\.title))
+            let lost = mustHold.subtracting(deleted).subtracting(held)
+            if !lost.isEmpty { report.violations.append("acknowledged notes lost: \(lost.sorted())") }
+            let unknown = held.subtracting(made)
+            if !unknown.isEmpty { report.violations.append("notes no device made: \(unknown.sorted())") }
+            let phantom = pairs.subtracting(tagged)
+            if !phantom.isEmpty { report.violations.append("pairs nobody tagged: \(phantom.sorted())") }
+            let untaggedAlone = mustBeTagged.subtracting(untagged).subtracting(pairs).filter { pair in
+                !deleted.contains(String(pair.split(separator: " ")[0]))
+            }
+            if !untaggedAlone.isEmpty {
+                let titles = Set(untaggedAlone.map { String($0.split(separator: " ")[0]) })
+                let keys = Set(notes.filter { titles.contains($0.title) }.map(\.persistentModelID.primaryKey))
+                report.violations.append(
+                    "acknowledged pairs no longer tagged, though nobody untagged them: \(untaggedAlone.sorted())\n"
+                        + "the server's history of their notes:\n"
+                        + trail(of: keys, in: try server.fetchHistory(HistoryDescriptor()), limit: 60))
+            }
+        }
+    }
+#endif

@@ -1,0 +1,78 @@
+// The tags workload of the sync fault test's device (`sync-device … tags`): notes and tags, a many-to-many
+// relationship without previous values, edited through model contexts from either side.
+
+import DataStoreCore
+import DataStoreHistory
+import Foundation
+import StoreTestSupport
+
+#if PostgreSQL
+    /// The tags the server holds before the devices start (`PostgresSyncFaultTests` seeds them); the devices
+    /// make no tag and delete none, so that every transaction can carry its stamp on a tag.
+    let faultTagNames = (0..<6).map { "tag-\($0)" }
+
+    /// One random transaction on notes and tags, through a new model context as an app makes it, one pair per
+    /// save (see Docs/Sync.md, "Limitations"): a new note with up to two tags, a note tagged or untagged from
+    /// the note's side or the tag's, one side's list reversed, or a note deleted. It writes `stamp` into the
+    /// memo of the tag it edits (a random tag for a note without tags, or a delete), so that every transaction
+    /// carries its stamp.
+    ///
+    /// Before saving, appends a line per thing the edit does to `intents`: `insert TITLE`, `tag TITLE TAG`,
+    /// `untag TITLE TAG`, `delete TITLE`, `reorder`. Returns how many models the context changed.
+    func editTagsOnce(
+        _ container: ModelContainer, stamp: String, random: inout SplitMix64, intents: FileHandle
+    ) throws -> Int {
+        let context = ModelContext(container)
+        context.author = "app"
+        let tags = try context.fetch(FetchDescriptor<SyncTag>()).sorted { $0.name < $1.name }
+        guard !tags.isEmpty else { return 0 }
+        let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>()).sorted { $0.title < $1.title }
+        var tag = tags[Int.random(in: 0..<tags.count, using: &random)]
+        var lines: [String] = []
+        let choice = notes.isEmpty ? 0 : Int.random(in: 0..<20, using: &random)
+        switch choice {
+        case 0..<4 where notes.count < 40:
+            let note = SyncTaggedNote(title: "note-\(stamp)")
+            context.insert(note)
+            lines.append("insert \(note.title)")
+            // Up to two tags, appended on the note's side: the tags' lists gain it through the inverse.
+            for chosen in tags.shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random)) {
+                note.tags.append(chosen)
+                lines.append("tag \(note.title) \(chosen.name)")
+                tag = chosen
+            }
+        case 0..<10:
+            let note = notes[Int.random(in: 0..<notes.count, using: &random)]
+            let tagged = note.tags.contains { $0 === tag }
+            let fromTheNote = Bool.random(using: &random)
+            switch (tagged, fromTheNote) {
+            case (false, true): note.tags.append(tag)
+            case (false, false): tag.notes = (tag.notes ?? []) + [note]
+            case (true, true): note.tags.removeAll { $0 === tag }
+            case (true, false): tag.notes = (tag.notes ?? []).filter { $0 !== note }
+            }
+            lines.append("\(tagged ? "untag" : "tag") \(note.title) \(tag.name)")
+        case 10..<13:
+            let note = notes[Int.random(in: 0..<notes.count, using: &random)]
+            if let first = note.tags.first { tag = first }
+            note.tags.reverse()
+            lines.append("reorder")
+        case 13..<16:
+            tag.notes = (tag.notes ?? []).reversed()
+            lines.append("reorder")
+        case 16..<20 where notes.count > 20:
+            let note = notes[Int.random(in: 0..<notes.count, using: &random)]
+            context.delete(note)
+            lines.append("delete \(note.title)")
+        default:
+            lines.append("reorder")
+            tag.notes = (tag.notes ?? []).reversed()
+        }
+        tag.memo = stamp
+        intents.write(Data(lines.map { "\(stamp) \($0)\n" }.joined().utf8))
+        let changes = [context.insertedModelsArray, context.changedModelsArray, context.deletedModelsArray]
+            .map(\.count).reduce(0, +)
+        try context.save()
+        return changes
+    }
+#endif
