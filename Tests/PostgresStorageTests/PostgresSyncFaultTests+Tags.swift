@@ -6,9 +6,11 @@
     import StoreTestSupport
 
     /// The tags workload of the sync fault test: notes and tags (many-to-many, no previous values), seeded on the
-    /// server, then tagged, untagged, reordered and deleted by the devices (`sync-device … tags`).
+    /// server, then tagged, untagged, reordered and deleted by the devices, which make new tags too
+    /// (`sync-device … tags`).
     extension SyncFaultRun {
-        /// The tags the devices edit (they make and delete none), and the seeded notes with their tags.
+        /// The tags the devices find on the server (they make more and delete none), and the seeded notes with
+        /// their tags.
         static let seededTags = (0..<6).map { "tag-\($0)" }
         static let seededNotes = (0..<6).map { index in
             ("note-seed-\(index)", [seededTags[index], seededTags[(index + 1) % seededTags.count]])
@@ -49,7 +51,8 @@
         }
 
         /// The tags' rules, on the server (the devices hold the same, as `check` found): both sides of every pair
-        /// agree; the tags are the seeded ones; every note seeded or made by an acknowledged transaction is held
+        /// agree; each tag name is held once, every tag seeded or made by an acknowledged transaction is held,
+        /// and none that no device made; every note seeded or made by an acknowledged transaction is held
         /// unless some device meant to delete it, and none is held that no device made; every pair seeded or
         /// tagged by an acknowledged transaction is tagged unless some device meant to untag it or delete its
         /// note; and no pair is tagged that nobody tagged.
@@ -76,9 +79,6 @@
                 }
             }
             report.links = pairs.count
-            if Set(tags.map(\.name)) != Set(Self.seededTags) {
-                report.violations.append("the tags are \(tags.map(\.name).sorted()), not the seeded ones")
-            }
 
             var made = Set(Self.seededNotes.map(\.0))
             var mustHold = made
@@ -86,6 +86,8 @@
             var tagged = Set(Self.seededNotes.flatMap { note in note.1.map { "\(note.0) \($0)" } })
             var mustBeTagged = tagged
             var untagged = Set<String>()
+            var tagsMade = Set(Self.seededTags)
+            var tagsMadeAcknowledged: [String] = []
             for index in 0..<devices {
                 let acknowledged = Set(
                     try logLines(directory, "d\(index).acks").compactMap { $0.first.map(String.init) })
@@ -102,9 +104,26 @@
                         tagged.insert(rest)
                         if sure { mustBeTagged.insert(rest) }
                     case "untag" where fields.count == 4: untagged.insert(rest)
+                    case "newtag":
+                        tagsMade.insert(rest)
+                        if sure { tagsMadeAcknowledged.append(rest) }
                     default: break
                     }
                 }
+            }
+            // The tags: each name once (unique, so the server merged the devices' tags of one name), none that
+            // nobody made, and every one made by an acknowledged transaction.
+            let names = tags.map(\.name)
+            report.tripsMade = tagsMadeAcknowledged.count
+            report.tripsMerged = tagsMadeAcknowledged.count - Set(tagsMadeAcknowledged).count
+            if Set(names).count != names.count {
+                report.violations.append("tags of one name: \(names.sorted())")
+            }
+            let tagsLost = Set(Self.seededTags).union(tagsMadeAcknowledged).subtracting(names)
+            if !tagsLost.isEmpty { report.violations.append("acknowledged tags lost: \(tagsLost.sorted())") }
+            let unknownTags = Set(names).subtracting(tagsMade)
+            if !unknownTags.isEmpty {
+                report.violations.append("tags no device made: \(unknownTags.sorted())")
             }
             let held = Set(notes.map(\.title))
             let lost = mustHold.subtracting(deleted).subtracting(held)

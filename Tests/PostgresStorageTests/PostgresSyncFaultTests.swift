@@ -125,7 +125,7 @@
             /// On the tags workload: the pairs tagged at the end.
             var links = 0
             /// On the lists workload: trips the devices made (acknowledged), and how many of them the server
-            /// merged into another device's trip of the same name.
+            /// merged into another device's trip of the same name; on the tags workload, the same of tags.
             var tripsMade = 0
             var tripsMerged = 0
             /// Owners some device meant to delete (each deleted at most once).
@@ -143,6 +143,8 @@
                     + (lists
                         ? "\(tripsMade) trips made, \(tripsMerged) merged into another's, \(ownersDeleted) deleted; "
                         : "")
+                    + (workload == "tags"
+                        ? "\(tripsMade) tags made, \(tripsMerged) merged into another's; " : "")
                     + "\(conflicts) conflicts decided by the devices' last runs; "
                     + "quiet after \(rounds) sync rounds; violations: \(violations.count)"
             }

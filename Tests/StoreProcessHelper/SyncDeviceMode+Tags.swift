@@ -7,18 +7,17 @@ import Foundation
 import StoreTestSupport
 
 #if PostgreSQL
-    /// The tags the server holds before the devices start (`PostgresSyncFaultTests` seeds them); the devices
-    /// make no tag and delete none, so that every transaction can carry its stamp on a tag.
-    let faultTagNames = (0..<6).map { "tag-\($0)" }
-
     /// One random transaction on notes and tags, through a new model context as an app makes it, one pair per
-    /// save (see Docs/Sync.md, "Limitations"): a new note with up to two tags, a note tagged or untagged from
-    /// the note's side or the tag's, one side's list reversed, or a note deleted. It writes `stamp` into the
-    /// memo of the tag it edits (a random tag for a note without tags, or a delete), so that every transaction
-    /// carries its stamp.
+    /// save (see Docs/Sync.md, "Limits"): a new note with up to two tags, a note tagged or untagged from the
+    /// note's side or the tag's, one side's list reversed, or a note deleted; every five seconds a new tag
+    /// instead, put on a note, which every device makes on its first edit of those seconds unless it holds it
+    /// already (devices that make it before they have pulled another's have the server merge theirs into the
+    /// first: its name is unique). No device deletes a tag: each transaction writes `stamp` into the memo of
+    /// the tag it edits (a random tag for a note without tags, or a delete), so that every transaction carries
+    /// its stamp.
     ///
     /// Before saving, appends a line per thing the edit does to `intents`: `insert TITLE`, `tag TITLE TAG`,
-    /// `untag TITLE TAG`, `delete TITLE`, `reorder`. Returns how many models the context changed.
+    /// `untag TITLE TAG`, `delete TITLE`, `newtag TAG`, `reorder`. Returns how many models the context changed.
     func editTagsOnce(
         _ container: ModelContainer, stamp: String, random: inout SplitMix64, intents: FileHandle
     ) throws -> Int {
@@ -29,8 +28,15 @@ import StoreTestSupport
         let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>()).sorted { $0.title < $1.title }
         var tag = tags[Int.random(in: 0..<tags.count, using: &random)]
         var lines: [String] = []
+        let name = "tag-w\(Int(Date().timeIntervalSince1970 / 5))"
         let choice = notes.isEmpty ? 0 : Int.random(in: 0..<20, using: &random)
         switch choice {
+        case _ where !notes.isEmpty && !tags.contains(where: { $0.name == name }):
+            tag = SyncTag(name: name)
+            context.insert(tag)
+            let note = notes[Int.random(in: 0..<notes.count, using: &random)]
+            if Bool.random(using: &random) { note.tags.append(tag) } else { tag.notes = [note] }
+            lines += ["newtag \(name)", "tag \(note.title) \(name)"]
         case 0..<4 where notes.count < 40:
             let note = SyncTaggedNote(title: "note-\(stamp)")
             context.insert(note)
