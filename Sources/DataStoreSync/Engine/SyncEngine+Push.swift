@@ -48,10 +48,15 @@ extension SyncEngine {
         }
         updateStatus { $0.pendingTransactionCount = unpushed.count }
         var laterWrites = unpushed.writes
+        // The transaction before the next one: what the many-to-many sides have read through after it.
+        var previous = unpushed.start
         do {
             try forEachPage(of: unpushed) { transactions in
                 for transaction in transactions {
-                    try push(transaction, cursor: &cursor, laterWrites: &laterWrites, outcome: &outcome)
+                    try push(
+                        transaction, after: previous, cursor: &cursor, laterWrites: &laterWrites,
+                        outcome: &outcome)
+                    previous = transaction.token
                 }
             }
         } catch let error as DataStoreError where error.code == .historyTokenExpired {
@@ -66,18 +71,25 @@ extension SyncEngine {
     /// Sends one device transaction as one server transaction, with the push cursor, then corrects the device
     /// where the server's values differ from what it sent (except attributes `laterWrites` says a later
     /// transaction of this push writes again). A transaction of the engine's own pulls is only read through.
+    /// `previous` is the device transaction before it (see ``listSides(before:previous:)``).
     private func push(
-        _ transaction: Local.HistoryType, cursor: inout (exists: Bool, token: Local.Token?),
-        laterWrites: inout PendingWrites, outcome: inout PushOutcome
+        _ transaction: Local.HistoryType, after previous: Local.Token?,
+        cursor: inout (exists: Bool, token: Local.Token?), laterWrites: inout PendingWrites,
+        outcome: inout PushOutcome
     ) throws {
+        let sides = try listSides(before: transaction, previous: previous)
+        var handled = false
+        defer { putBack(sides, reading: handled ? transaction : nil) }
         // Read through only what is done: a failed push must be tried again, not skipped.
         guard transaction.author != Self.pullAuthor else {
             progress.withLock { $0.examinedLocal = transaction.token }
+            handled = true
             return
         }
         var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
         var corrections = DeviceCorrections()
-        let conflicts = try addChanges(of: transaction.changes, to: &request, corrections: &corrections)
+        let conflicts = try addChanges(
+            of: transaction.changes, to: &request, corrections: &corrections, sides: sides)
         outcome.conflicts += conflicts
         try Self.write(
             cursor: pushCursorName, token: transaction.token, exists: cursor.exists,
@@ -85,6 +97,7 @@ extension SyncEngine {
             to: &request)
         let result = try server.save(request)
         cursor.exists = true
+        handled = true
         progress.withLock { $0.examinedLocal = transaction.token }
         try progress.withLock { $0.afterPushSaved }?()
         corrections.remapped.merge(result.remappedIdentifiers) { $1 }
@@ -177,10 +190,11 @@ extension SyncEngine {
         return examined
     }
 
-    /// Adds one device transaction's changes to a server request; returns the conflicts it decided.
+    /// Adds one device transaction's changes to a server request; returns the conflicts it decided. `sides`
+    /// are the device's many-to-many sides before the transaction, when it has such relationships.
     private func addChanges(
         of changes: [Local.HistoryType.Change], to request: inout DataStoreSaveChangesRequest,
-        corrections: inout DeviceCorrections
+        corrections: inout DeviceCorrections, sides earlierSides: DeviceListSides<Local.Token>?
     ) throws -> Int {
         var remapped = progress.withLock { $0.remapped }
         let changes = changes.filter { localRows.models.syncs($0.changedPersistentIdentifier.entityName) }
@@ -263,7 +277,8 @@ extension SyncEngine {
                         if relationship.isToMany,
                             let links = listLinks(
                                 of: id, relationship, inverse: inverse, base: base, mine: mine,
-                                theirs: theirs, sides: &sides, changes: zip(changes, ids), references)
+                                theirs: theirs, sides: &sides, earlierSides: earlierSides,
+                                changes: zip(changes, ids), references)
                         {
                             let order = PushedListOrder(
                                 theirs: theirs.relatedIdentifiers ?? [], mine: mine.relatedIdentifiers ?? [],
@@ -314,7 +329,7 @@ extension SyncEngine {
     private func listLinks(
         of owner: PersistentIdentifier, _ relationship: Schema.Relationship, inverse: Schema.Relationship?,
         base: SnapshotValue?, mine: SnapshotValue, theirs: SnapshotValue,
-        sides: inout [String: InverseSideWrites],
+        sides: inout [String: InverseSideWrites], earlierSides: DeviceListSides<Local.Token>?,
         changes: some Sequence<(Local.HistoryType.Change, PersistentIdentifier)>,
         _ references: ReferenceFilter
     ) -> (linked: Set<PersistentIdentifier>, unlinked: Set<PersistentIdentifier>)? {
@@ -327,7 +342,9 @@ extension SyncEngine {
         let key = relationship.destination + "." + inverse.name
         let side =
             sides[key]
-            ?? InverseSideWrites(inverse.name, of: relationship.destination, in: changes, references)
+            ?? InverseSideWrites(
+                inverse.name, of: relationship.destination, in: changes, references,
+                earlier: inverse.isToMany ? { earlierSides?.side(of: $0, inverse.name) } : nil)
         sides[key] = side
         return side.links(to: owner, theirs: theirs.relatedIdentifiers ?? [], references)
     }

@@ -41,6 +41,9 @@ where
     let resolver: SyncConflictResolver
     let localRows: StoreRows<Local>
     let serverRows: StoreRows<Server>
+    /// For each synced entity, its sides of many-to-many relationships (a list whose inverse is a list):
+    /// what ``Progress/listSides`` keeps.
+    let manyToManySides: [String: Set<String>]
     let progress = Lock(Progress())
     /// Held for a whole push or pull, so that one runs at a time (the status lock is never held across I/O).
     let turn = NSLock()
@@ -63,6 +66,11 @@ where
         var ownInsertsReadThrough: Local.Token?
         /// How many device transactions the reads for ``ownInserts`` went through.
         var transactionsReadForOwnInserts = 0
+        /// The device's last value of each many-to-many side, for a push to tell a pair the device took off
+        /// from one it never saw (``SyncEngine/catchUpListSides(before:previous:)``).
+        var listSides = DeviceListSides<Local.Token>()
+        /// How many device transactions the reads for ``listSides`` went through.
+        var transactionsReadForListSides = 0
         /// The background run, while ``start()`` is in effect.
         var continuous: ContinuousRun?
         /// For tests: runs after a pushed transaction's server save, before the device is corrected; throwing
@@ -116,6 +124,10 @@ where
     /// it no longer holds (``mergedHolders(of:)``).
     package var transactionsReadForOwnInserts: Int { progress.withLock { $0.transactionsReadForOwnInserts } }
 
+    /// For tests: how many device transactions the engine read to learn its many-to-many sides
+    /// (``catchUpListSides(before:previous:)``).
+    package var transactionsReadForListSides: Int { progress.withLock { $0.transactionsReadForListSides } }
+
     /// Creates the sync of `local` with `server` for the given model types.
     ///
     /// - Parameters:
@@ -152,6 +164,16 @@ where
         let types = ModelTypes(models)
         localRows = StoreRows(store: local, models: types)
         serverRows = StoreRows(store: server, models: types)
+        var sides: [String: Set<String>] = [:]
+        for entity in server.schema.entities where types.syncs(entity.name) {
+            for relationship in entity.relationships where relationship.isToMany {
+                guard
+                    Self.inverse(of: relationship, in: entity.name, schema: server.schema)?.isToMany == true
+                else { continue }
+                sides[entity.name, default: []].insert(relationship.name)
+            }
+        }
+        manyToManySides = sides
     }
 
     /// The author of this device's server transactions.

@@ -5,7 +5,7 @@ import Foundation
 import JSONFileStorage
 
 /// Two devices and the server's own app tag and untag notes, reorder both sides' lists and delete tags at
-/// random, one pair per save, and the devices push, pull or sync in random order, against any server store. At
+/// random, one pair per save or the pairs of two notes in one save, and the devices push, pull or sync in random order, against any server store. At
 /// the end every store must hold the same notes and tags with both lists in the same order, both sides must
 /// agree, and every pair tagged and never untagged (nor its tag deleted) must still be tagged.
 public struct SyncTaggingScenario<Server: HistoryProvidingStore>
@@ -53,7 +53,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         for device in devices { try device.sync() }
         for round in 0..<30 {
             let editor = Int.random(in: 0..<3, using: &random)
-            let step = Int.random(in: 0..<8, using: &random)
+            let step = Int.random(in: 0..<10, using: &random)
             let (p, q) = (Int.random(in: 0..<100, using: &random), Int.random(in: 0..<100, using: &random))
             log.append("\(editor): step \(step) \(p) \(q)")
             let context = ModelContext(containers[editor])
@@ -76,6 +76,22 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
                 context.delete(tag)
             case 6: context.insert(SyncTaggedNote(title: "n\(editor)-\(round)"))
             case 7: context.insert(SyncTag(name: "t\(editor)-\(round)"))
+            case 8, 9:
+                // The pairs of two notes in one save: this note tagged (8) or untagged (9), and another note
+                // put on another tag from the tag's side. A pair another device made and this one has not
+                // pulled stays, though both notes' sides are written without it.
+                let (other, otherTag) = (notes[(p + 1) % notes.count], tags[(q + 1) % tags.count])
+                if step == 8, !note.tags.contains(where: { $0 === tag }) {
+                    note.tags.append(tag)
+                    added.insert(pair)
+                } else if step == 9, note.tags.contains(where: { $0 === tag }) {
+                    note.tags.removeAll { $0 === tag }
+                    removed.insert(pair)
+                }
+                if !other.tags.contains(where: { $0 === otherTag }) {
+                    otherTag.notes = (otherTag.notes ?? []) + [other]
+                    added.insert("\(other.title)|\(otherTag.name)")
+                }
             default: break
             }
             try context.save()
