@@ -62,7 +62,7 @@
         }
 
         /// Notes and tags, a many-to-many relationship without previous values, tagged and untagged from either
-        /// side, one pair per save.
+        /// side, one pair or several per save.
         @Test(
             .enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"),
             .enabled(if: workloads.contains("tags")))

@@ -7,9 +7,10 @@ import Foundation
 import StoreTestSupport
 
 #if PostgreSQL
-    /// One random transaction on notes and tags, through a new model context as an app makes it, one pair per
-    /// save (see Docs/Sync.md, "Limits"): a new note with up to two tags, a note tagged or untagged from the
-    /// note's side or the tag's, one side's list reversed, or a note deleted; every five seconds a new tag
+    /// One random transaction on notes and tags, through a new model context as an app makes it: a new note
+    /// with up to two tags, a note tagged or untagged from the note's side or the tag's, one side's list
+    /// reversed, or a note deleted; in one transaction of four, two or three pairs of random notes and tags
+    /// tagged or untagged from either side in one save; every five seconds a new tag
     /// instead, put on a note, which every device makes on its first edit of those seconds unless it holds it
     /// already (devices that make it before they have pulled another's have the server merge theirs into the
     /// first: its name is unique). No device deletes a tag: each transaction writes `stamp` into the memo of
@@ -30,7 +31,24 @@ import StoreTestSupport
         var lines: [String] = []
         let name = "tag-w\(Int(Date().timeIntervalSince1970 / 5))"
         let choice = notes.isEmpty ? 0 : Int.random(in: 0..<20, using: &random)
+        // One transaction in four makes two or three steps in one save, each a pair of a random note and tag
+        // tagged or untagged from either side: a device's save then writes the sides of several notes and tags
+        // at once, some of them without pairs other devices made that it has not pulled.
+        let steps = Int.random(in: 0..<4, using: &random) == 0 ? Int.random(in: 2...3, using: &random) : 1
         switch choice {
+        case _ where !notes.isEmpty && steps > 1:
+            for _ in 0..<steps {
+                let note = notes[Int.random(in: 0..<notes.count, using: &random)]
+                tag = tags[Int.random(in: 0..<tags.count, using: &random)]
+                let tagged = note.tags.contains { $0 === tag }
+                switch (tagged, Bool.random(using: &random)) {
+                case (false, true): note.tags.insert(tag, at: 0)
+                case (false, false): tag.notes = [note] + (tag.notes ?? [])
+                case (true, true): note.tags.removeAll { $0 === tag }
+                case (true, false): tag.notes = (tag.notes ?? []).filter { $0 !== note }
+                }
+                lines.append("\(tagged ? "untag" : "tag") \(note.title) \(tag.name)")
+            }
         case _ where !notes.isEmpty && !tags.contains(where: { $0.name == name }):
             tag = SyncTag(name: name)
             context.insert(tag)
