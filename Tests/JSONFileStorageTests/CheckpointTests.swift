@@ -8,6 +8,30 @@ import Testing
 /// Automatic checkpoints keep the journal near `checkpointJournalBytes` (or the snapshot's size, when that is
 /// larger) and lose nothing.
 @Suite struct CheckpointTests {
+    /// A checkpoint between a history fetch's reading of the store's state and its reading of the history files
+    /// (an app's save on another thread, in the sync fault test) replaces the journal the fetch meant to read:
+    /// the fetch reads the files again and returns every transaction. Before, that second read locked the
+    /// store's state twice, and the process died ("Recursive call to lock Mutex").
+    @Test func aHistoryFetchOvertakenByACheckpointReadsTheFilesAgain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try JSONFileDataStore(
+            JSONFileStoreConfiguration(
+                name: "memos", schema: Schema([Memo.self]), directory: directory.url, durability: .relaxed))
+        let tokens = try (0..<20).map { try #require(try saveMemo("m\($0)", to: store)) }
+        let segments = {
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
+                $0.hasPrefix("history-")
+            }
+        }
+        #expect(try segments().isEmpty)
+        store.beforeHistoryFilesRead = { try store.compact() }
+        #expect(try store.fetchHistory(.init()).map(\.token) == tokens)
+        // The hook ran once: the transactions the fetch returned had moved from the journal to a segment.
+        #expect(store.beforeHistoryFilesRead == nil)
+        #expect(try segments().count == 1)
+    }
+
     @Test func theJournalStaysNearTheThresholdAndEverythingSurvivesReopening() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

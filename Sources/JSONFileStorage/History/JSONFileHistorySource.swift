@@ -7,9 +7,10 @@ import Foundation
 /// full, the range ends or the timestamps pass the predicate's upper bound. So a fetch after a recent token
 /// reads about its result and one block of the index, never all of history.
 ///
-/// It reads what one state of the store lists. When another process has checkpointed since (a segment is
-/// gone, or the journal was replaced), it throws ``StaleIndex`` and the store reads its files again and asks
-/// once more, holding the shared lock that keeps writers from removing files.
+/// It reads what one state of the store lists. When a checkpoint has replaced the files since (another
+/// process's, or this instance's on another thread: a segment is gone, or the journal was replaced), it throws
+/// ``StaleIndex`` and the store reads its files again and asks once more, holding the shared lock that keeps
+/// writers from removing files.
 final class JSONFileHistorySource: HistorySource {
     /// A listed file is gone or replaced: the state this source was made from is out of date.
     struct StaleIndex: Error {

@@ -25,16 +25,26 @@ extension JSONFileDataStore: HistoryProvidingStore {
             return (self.query(for: state.replayed), state)
         }
         let (historyQuery, current) = try readingFiles ? readFromFiles(snapshot) : read(snapshot)
+        try historyReadHook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }?()
         do {
-            return try run(historyQuery, descriptor, JSONFileHistorySource(current, directory: files))
+            let source = JSONFileHistorySource(current, directory: files)
+            var statistics = HistoryQueryStatistics()
+            defer { access.inMemory { Self.count(statistics, source, in: &$0) } }
+            return try historyQuery.run(descriptor, source: source, statistics: &statistics)
         } catch is JSONFileHistorySource.StaleIndex {
-            // Another process checkpointed meanwhile. Under the shared lock no writer removes a file, so a file
-            // missing now was removed by something other than a store.
+            // A checkpoint, by this instance or another process, replaced the files meanwhile. Under the shared
+            // lock no writer removes a file, so a file missing now was removed by something other than a store.
+            // The counters are updated in place: the state's lock is held here.
             do {
                 return try readFromFiles { state in
-                    try run(
-                        query(for: state.replayed), descriptor, JSONFileHistorySource(state, directory: files)
-                    )
+                    let source = JSONFileHistorySource(state, directory: files)
+                    var statistics = HistoryQueryStatistics()
+                    defer { Self.count(statistics, source, in: &state) }
+                    return try query(for: state.replayed).run(
+                        descriptor, source: source, statistics: &statistics)
                 }
             } catch let stale as JSONFileHistorySource.StaleIndex {
                 throw DataStoreError.corruptStoreFile(
@@ -43,20 +53,19 @@ extension JSONFileDataStore: HistoryProvidingStore {
         }
     }
 
-    /// Runs a query over a source, counting its work.
-    private func run(
-        _ query: HistoryQuery<JSONFileHistoryTransaction>,
-        _ descriptor: HistoryDescriptor<JSONFileHistoryTransaction>,
-        _ source: JSONFileHistorySource
-    ) throws -> [JSONFileHistoryTransaction] {
-        var statistics = HistoryQueryStatistics()
-        defer {
-            access.inMemory {
-                $0.statistics.history.add(statistics)
-                $0.statistics.bytesRead += source.bytesRead
-            }
-        }
-        return try query.run(descriptor, source: source, statistics: &statistics)
+    /// For tests: runs once, in the next history fetch, after the fetch read the store's state and before it
+    /// reads the history files (a checkpoint made there replaces them, and the fetch reads them again).
+    package var beforeHistoryFilesRead: (@Sendable () throws -> Void)? {
+        get { historyReadHook.withLock { $0 } }
+        set { historyReadHook.withLock { $0 = newValue } }
+    }
+
+    /// Adds the work of one history query to the store's counters.
+    private static func count(
+        _ statistics: HistoryQueryStatistics, _ source: JSONFileHistorySource, in state: inout State
+    ) {
+        state.statistics.history.add(statistics)
+        state.statistics.bytesRead += source.bytesRead
     }
 
     /// Deletes the matching transactions and reclaims their space: a `forget` record is appended, then the

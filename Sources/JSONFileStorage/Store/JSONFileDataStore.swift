@@ -59,6 +59,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
     let openJournal = OpenJournal()
     /// Saves waiting for the batch being written (group commit).
     let commits = CommitQueue<DataStoreSaveChangesRequest, SaveResult>()
+    /// For tests: see ``beforeHistoryFilesRead``.
+    let historyReadHook = Lock<(@Sendable () throws -> Void)?>(nil)
 
     /// What a save returns.
     typealias SaveResult = DataStoreSaveChangesResult<JSONFileHistoryToken>
