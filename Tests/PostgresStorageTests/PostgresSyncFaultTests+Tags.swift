@@ -51,11 +51,10 @@
         }
 
         /// The tags' rules, on the server (the devices hold the same, as `check` found): both sides of every pair
-        /// agree; each tag name is held once, every tag seeded or made by an acknowledged transaction is held,
-        /// and none that no device made; every note seeded or made by an acknowledged transaction is held
-        /// unless some device meant to delete it, and none is held that no device made; every pair seeded or
-        /// tagged by an acknowledged transaction is tagged unless some device meant to untag it or delete its
-        /// note; and no pair is tagged that nobody tagged.
+        /// agree; each tag name is held once; every tag and note seeded or made by an acknowledged transaction is
+        /// held unless some device meant to delete it, and none is held that no device made; every pair seeded
+        /// or tagged by an acknowledged transaction is tagged unless some device meant to untag it or delete its
+        /// note or tag; and no pair is tagged that nobody tagged.
         func checkTags(directory: URL, server: PostgresDataStore, into report: inout Report) throws {
             let context = ModelContext(
                 try ModelContainer(
@@ -88,6 +87,7 @@
             var untagged = Set<String>()
             var tagsMade = Set(Self.seededTags)
             var tagsMadeAcknowledged: [String] = []
+            var tagsDeleted = Set<String>()
             for index in 0..<devices {
                 let acknowledged = Set(
                     try logLines(directory, "d\(index).acks").compactMap { $0.first.map(String.init) })
@@ -107,6 +107,7 @@
                     case "newtag":
                         tagsMade.insert(rest)
                         if sure { tagsMadeAcknowledged.append(rest) }
+                    case "deltag": tagsDeleted.insert(rest)
                     default: break
                     }
                 }
@@ -119,7 +120,9 @@
             if Set(names).count != names.count {
                 report.violations.append("tags of one name: \(names.sorted())")
             }
-            let tagsLost = Set(Self.seededTags).union(tagsMadeAcknowledged).subtracting(names)
+            report.ownersDeleted = tagsDeleted.count
+            let tagsLost = Set(Self.seededTags).union(tagsMadeAcknowledged).subtracting(names).subtracting(
+                tagsDeleted)
             if !tagsLost.isEmpty { report.violations.append("acknowledged tags lost: \(tagsLost.sorted())") }
             let unknownTags = Set(names).subtracting(tagsMade)
             if !unknownTags.isEmpty {
@@ -132,8 +135,11 @@
             if !unknown.isEmpty { report.violations.append("notes no device made: \(unknown.sorted())") }
             let phantom = pairs.subtracting(tagged)
             if !phantom.isEmpty { report.violations.append("pairs nobody tagged: \(phantom.sorted())") }
+            // A pair whose note or tag some device meant to delete may be gone: the delete wins over what others
+            // did with it before they pulled it.
             let untaggedAlone = mustBeTagged.subtracting(untagged).subtracting(pairs).filter { pair in
-                !deleted.contains(String(pair.split(separator: " ")[0]))
+                let parts = pair.split(separator: " ").map(String.init)
+                return !deleted.contains(parts[0]) && !tagsDeleted.contains(parts[1])
             }
             if !untaggedAlone.isEmpty {
                 let titles = Set(untaggedAlone.map { String($0.split(separator: " ")[0]) })

@@ -144,7 +144,8 @@
                         ? "\(tripsMade) trips made, \(tripsMerged) merged into another's, \(ownersDeleted) deleted; "
                         : "")
                     + (workload == "tags"
-                        ? "\(tripsMade) tags made, \(tripsMerged) merged into another's; " : "")
+                        ? "\(tripsMade) tags made, \(tripsMerged) merged into another's, \(ownersDeleted) deleted; "
+                        : "")
                     + "\(conflicts) conflicts decided by the devices' last runs; "
                     + "quiet after \(rounds) sync rounds; violations: \(violations.count)"
             }

@@ -13,12 +13,13 @@ import StoreTestSupport
     /// tagged or untagged from either side in one save; every five seconds a new tag
     /// instead, put on a note, which every device makes on its first edit of those seconds unless it holds it
     /// already (devices that make it before they have pulled another's have the server merge theirs into the
-    /// first: its name is unique). No device deletes a tag: each transaction writes `stamp` into the memo of
-    /// the tag it edits (a random tag for a note without tags, or a delete), so that every transaction carries
-    /// its stamp.
+    /// first: its name is unique); about one transaction in forty deletes a tag made in the run. Each
+    /// transaction writes `stamp` into the memo of the tag it edits (a random tag for a note without tags, or
+    /// a delete), and of a seeded tag, which no device deletes, when that tag was made in the run: so every
+    /// transaction carries its stamp to the server.
     ///
     /// Before saving, appends a line per thing the edit does to `intents`: `insert TITLE`, `tag TITLE TAG`,
-    /// `untag TITLE TAG`, `delete TITLE`, `newtag TAG`, `reorder`. Returns how many models the context changed.
+    /// `untag TITLE TAG`, `delete TITLE`, `newtag TAG`, `deltag TAG`, `reorder`. Returns how many models the context changed.
     func editTagsOnce(
         _ container: ModelContainer, stamp: String, random: inout SplitMix64, intents: FileHandle
     ) throws -> Int {
@@ -29,13 +30,23 @@ import StoreTestSupport
         let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>()).sorted { $0.title < $1.title }
         var tag = tags[Int.random(in: 0..<tags.count, using: &random)]
         var lines: [String] = []
-        let name = "tag-w\(Int(Date().timeIntervalSince1970 / 5))"
+        let window = Int(Date().timeIntervalSince1970 / 5)
+        let name = "tag-w\(window)"
+        // Now and then a tag made in the run, half a minute old at least, is deleted: its pairs go with it, and
+        // other devices go on tagging with it until they pull the delete.
+        let doomed =
+            Int.random(in: 0..<40, using: &random) == 0
+            ? tags.first { $0.name.hasPrefix("tag-w") && $0.name < "tag-w\(window - 6)" } : nil
         let choice = notes.isEmpty ? 0 : Int.random(in: 0..<20, using: &random)
         // One transaction in four makes two or three steps in one save, each a pair of a random note and tag
         // tagged or untagged from either side: a device's save then writes the sides of several notes and tags
         // at once, some of them without pairs other devices made that it has not pulled.
         let steps = Int.random(in: 0..<4, using: &random) == 0 ? Int.random(in: 2...3, using: &random) : 1
         switch choice {
+        case _ where doomed != nil:
+            context.delete(doomed!)
+            lines.append("deltag \(doomed!.name)")
+            tag = tags.first { !$0.name.hasPrefix("tag-w") } ?? tags[0]
         case _ where !notes.isEmpty && steps > 1:
             for _ in 0..<steps {
                 let note = notes[Int.random(in: 0..<notes.count, using: &random)]
@@ -93,6 +104,9 @@ import StoreTestSupport
             tag.notes = (tag.notes ?? []).reversed()
         }
         tag.memo = stamp
+        // A tag made in the run may be deleted on the server before this transaction arrives, with every change
+        // the transaction makes to it: a seeded tag, which no device deletes, carries the stamp too.
+        if tag.name.hasPrefix("tag-w") { tags.first { !$0.name.hasPrefix("tag-w") }?.memo = stamp }
         intents.write(Data(lines.map { "\(stamp) \($0)\n" }.joined().utf8))
         let changes = [context.insertedModelsArray, context.changedModelsArray, context.deletedModelsArray]
             .map(\.count).reduce(0, +)
