@@ -121,9 +121,8 @@ extension ManyToManySyncTests {
 
     /// b makes tag w and puts note n on it, and pushes; a, which has not pulled that, makes its own w (a unique
     /// name) and puts n on it from either side. The server merges a's w into b's, and n must carry w once.
-    /// A KNOWN DEFECT, not fixed yet: n's list on the server and on both devices names w twice (found by a
-    /// 300-s run of the fault test's tags workload). `withKnownIssue` records it; the test fails once the
-    /// defect is fixed, so that its marker comes off with the fix.
+    /// Before the fix, n's list on the server and on both devices named w twice: a's push sends n's list with
+    /// both tags, and the server's planner, merging a's w into b's, named the holder twice.
     @Test(arguments: [true, false])
     func twoDevicesTagsOfOneNameMergeIntoOneTagOnTheNote(fromTheNote: Bool) throws {
         let (lab, a, b) = try Self.twoDevices()
@@ -154,9 +153,7 @@ extension ManyToManySyncTests {
             let context = ModelContext(container)
             #expect(try context.fetch(FetchDescriptor<SyncTag>()).map(\.name) == ["w"], "\(name)'s tags")
             let tags = try note(context).tags.map(\.name)
-            withKnownIssue("a merged tag is listed twice on the note (Docs/Sync.md, Limits)") {
-                #expect(tags == ["w"], "\(name)'s note")
-            }
+            #expect(tags == ["w"], "\(name)'s note")
         }
     }
 

@@ -307,7 +307,9 @@ public enum SavePlanner {
         }
 
         /// Points references to an insert that became an upsert at the model it updated, in every row this
-        /// save writes, so that a new model related to it in the same save relates to the holder.
+        /// save writes, so that a new model related to it in the same save relates to the holder. A list that
+        /// named both (a saver that put its own model of a unique value beside another saver's) names the
+        /// holder once, where it first stood: a to-many relationship holds each model once.
         mutating func remapReferences() {
             guard !remapped.isEmpty, let schema else { return }
             for (id, row) in final {
@@ -319,7 +321,12 @@ public enum SavePlanner {
                     guard let targets = value.relatedIdentifiers,
                         targets.contains(where: { remapped[$0] != nil })
                     else { continue }
-                    let mapped = targets.map { SnapshotValue.identifier(remapped[$0] ?? $0) }
+                    var listed = Set<PersistentIdentifier>()
+                    var mapped: [SnapshotValue] = []
+                    for target in targets {
+                        let id = remapped[target] ?? target
+                        if listed.insert(id).inserted { mapped.append(.identifier(id)) }
+                    }
                     row.values[relationship.name] = relationship.isToMany ? .array(mapped) : mapped[0]
                     changed = true
                 }
