@@ -51,7 +51,7 @@
         }
 
         /// The tags' rules, on the server (the devices hold the same, as `check` found): both sides of every pair
-        /// agree; each tag name is held once; every tag and note seeded or made by an acknowledged transaction is
+        /// agree, and each names a model once; each tag name is held once; every tag and note seeded or made by an acknowledged transaction is
         /// held unless some device meant to delete it, and none is held that no device made; every pair seeded
         /// or tagged by an acknowledged transaction is tagged unless some device meant to untag it or delete its
         /// note or tag; and no pair is tagged that nobody tagged.
@@ -65,6 +65,10 @@
             report.notes = notes.count
             var pairs = Set<String>()
             for note in notes {
+                let listed = note.tags.map(\.persistentModelID)
+                if Set(listed).count != listed.count {
+                    report.violations.append("\(note.title) carries a tag twice: \(note.tags.map(\.name))")
+                }
                 for tag in note.tags {
                     pairs.insert("\(note.title) \(tag.name)")
                     if !(tag.notes ?? []).contains(where: { $0 === note }) {
@@ -73,6 +77,11 @@
                 }
             }
             for tag in tags {
+                let listed = (tag.notes ?? []).map(\.persistentModelID)
+                if Set(listed).count != listed.count {
+                    report.violations.append(
+                        "\(tag.name) lists a note twice: \((tag.notes ?? []).map(\.title))")
+                }
                 for note in tag.notes ?? [] where !note.tags.contains(where: { $0 === tag }) {
                     report.violations.append("\(tag.name) lists \(note.title), which does not carry it")
                 }

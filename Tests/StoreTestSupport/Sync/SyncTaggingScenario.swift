@@ -4,10 +4,11 @@ import DataStoreSync
 import Foundation
 import JSONFileStorage
 
-/// Two devices and the server's own app tag and untag notes, reorder both sides' lists and delete tags at
-/// random, one pair per save or the pairs of two notes in one save, and the devices push, pull or sync in random order, against any server store. At
-/// the end every store must hold the same notes and tags with both lists in the same order, both sides must
-/// agree, and every pair tagged and never untagged (nor its tag deleted) must still be tagged.
+/// Two devices and the server's own app tag and untag notes, reorder both sides' lists, make tags of shared
+/// names and delete tags at random, one pair per save or the pairs of two notes in one save, and the devices
+/// push, pull or sync in random order, against any server store. At the end every store must hold the same
+/// notes and tags with both lists in the same order, both sides must agree and name each model once, and every
+/// pair tagged and never untagged (nor its tag deleted) must still be tagged.
 public struct SyncTaggingScenario<Server: HistoryProvidingStore>
 where Server.HistoryType.Change: ValueRecordingHistoryChange {
     /// Opens a fresh, empty server store with the given schema.
@@ -75,7 +76,14 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
                 deletedTags.insert(tag.name)
                 context.delete(tag)
             case 6: context.insert(SyncTaggedNote(title: "n\(editor)-\(round)"))
-            case 7: context.insert(SyncTag(name: "t\(editor)-\(round)"))
+            case 7:
+                // A tag of a name shared by every editor for five rounds, put on the note: two stores that
+                // make it before either pulls the other's hold one tag of the name once the server merges
+                // them, and the note carries it once.
+                let made = SyncTag(name: "w\(round / 5)")
+                context.insert(made)
+                note.tags.append(made)
+                added.insert("\(note.title)|\(made.name)")
             case 8, 9:
                 // The pairs of two notes in one save: this note tagged (8) or untagged (9), and another note
                 // put on another tag from the tag's side. A pair another device made and this one has not
@@ -113,6 +121,9 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         let context = ModelContext(containers[2])
         var linked: Set<String> = []
         for note in try context.fetch(FetchDescriptor<SyncTaggedNote>()) {
+            if Set(note.tags.map(\.persistentModelID)).count != note.tags.count {
+                problems.append("\(note.title) carries a tag twice: \(note.tags.map(\.name))")
+            }
             for tag in note.tags {
                 linked.insert("\(note.title)|\(tag.name)")
                 if !(tag.notes ?? []).contains(where: { $0 === note }) {
@@ -121,6 +132,8 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             }
         }
         for tag in try context.fetch(FetchDescriptor<SyncTag>()) {
+            let notes = (tag.notes ?? []).map(\.persistentModelID)
+            if Set(notes).count != notes.count { problems.append("\(tag.name) lists a note twice") }
             for note in tag.notes ?? [] where !linked.contains("\(note.title)|\(tag.name)") {
                 problems.append("\(note.title) does not carry \(tag.name)")
             }
