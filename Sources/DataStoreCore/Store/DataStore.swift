@@ -13,8 +13,10 @@
 ///   ``DataStoreError/mergeConflict(store:identifier:attributes:conflictCount:)`` and nothing is saved.
 /// - Both sides of a relationship with an inverse stay consistent with the rows the store holds: a model
 ///   linked to a to-one inverse leaves the list of the model that held it, a to-many edit with a baseline is
-///   merged into the stored list, and delete rules follow the related models' side. `SavePlanner` does all of
-///   this given a `SnapshotRowSource`.
+///   merged into the stored list, and delete rules follow the related models' side. A to-many list holds each
+///   model once, where it first stands: one sent naming a model twice, or naming an upserted insert beside
+///   the model it became, is stored naming it once. `SavePlanner` does all of this given a
+///   `SnapshotRowSource`.
 /// - An update or delete of a model the store does not hold throws
 ///   ``DataStoreError/modelNotFound(store:identifier:)``; an unknown entity throws
 ///   ``DataStoreError/unknownEntity(store:entity:)``.

@@ -308,8 +308,8 @@ public enum SavePlanner {
 
         /// Points references to an insert that became an upsert at the model it updated, in every row this
         /// save writes, so that a new model related to it in the same save relates to the holder. A list that
-        /// named both (a saver that put its own model of a unique value beside another saver's) names the
-        /// holder once, where it first stood: a to-many relationship holds each model once.
+        /// named both (a saver that put its own model of a unique value beside another saver's) then names the
+        /// holder twice, until ``checkReferences(of:)`` keeps it once.
         mutating func remapReferences() {
             guard !remapped.isEmpty, let schema else { return }
             for (id, row) in final {
@@ -321,12 +321,7 @@ public enum SavePlanner {
                     guard let targets = value.relatedIdentifiers,
                         targets.contains(where: { remapped[$0] != nil })
                     else { continue }
-                    var listed = Set<PersistentIdentifier>()
-                    var mapped: [SnapshotValue] = []
-                    for target in targets {
-                        let id = remapped[target] ?? target
-                        if listed.insert(id).inserted { mapped.append(.identifier(id)) }
-                    }
+                    let mapped = targets.map { SnapshotValue.identifier(remapped[$0] ?? $0) }
                     row.values[relationship.name] = relationship.isToMany ? .array(mapped) : mapped[0]
                     changed = true
                 }
@@ -335,7 +330,10 @@ public enum SavePlanner {
         }
 
         /// Throws when an inserted or updated model's relationship gains an identifier that names no model of
-        /// the destination after this save (a deleted model, one never saved, or one of another entity).
+        /// the destination after this save (a deleted model, one never saved, or one of another entity). A
+        /// to-many list naming a model more than once names it once, where it first stands: a list holds each
+        /// model once (as SwiftData's, which Core Data keeps as a set), whether the saver sent it twice or an
+        /// upsert made two of its members one.
         mutating func checkReferences(of snapshots: [DataStoreSnapshot]) throws(DataStoreError) {
             guard schema != nil else { return }
             for snapshot in snapshots {
@@ -351,7 +349,13 @@ public enum SavePlanner {
                             entity: id.entityName, relationship: relationship.name,
                             reason: "its value is not an identifier or a list of identifiers")
                     }
-                    for target in targets where !held.contains(target) {
+                    // Made only for a list of two or more, where a model can be named twice.
+                    var listed = Set<PersistentIdentifier>()
+                    var repeated = false
+                    if targets.count > 1 { listed.reserveCapacity(targets.count) }
+                    for target in targets {
+                        if targets.count > 1, !listed.insert(target).inserted { repeated = true }
+                        guard !held.contains(target) else { continue }
                         guard target.entityName == relationship.destination, try current(target) != nil else {
                             throw .invalidRelationship(
                                 entity: id.entityName, relationship: relationship.name, identifier: target,
@@ -360,8 +364,20 @@ public enum SavePlanner {
                                     + "\(relationship.destination))")
                         }
                     }
+                    if repeated { keepOnce(relationship.name, of: id) }
                 }
             }
+        }
+
+        /// Rewrites `id`'s list `name` in the save's rows with each model once, where it first stands.
+        private mutating func keepOnce(_ name: String, of id: PersistentIdentifier) {
+            guard var row = final[id] ?? nil, let targets = row[attribute: name].relatedIdentifiers else {
+                return
+            }
+            var listed = Set<PersistentIdentifier>()
+            row.values[name] = .array(
+                targets.filter { listed.insert($0).inserted }.map(SnapshotValue.identifier))
+            final[id] = .some(row)
         }
 
         mutating func check(_ snapshot: DataStoreSnapshot) throws(DataStoreError) {

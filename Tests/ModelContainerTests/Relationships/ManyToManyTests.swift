@@ -142,3 +142,30 @@ final class NoteTag: PersistentModel {
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<TaggedNote>()) == 1)
     }
 }
+
+/// A to-many list holds each model once: a tag put on a note twice is stored, and shown after the save, once.
+@Suite struct ListedOnceTests {
+    @Test func aTagAppendedTwiceIsSavedOnce() throws {
+        let container = try ModelContainer(
+            for: [TaggedNote.self, NoteTag.self],
+            configurations: [
+                ModelConfiguration(
+                    store: try InMemoryDataStore(
+                        .init(name: "notes", schema: Schema([TaggedNote.self, NoteTag.self]))))
+            ])
+        let context = ModelContext(container)
+        let work = NoteTag(name: "work")
+        let plan = TaggedNote(title: "plan")
+        context.insert(plan)
+        context.insert(work)
+        try context.save()
+        plan.tags.append(work)
+        plan.tags.append(work)
+        try context.save()
+        let reader = ModelContext(container)
+        let note = try #require(try reader.fetch(FetchDescriptor<TaggedNote>()).first)
+        #expect(note.tags.map(\.name) == ["work"])
+        #expect(plan.tags.map(\.name) == ["work"])
+        #expect(work.notes?.map(\.title) == ["plan"])
+    }
+}

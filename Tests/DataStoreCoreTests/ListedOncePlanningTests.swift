@@ -2,9 +2,10 @@ import DataStoreCore
 import DataStoreKit
 import Testing
 
-/// An insert that becomes an upsert (its unique value is taken) stands for the model holding that value, in
-/// every list of the save that names it: a list naming both ends up naming the holder once.
-@Suite struct UpsertListPlanningTests {
+/// A to-many list holds each model once. An insert that becomes an upsert (its unique value is taken) stands
+/// for the model holding that value in every list of the save that names it, and a list naming both ends up
+/// naming the holder once; a list sent naming a model twice is stored naming it once.
+@Suite struct ListedOncePlanningTests {
     /// Notes and tags, many-to-many; a tag's name is unique.
     static let schema = Schema(entities: [
         .init(
@@ -94,5 +95,19 @@ import Testing
         table.apply(plan)
         #expect(table[Self.note]?[attribute: "tags"] == Self.list(Self.held, other))
         #expect(table[Self.held]?[attribute: "notes"] == Self.list(Self.note))
+    }
+
+    /// A list sent naming a model twice names it once, and the save reports the list it stored to the saver.
+    @Test func aListSentNamingAModelTwiceNamesItOnce() throws {
+        var table = try Self.table()
+        let request = DataStoreSaveChangesRequest(updated: [
+            DataStoreSnapshot(
+                persistentIdentifier: Self.note, values: ["tags": Self.list(Self.held, Self.held)])
+        ])
+        let plan = try table.plan(request)
+        table.apply(plan)
+        #expect(table[Self.note]?[attribute: "tags"] == Self.list(Self.held))
+        #expect(plan.changes.isEmpty)
+        #expect(plan.deleteRuleChanges.map(\.values) == [["tags": Self.list(Self.held)]])
     }
 }
