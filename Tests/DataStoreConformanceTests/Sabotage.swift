@@ -36,7 +36,7 @@ enum Sabotage: String, CaseIterable, Sendable {
     // Relationships
     case cascadeIgnored, nullifyIgnored, denyIgnored, danglingReferenceAccepted, toManyValuesDropped
     case inversesNotMaintained, listBaselinesIgnored, upsertBaselinesIgnored, upsertConflictsIgnored
-    case insertsPlannedBeforeRenames
+    case insertsPlannedBeforeRenames, listRepeatsKept
     // Batch deletes
     case batchDeleteLeavesAMatch, batchDeleteSplitIntoTransactions, batchDeleteSkipsDeleteRules
 
@@ -105,6 +105,7 @@ enum Sabotage: String, CaseIterable, Sendable {
         case .upsertBaselinesIgnored: .uniqueUpsertMergesAListWithABaseline
         case .upsertConflictsIgnored: .conflictingUpsertRejectedUnderErrorPolicy
         case .insertsPlannedBeforeRenames: .uniqueValueGivenUpIsFreeForAnInsert
+        case .listRepeatsKept: .toManyListsNameEachModelOnce
         case .reopenForgetsEverything: .reopenKeepsDataHistoryAndTokens
         case .instancesShareNothing: .secondInstanceSeesCommits
         case .rejectedUpdateKeepsInserts: .insertOnlyRejectsUpdatesAtomically

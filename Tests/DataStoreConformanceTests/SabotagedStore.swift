@@ -24,6 +24,8 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
     let base: InMemoryDataStore
     /// For `overlappingSavesLost`: whether a save is in progress.
     private let saving = Lock(false)
+    /// For `listRepeatsKept`: the lists saved naming a model twice, as sent, which fetches return.
+    private let listsAsSent = Lock<[PersistentIdentifier: [String: SnapshotValue]]>([:])
     var sabotage: Sabotage { configuration.sabotage }
     var identifier: String { base.identifier }
     var schema: Schema { base.schema }
@@ -109,6 +111,15 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
                         snapshot.values[name] = .array([])
                     }
                 }
+                return snapshot
+            }
+        }
+        if sabotage == .listRepeatsKept {
+            // A store that writes a list as sent and reads it back so.
+            let sent = listsAsSent.withLock { $0 }
+            result.snapshots = result.snapshots.map { snapshot in
+                var snapshot = snapshot
+                snapshot.values.merge(sent[snapshot.persistentIdentifier] ?? [:]) { $1 }
                 return snapshot
             }
         }
@@ -199,6 +210,7 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
         do {
             var result = try base.save(request)
             result.token = result.token.map(rewrite)
+            if sabotage == .listRepeatsKept { keepRepeats(of: request) }
             if sabotage == .unchangedUpdateReturnsAToken, result.token == nil, !request.isEmpty {
                 result.token = base.currentToken
             }
@@ -218,6 +230,16 @@ final class SabotagedStore: HistoryProvidingStore, HistoryReadCounting, Sendable
                         editingState: request.editingState, inserted: request.inserted))
             }
             throw error
+        }
+    }
+
+    /// Remembers the lists `request` sends naming a model twice, for fetches to return as sent.
+    private func keepRepeats(of request: DataStoreSaveChangesRequest) {
+        for snapshot in request.inserted + request.updated {
+            for (name, value) in snapshot.values {
+                guard case .array(let members) = value, Set(members).count != members.count else { continue }
+                listsAsSent.withLock { $0[snapshot.persistentIdentifier, default: [:]][name] = value }
+            }
         }
     }
 

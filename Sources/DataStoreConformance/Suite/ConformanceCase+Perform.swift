@@ -63,6 +63,7 @@ extension ConformanceCase {
         case .listEditsMergeWithTheStoredList: try RelationshipChecks.listEditsMergeWithTheStoredList(h)
         case .uniqueUpsertMergesAListWithABaseline:
             try RelationshipChecks.uniqueUpsertMergesAListWithABaseline(h)
+        case .toManyListsNameEachModelOnce: try RelationshipChecks.toManyListsNameEachModelOnce(h)
         case .batchDeleteRemovesExactlyTheMatches:
             try BatchDeleteChecks.batchDeleteRemovesExactlyTheMatches(h)
         case .batchDeleteIsOneTransaction: try BatchDeleteChecks.batchDeleteIsOneTransaction(h)

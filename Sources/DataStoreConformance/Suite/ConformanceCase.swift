@@ -200,6 +200,9 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
     /// An insert whose unique value a folder holds, with a baseline for its list, merges its entries into the
     /// folder's stored list instead of replacing it (an upsert that keeps another saver's entries).
     case uniqueUpsertMergesAListWithABaseline
+    /// A to-many list sent naming a model twice is stored naming it once, where it first stands, and the
+    /// model it names twice is linked on the inverse side once.
+    case toManyListsNameEachModelOnce
 
     // Batch deletes
     /// A batch delete removes exactly the models its predicate matches (all of them without one); matching
@@ -224,7 +227,7 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             .inverseSidesStayConsistent, .partialUpdatesMerge, .conflictingUpdateRejectedUnderErrorPolicy,
             .conflictingUpsertRejectedUnderErrorPolicy,
             .toOneEditMovesTheInverse, .listEditsMergeWithTheStoredList,
-            .uniqueUpsertMergesAListWithABaseline:
+            .uniqueUpsertMergesAListWithABaseline, .toManyListsNameEachModelOnce:
             return !capabilities.contains(.insertOnly)
         case .reopenKeepsDataHistoryAndTokens:
             return capabilities.contains(.durable)
@@ -256,7 +259,7 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
         case .cascadeDeletesRelatedModels, .nullifyUpdatesTheInverse, .denyRefusesTheDelete,
             .danglingReferenceRejected, .inverseSidesStayConsistent, .toOneEditMovesTheInverse,
             .listEditsMergeWithTheStoredList, .uniqueUpsertMergesAListWithABaseline,
-            .batchDeleteAppliesDeleteRules,
+            .toManyListsNameEachModelOnce, .batchDeleteAppliesDeleteRules,
             .previousValuesOfOneSaveAreItsStartingValues:
             true
         default: false
@@ -270,6 +273,8 @@ public enum ConformanceCase: String, CaseIterable, Hashable, Sendable, CustomStr
             "DataStore: a save keeps both sides of a relationship with an inverse consistent with the rows the store holds, and merges a to-many edit with a baseline into the stored list."
         case .uniqueUpsertMergesAListWithABaseline:
             "DataStore: an insert whose unique value is taken updates the holder, and a to-many relationship the insert has a baseline for is merged into the holder's list as an update's is."
+        case .toManyListsNameEachModelOnce:
+            "DataStore: a to-many list holds each model once, where it first stands: one sent naming a model twice is stored naming it once."
         case .partialUpdatesMerge:
             "DataStore: an update is a change set: attributes it leaves out keep their stored values."
         case .conflictingUpdateRejectedUnderErrorPolicy:
