@@ -152,7 +152,8 @@
     /// for lists without previous values and with them (30 seeds each; `SyncListScenarioTests` runs 60 against
     /// an in-memory server), a device that only reads with its history deleted (20 seeds each), history read
     /// two transactions at a time (15 seeds each), and
-    /// `SyncTaggingScenario`'s many-to-many notes and tags (30 seeds).
+    /// `SyncTaggingScenario`'s many-to-many notes and tags, without previous values and with them (30 seeds
+    /// each).
     @Suite struct PostgresSyncListScenarioTests {
         let scenario = SyncListScenario(makeServer: freshSyncServer)
 
@@ -205,12 +206,15 @@
             }
         }
 
-        /// Many-to-many notes and tags (`SyncTaggingScenario`), 30 seeds.
+        /// Many-to-many notes and tags (`SyncTaggingScenario`), 30 seeds, without previous values on the lists
+        /// and with them.
         @Test func tagsConverge() throws {
             let tagging = SyncTaggingScenario(makeServer: freshSyncServer)
+            let marking = SyncTaggingScenario(SyncMarkedNote.self, makeServer: freshSyncServer)
             for seed in UInt64(0)..<30 {
-                let problems = try tagging.run(seed: seed)
-                #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
+                for problems in [try tagging.run(seed: seed), try marking.run(seed: seed)] {
+                    #expect(problems.isEmpty, "seed \(seed): \(problems.joined(separator: "\n"))")
+                }
             }
         }
     }

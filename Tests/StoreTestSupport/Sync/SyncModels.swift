@@ -93,6 +93,45 @@ public final class SyncTag: PersistentModel {
     public init(name: String) { self.name = name }
 }
 
+/// ``SyncTaggedNote`` with the previous values of its list kept: a push reads what a transaction changed in
+/// the list from them, not from the members' side.
+public final class SyncMarkedNote: PersistentModel {
+    /// The title and the marks.
+    public static let schemaAttributes: [ModelAttribute<SyncMarkedNote>] = [
+        .attribute("title", \.title, options: .unique),
+        .relationship("tags", \.tags, inverse: \SyncMark.notes, options: .preservePreviousValue),
+    ]
+    /// The identifier.
+    public var persistentModelID = PersistentIdentifier()
+    /// A unique title.
+    public var title = ""
+    /// Its marks.
+    @Relationship public var tags: [SyncMark] = []
+    /// An empty note.
+    public init() {}
+    /// A note titled `title`.
+    public init(title: String) { self.title = title }
+}
+
+/// ``SyncTag`` with the previous values of its list kept.
+public final class SyncMark: PersistentModel {
+    /// The name and the notes.
+    public static let schemaAttributes: [ModelAttribute<SyncMark>] = [
+        .attribute("name", \.name, options: .unique),
+        .relationship("notes", \.notes, options: .preservePreviousValue),
+    ]
+    /// The identifier.
+    public var persistentModelID = PersistentIdentifier()
+    /// A unique name.
+    public var name = ""
+    /// The notes carrying it.
+    @Relationship public var notes: [SyncMarkedNote]? = []
+    /// An empty mark.
+    public init() {}
+    /// A mark named `name`.
+    public init(name: String) { self.name = name }
+}
+
 /// The note of the sync scenario as a newer app version declares it: one more attribute, which older
 /// devices do not know.
 public struct SyncNoteVersion2: PersistentModel {
@@ -123,6 +162,8 @@ public enum SyncSchemas {
     public static let trips = Schema([SyncTrip.self, SyncItem.self, SyncCursor.self])
     /// Notes and tags (many-to-many, without previous values), plus the bookkeeping.
     public static let tags = Schema([SyncTaggedNote.self, SyncTag.self, SyncCursor.self])
+    /// Notes and marks (many-to-many, with previous values on both lists), plus the bookkeeping.
+    public static let marks = Schema([SyncMarkedNote.self, SyncMark.self, SyncCursor.self])
     /// Playlists and songs (whose list keeps its previous values), plus the bookkeeping.
     public static let music = Schema([Playlist.self, Song.self, SyncCursor.self])
     /// Notes as the second app version declares them, plus the bookkeeping.

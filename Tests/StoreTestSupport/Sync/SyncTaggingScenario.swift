@@ -9,23 +9,30 @@ import JSONFileStorage
 /// push, pull or sync in random order, against any server store. At the end every store must hold the same
 /// notes and tags with both lists in the same order, both sides must agree and name each model once, and every
 /// pair tagged and never untagged (nor its tag deleted) must still be tagged.
-public struct SyncTaggingScenario<Server: HistoryProvidingStore>
+///
+/// The notes and tags are `SyncTaggedNote` and `SyncTag` (no previous values) or `SyncMarkedNote` and `SyncMark`
+/// (previous values on both lists).
+public struct SyncTaggingScenario<Server: HistoryProvidingStore, Note: TaggingNote>
 where Server.HistoryType.Change: ValueRecordingHistoryChange {
+    typealias Tag = Note.Tag
     /// Opens a fresh, empty server store with the given schema.
     let makeServer: (Schema) throws -> Server
 
-    /// A scenario whose seeds run against servers from `makeServer`.
-    public init(makeServer: @escaping (Schema) throws -> Server) {
+    /// A scenario of `Note`s and their tags whose seeds run against servers from `makeServer`.
+    public init(_: Note.Type, makeServer: @escaping (Schema) throws -> Server) {
         self.makeServer = makeServer
     }
+
+    /// The stores' schema.
+    var schema: Schema { Schema([Note.self, Tag.self, SyncCursor.self]) }
 
     /// Each note's tags and each tag's notes, in order, as comparable lines.
     static func state(_ container: ModelContainer) throws -> [String] {
         let context = ModelContext(container)
-        let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>()).map {
+        let notes = try context.fetch(FetchDescriptor<Note>()).map {
             "note \($0.title): " + $0.tags.map(\.name).joined(separator: ",")
         }
-        let tags = try context.fetch(FetchDescriptor<SyncTag>()).map {
+        let tags = try context.fetch(FetchDescriptor<Tag>()).map {
             "tag \($0.name): " + ($0.notes ?? []).map(\.title).joined(separator: ",")
         }
         return (notes + tags).sorted()
@@ -33,11 +40,11 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
 
     /// Runs one seed of 30 rounds; returns what broke, in words, with the edits made (empty when it held).
     public func run(seed: UInt64) throws -> [String] {
-        let server = try makeServer(SyncSchemas.tags)
+        let server = try makeServer(schema)
         let lab = try SyncLab(server: server)
         defer { lab.remove() }
-        let models: [any PersistentModel.Type] = [SyncTaggedNote.self, SyncTag.self]
-        let devices = try ["a", "b"].map { try lab.device($0, schema: SyncSchemas.tags, models: models) }
+        let models: [any PersistentModel.Type] = [Note.self, Tag.self]
+        let devices = try ["a", "b"].map { try lab.device($0, schema: schema, models: models) }
         let containers =
             devices.map(\.container) + [
                 try ModelContainer(for: models, configurations: [.init(store: server)])
@@ -48,8 +55,8 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         var deletedTags: Set<String> = []
         var log: [String] = []
         try devices[0].edit { context in
-            for title in ["n0", "n1"] { context.insert(SyncTaggedNote(title: title)) }
-            for name in ["t0", "t1", "t2"] { context.insert(SyncTag(name: name)) }
+            for title in ["n0", "n1"] { context.insert(Note(title: title)) }
+            for name in ["t0", "t1", "t2"] { context.insert(Tag(name: name)) }
         }
         for device in devices { try device.sync() }
         for round in 0..<30 {
@@ -58,8 +65,8 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             let (p, q) = (Int.random(in: 0..<100, using: &random), Int.random(in: 0..<100, using: &random))
             log.append("\(editor): step \(step) \(p) \(q)")
             let context = ModelContext(containers[editor])
-            let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>()).sorted { $0.title < $1.title }
-            let tags = try context.fetch(FetchDescriptor<SyncTag>()).sorted { $0.name < $1.name }
+            let notes = try context.fetch(FetchDescriptor<Note>()).sorted { $0.title < $1.title }
+            let tags = try context.fetch(FetchDescriptor<Tag>()).sorted { $0.name < $1.name }
             guard !notes.isEmpty, !tags.isEmpty else { continue }
             let (note, tag) = (notes[p % notes.count], tags[q % tags.count])
             let pair = "\(note.title)|\(tag.name)"
@@ -75,12 +82,12 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             case 5:
                 deletedTags.insert(tag.name)
                 context.delete(tag)
-            case 6: context.insert(SyncTaggedNote(title: "n\(editor)-\(round)"))
+            case 6: context.insert(Note(title: "n\(editor)-\(round)"))
             case 7:
                 // A tag of a name shared by every editor for five rounds, put on the note: two stores that
                 // make it before either pulls the other's hold one tag of the name once the server merges
                 // them, and the note carries it once.
-                let made = SyncTag(name: "w\(round / 5)")
+                let made = Tag(name: "w\(round / 5)")
                 context.insert(made)
                 note.tags.append(made)
                 added.insert("\(note.title)|\(made.name)")
@@ -112,7 +119,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             }
         }
         for index in [0, 1, 0] { try devices[index].sync() }
-        let states = try containers.map(Self.state)
+        let states = try containers.map { try Self.state($0) }
         var problems: [String] = []
         if states[0] != states[2] || states[1] != states[2] {
             problems.append("the stores differ: \(states)")
@@ -120,7 +127,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         // Both sides agree, and every pair tagged and never untagged is tagged.
         let context = ModelContext(containers[2])
         var linked: Set<String> = []
-        for note in try context.fetch(FetchDescriptor<SyncTaggedNote>()) {
+        for note in try context.fetch(FetchDescriptor<Note>()) {
             if Set(note.tags.map(\.persistentModelID)).count != note.tags.count {
                 problems.append("\(note.title) carries a tag twice: \(note.tags.map(\.name))")
             }
@@ -131,7 +138,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
                 }
             }
         }
-        for tag in try context.fetch(FetchDescriptor<SyncTag>()) {
+        for tag in try context.fetch(FetchDescriptor<Tag>()) {
             let notes = (tag.notes ?? []).map(\.persistentModelID)
             if Set(notes).count != notes.count { problems.append("\(tag.name) lists a note twice") }
             for note in tag.notes ?? [] where !linked.contains("\(note.title)|\(tag.name)") {
@@ -144,5 +151,12 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         if !lost.isEmpty { problems.append("tagged and never untagged, but not tagged: \(lost.sorted())") }
         if !problems.isEmpty { problems.append(log.joined(separator: "\n")) }
         return problems
+    }
+}
+
+extension SyncTaggingScenario where Note == SyncTaggedNote {
+    /// A scenario of `SyncTaggedNote`s and `SyncTag`s whose seeds run against servers from `makeServer`.
+    public init(makeServer: @escaping (Schema) throws -> Server) {
+        self.init(SyncTaggedNote.self, makeServer: makeServer)
     }
 }
