@@ -3,6 +3,7 @@ import DataStoreModels
 import Foundation
 import InMemoryStorage
 import JSONFileStorage
+import StoreTestSupport
 import Testing
 
 /// A note with tags; each tag lists its notes: a to-many relationship whose inverse is to-many too.
@@ -167,5 +168,32 @@ final class NoteTag: PersistentModel {
         #expect(note.tags.map(\.name) == ["work"])
         #expect(plan.tags.map(\.name) == ["work"])
         #expect(work.notes?.map(\.title) == ["plan"])
+    }
+
+    /// A new tag whose unique name another tag holds becomes that tag on save (an upsert): a note the app put
+    /// on both carries the tag once after the save, in the saving context and in the store.
+    @Test func aNoteOnATagAndOnItsUpsertCarriesTheTagOnce() throws {
+        let container = try ModelContainer(
+            for: [SyncTaggedNote.self, SyncTag.self],
+            configurations: [
+                ModelConfiguration(
+                    store: try InMemoryDataStore(.init(name: "notes", schema: SyncSchemas.tags)))
+            ])
+        let context = ModelContext(container)
+        let work = SyncTag(name: "work")
+        let plan = SyncTaggedNote(title: "plan")
+        context.insert(plan)
+        context.insert(work)
+        plan.tags.append(work)
+        try context.save()
+        let again = SyncTag(name: "work")
+        context.insert(again)
+        plan.tags.append(again)
+        try context.save()
+        #expect(plan.tags.count == 1)
+        let reader = ModelContext(container)
+        let note = try #require(try reader.fetch(FetchDescriptor<SyncTaggedNote>()).first)
+        #expect(note.tags.map(\.name) == ["work"])
+        #expect(try reader.fetch(FetchDescriptor<SyncTag>()).map { $0.notes?.count } == [1])
     }
 }
