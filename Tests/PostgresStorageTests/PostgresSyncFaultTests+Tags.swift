@@ -5,9 +5,9 @@
     import PostgresStorage
     import StoreTestSupport
 
-    /// The tags workload of the sync fault test: notes and tags (many-to-many, no previous values), seeded on the
-    /// server, then tagged, untagged, reordered and deleted by the devices, which make new tags too
-    /// (`sync-device … tags`).
+    /// The tags workloads of the sync fault test: notes and tags (many-to-many, without previous values for
+    /// `tags`, with them for `marks`), seeded on the server, then tagged, untagged, reordered and deleted by the
+    /// devices, which make new tags too (`sync-device … tags|marks`).
     extension SyncFaultRun {
         /// The tags the devices find on the server (they make more and delete none), and the seeded notes with
         /// their tags.
@@ -17,15 +17,14 @@
         }
 
         /// Six tags and six notes with two tags each, made on the server by its own app.
-        func seedTags(on server: PostgresDataStore) throws {
+        func seedTags<Note: TaggingNote>(_: Note.Type, on server: PostgresDataStore) throws {
             let context = ModelContext(
                 try ModelContainer(
-                    for: [SyncTaggedNote.self, SyncTag.self],
-                    configurations: [ModelConfiguration(store: server)]))
-            let tags = Dictionary(uniqueKeysWithValues: Self.seededTags.map { ($0, SyncTag(name: $0)) })
+                    for: [Note.self, Note.Tag.self], configurations: [ModelConfiguration(store: server)]))
+            let tags = Dictionary(uniqueKeysWithValues: Self.seededTags.map { ($0, Note.Tag(name: $0)) })
             for tag in tags.values { context.insert(tag) }
             for (title, names) in Self.seededNotes {
-                let note = SyncTaggedNote(title: title)
+                let note = Note(title: title)
                 context.insert(note)
                 note.tags = names.compactMap { tags[$0] }
             }
@@ -34,16 +33,16 @@
 
         /// The notes with their tags, and the tags with their memo and notes, each list in order, as comparable
         /// lines.
-        func tagRows(in store: some HistoryProvidingStore) throws -> [String] {
+        func tagRows<Note: TaggingNote>(_: Note.Type, in store: some HistoryProvidingStore) throws -> [String]
+        {
             let context = ModelContext(
                 try ModelContainer(
-                    for: [SyncTaggedNote.self, SyncTag.self],
-                    configurations: [ModelConfiguration(store: store)]))
-            let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>()).map {
+                    for: [Note.self, Note.Tag.self], configurations: [ModelConfiguration(store: store)]))
+            let notes = try context.fetch(FetchDescriptor<Note>()).map {
                 "note \($0.persistentModelID.primaryKey) \($0.title)|"
                     + $0.tags.map(\.name).joined(separator: ",")
             }
-            let tags = try context.fetch(FetchDescriptor<SyncTag>()).map {
+            let tags = try context.fetch(FetchDescriptor<Note.Tag>()).map {
                 "tag \($0.persistentModelID.primaryKey) \($0.name)|\($0.memo)|"
                     + ($0.notes ?? []).map(\.title).joined(separator: ",")
             }
@@ -55,13 +54,14 @@
         /// held unless some device meant to delete it, and none is held that no device made; every pair seeded
         /// or tagged by an acknowledged transaction is tagged unless some device meant to untag it or delete its
         /// note or tag; and no pair is tagged that nobody tagged.
-        func checkTags(directory: URL, server: PostgresDataStore, into report: inout Report) throws {
+        func checkTags<Note: TaggingNote>(
+            _: Note.Type, directory: URL, server: PostgresDataStore, into report: inout Report
+        ) throws {
             let context = ModelContext(
                 try ModelContainer(
-                    for: [SyncTaggedNote.self, SyncTag.self],
-                    configurations: [ModelConfiguration(store: server)]))
-            let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>())
-            let tags = try context.fetch(FetchDescriptor<SyncTag>())
+                    for: [Note.self, Note.Tag.self], configurations: [ModelConfiguration(store: server)]))
+            let notes = try context.fetch(FetchDescriptor<Note>())
+            let tags = try context.fetch(FetchDescriptor<Note.Tag>())
             report.notes = notes.count
             var pairs = Set<String>()
             for note in notes {

@@ -24,11 +24,11 @@
         static let seconds = ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_SECONDS"].flatMap(
             Double.init)
 
-        /// The workloads to run, from `DATASTORE_SYNC_FAULT_WORKLOADS` (`notes`, `lists`, `playlists`, `tags`, or
-        /// several separated by commas; all when unset).
+        /// The workloads to run, from `DATASTORE_SYNC_FAULT_WORKLOADS` (`notes`, `lists`, `playlists`, `tags`,
+        /// `marks`, or several separated by commas; all when unset).
         static let workloads = Set(
             (ProcessInfo.processInfo.environment["DATASTORE_SYNC_FAULT_WORKLOADS"]
-                ?? "notes,lists,playlists,tags")
+                ?? "notes,lists,playlists,tags,marks")
                 .split(
                     separator: ","
                 ).map(String.init))
@@ -71,6 +71,16 @@
                 try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, workload: "tags").run())
         }
 
+        /// Notes and marks: the tags workload on a many-to-many relationship whose lists keep their previous
+        /// values, so that a push reads what a transaction changed in a list from them.
+        @Test(
+            .enabled(if: seconds != nil, "set DATASTORE_SYNC_FAULT_SECONDS to run the fault test"),
+            .enabled(if: workloads.contains("marks")))
+        func fiveDevicesMarkingNotesConvergeUnderFaults() throws {
+            try Self.expectClean(
+                try SyncFaultRun(seconds: Self.seconds ?? 0, devices: 5, workload: "marks").run())
+        }
+
         /// Prints the summary (and appends it to `DATASTORE_SYNC_FAULT_REPORT`) and expects no violation.
         static func expectClean(_ report: SyncFaultRun.Report) throws {
             print(report.summary)
@@ -93,21 +103,29 @@
     struct SyncFaultRun {
         let seconds: Double
         let devices: Int
-        /// `notes`, or the workload the devices run (`sync-device … lists|playlists|tags`).
+        /// `notes`, or the workload the devices run (`sync-device … lists|playlists|tags|marks`).
         let workload: String
 
         /// The owners whose lists a list workload edits; `nil` for flat notes.
         var listModel: (any FaultListModel.Type)? { FaultListWorkload.model(workload) }
         var lists: Bool { listModel != nil }
-        /// Whether the devices tag notes (`tags`).
-        var tagging: Bool { workload == "tags" }
+        /// Whether the devices tag notes (`tags`, or `marks` with previous values).
+        var tagging: Bool { workload == "tags" || workload == "marks" }
+        /// The notes the devices tag.
+        var taggedNotes: any TaggingNote.Type {
+            workload == "marks" ? SyncMarkedNote.self : SyncTaggedNote.self
+        }
 
         /// The items on the trips the server holds before the devices start.
         static let seededItems = ["Kyoto", "Lisbon", "Oslo"].flatMap { trip in
             (0..<4).map { "item-seed-\(trip)-\($0)" }
         }
 
-        var schema: Schema { tagging ? SyncSchemas.tags : listModel?.faultSchema ?? SyncNote.schema }
+        var schema: Schema {
+            tagging
+                ? (workload == "marks" ? SyncSchemas.marks : SyncSchemas.tags)
+                : listModel?.faultSchema ?? SyncNote.schema
+        }
 
         /// What a run found.
         struct Report {
@@ -118,10 +136,12 @@
             var rounds = 0
             var notes = 0
             var violations: [String] = []
-            /// The workload: `notes`, `lists`, `playlists` or `tags`.
+            /// The workload: `notes`, `lists`, `playlists`, `tags` or `marks`.
             var workload = "notes"
             /// Whether the run was a list workload: then `notes` counts items.
             var lists: Bool { workload == "lists" || workload == "playlists" }
+            /// Whether the run was a tags workload: then `links` counts the pairs.
+            var tagging: Bool { workload == "tags" || workload == "marks" }
             /// On the tags workload: the pairs tagged at the end.
             var links = 0
             /// On the lists workload: trips the devices made (acknowledged), and how many of them the server
@@ -139,11 +159,11 @@
                 return
                     "sync fault test, \(workload): \(acknowledged) transactions acknowledged (\(committed) committed) on the devices, "
                     + "\(serverTransactions) server transactions, \(notes) \(lists ? "items" : "notes") at the end"
-                    + (workload == "tags" ? " carrying \(links) tags" : "") + "; faults: \(faultList); "
+                    + (tagging ? " carrying \(links) tags" : "") + "; faults: \(faultList); "
                     + (lists
                         ? "\(tripsMade) trips made, \(tripsMerged) merged into another's, \(ownersDeleted) deleted; "
                         : "")
-                    + (workload == "tags"
+                    + (tagging
                         ? "\(tripsMade) tags made, \(tripsMerged) merged into another's, \(ownersDeleted) deleted; "
                         : "")
                     + "\(conflicts) conflicts decided by the devices' last runs; "
@@ -167,7 +187,7 @@
             let server = try PostgresDataStore(
                 .init(name: "server", schema: schema, connectionString: url, databaseSchema: namespace))
             if let listModel { try seed(listModel, on: server) }
-            if tagging { try seedTags(on: server) }
+            if tagging { try seedTags(taggedNotes, on: server) }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "sync-fault-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -290,7 +310,7 @@
         /// What `store` holds, as comparable lines: the notes, or the owners (their attributes and lists) and
         /// the items with their owners.
         func rows(_ store: some HistoryProvidingStore) throws -> [String] {
-            if tagging { return try tagRows(in: store) }
+            if tagging { return try tagRows(taggedNotes, in: store) }
             guard let listModel else { return try SyncScenarioRows.rows(store) }
             return try rows(of: listModel, in: store)
         }
@@ -401,7 +421,7 @@
             if let listModel {
                 try checkLists(of: listModel, directory: directory, server: server, into: &report)
             }
-            if tagging { try checkTags(directory: directory, server: server, into: &report) }
+            if tagging { try checkTags(taggedNotes, directory: directory, server: server, into: &report) }
         }
 
         /// The changes of `history` to the models whose primary keys are `keys` (those `including` accepts), a

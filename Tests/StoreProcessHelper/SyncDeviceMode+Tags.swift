@@ -1,5 +1,6 @@
-// The tags workload of the sync fault test's device (`sync-device … tags`): notes and tags, a many-to-many
-// relationship without previous values, edited through model contexts from either side.
+// The tags workloads of the sync fault test's device (`sync-device … tags|marks`): notes and tags, a
+// many-to-many relationship without previous values (`tags`) or with them (`marks`), edited through model
+// contexts from either side.
 
 import DataStoreCore
 import DataStoreHistory
@@ -20,14 +21,15 @@ import StoreTestSupport
     ///
     /// Before saving, appends a line per thing the edit does to `intents`: `insert TITLE`, `tag TITLE TAG`,
     /// `untag TITLE TAG`, `delete TITLE`, `newtag TAG`, `deltag TAG`, `reorder`. Returns how many models the context changed.
-    func editTagsOnce(
-        _ container: ModelContainer, stamp: String, random: inout SplitMix64, intents: FileHandle
+    func editTagsOnce<Note: TaggingNote>(
+        _: Note.Type, _ container: ModelContainer, stamp: String, random: inout SplitMix64,
+        intents: FileHandle
     ) throws -> Int {
         let context = ModelContext(container)
         context.author = "app"
-        let tags = try context.fetch(FetchDescriptor<SyncTag>()).sorted { $0.name < $1.name }
+        let tags = try context.fetch(FetchDescriptor<Note.Tag>()).sorted { $0.name < $1.name }
         guard !tags.isEmpty else { return 0 }
-        let notes = try context.fetch(FetchDescriptor<SyncTaggedNote>()).sorted { $0.title < $1.title }
+        let notes = try context.fetch(FetchDescriptor<Note>()).sorted { $0.title < $1.title }
         var tag = tags[Int.random(in: 0..<tags.count, using: &random)]
         var lines: [String] = []
         let window = Int(Date().timeIntervalSince1970 / 5)
@@ -61,13 +63,13 @@ import StoreTestSupport
                 lines.append("\(tagged ? "untag" : "tag") \(note.title) \(tag.name)")
             }
         case _ where !notes.isEmpty && !tags.contains(where: { $0.name == name }):
-            tag = SyncTag(name: name)
+            tag = Note.Tag(name: name)
             context.insert(tag)
             let note = notes[Int.random(in: 0..<notes.count, using: &random)]
             if Bool.random(using: &random) { note.tags.append(tag) } else { tag.notes = [note] }
             lines += ["newtag \(name)", "tag \(note.title) \(name)"]
         case 0..<4 where notes.count < 40:
-            let note = SyncTaggedNote(title: "note-\(stamp)")
+            let note = Note(title: "note-\(stamp)")
             context.insert(note)
             lines.append("insert \(note.title)")
             // Up to two tags, appended on the note's side: the tags' lists gain it through the inverse.

@@ -23,25 +23,30 @@ import Synchronization
     /// owner it edits (``FaultListModel/stamp``); before saving it appends
     /// `STAMP WHAT TITLES…` to DIR/DEVICE.intents (see ``editListsOnce``). Once its save has returned, each appends
     /// `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged. With `tags`, each edits notes and their
-    /// tags (many-to-many) the same way (``editTagsOnce(_:stamp:random:intents:)``).
+    /// tags (many-to-many) the same way (``editTagsOnce(_:_:stamp:random:intents:)``); with `marks`, notes and marks,
+    /// whose lists keep their previous values.
     func runSyncDevice(_ arguments: [String]) throws {
         guard
             arguments.count == 5
                 || (arguments.count == 6
-                    && (FaultListWorkload.model(arguments[5]) != nil || arguments[5] == "tags")),
+                    && (FaultListWorkload.model(arguments[5]) != nil
+                        || ["tags", "marks"].contains(arguments[5]))),
             let run = Int(arguments[3])
         else {
-            fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists|playlists|tags]")
+            fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists|playlists|tags|marks]")
         }
         let directory = URL(fileURLWithPath: arguments[1])
         let device = arguments[2]
         let workload = arguments.count == 6 ? arguments[5] : nil
         let listModel = workload.flatMap(FaultListWorkload.model)
-        let tagging = workload == "tags"
-        let schema = tagging ? SyncSchemas.tags : listModel?.faultSchema ?? SyncNote.schema
+        let marking = workload == "marks"
+        let tagging = workload == "tags" || marking
+        let schema =
+            tagging
+            ? (marking ? SyncSchemas.marks : SyncSchemas.tags) : listModel?.faultSchema ?? SyncNote.schema
         let models: [any PersistentModel.Type] =
             tagging
-            ? [SyncTaggedNote.self, SyncTag.self]
+            ? (marking ? [SyncMarkedNote.self, SyncMark.self] : [SyncTaggedNote.self, SyncTag.self])
             : listModel.map { listWorkloadModels(of: $0) } ?? [SyncNote.self]
         guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"] else {
             fail("sync-device needs DATASTORE_POSTGRES_URL")
@@ -78,7 +83,13 @@ import Synchronization
                 do {
                     let changes =
                         try tagging
-                        ? editTagsOnce(container, stamp: stamp, random: &random, intents: intents)
+                        ? (marking
+                            ? editTagsOnce(
+                                SyncMarkedNote.self, container, stamp: stamp, random: &random,
+                                intents: intents)
+                            : editTagsOnce(
+                                SyncTaggedNote.self, container, stamp: stamp, random: &random,
+                                intents: intents))
                         : workload.flatMap(FaultListWorkload.model).map {
                             try editListsOnce($0, container, stamp: stamp, random: &random, intents: intents)
                         } ?? editOnce(local, stamp: stamp, random: &random)

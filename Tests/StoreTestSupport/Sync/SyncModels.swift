@@ -115,15 +115,17 @@ public final class SyncMarkedNote: PersistentModel {
 
 /// ``SyncTag`` with the previous values of its list kept.
 public final class SyncMark: PersistentModel {
-    /// The name and the notes.
+    /// The name, a memo and the notes.
     public static let schemaAttributes: [ModelAttribute<SyncMark>] = [
-        .attribute("name", \.name, options: .unique),
+        .attribute("name", \.name, options: .unique), .attribute("memo", \.memo),
         .relationship("notes", \.notes, options: .preservePreviousValue),
     ]
     /// The identifier.
     public var persistentModelID = PersistentIdentifier()
     /// A unique name.
     public var name = ""
+    /// Free text, as ``SyncTag/memo``.
+    public var memo = ""
     /// The notes carrying it.
     @Relationship public var notes: [SyncMarkedNote]? = []
     /// An empty mark.

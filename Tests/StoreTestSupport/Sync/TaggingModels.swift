@@ -19,6 +19,8 @@ public protocol TaggingTag: PersistentModel, AnyObject {
     associatedtype Note: TaggingNote where Note.Tag == Self
     /// A unique name.
     var name: String { get }
+    /// Free text: the fault test's tags workloads write each transaction's stamp into it.
+    var memo: String { get set }
     /// The notes carrying it.
     var notes: [Note]? { get set }
     /// A tag named `name`.
