@@ -50,10 +50,10 @@
         }
 
         /// The tags' rules, on the server (the devices hold the same, as `check` found): both sides of every pair
-        /// agree, and each names a model once; each tag name is held once; every tag and note seeded or made by an acknowledged transaction is
-        /// held unless some device meant to delete it, and none is held that no device made; every pair seeded
-        /// or tagged by an acknowledged transaction is tagged unless some device meant to untag it or delete its
-        /// note or tag; and no pair is tagged that nobody tagged.
+        /// agree, and each names a model once; each tag name is held once; every tag and note seeded or made by
+        /// an acknowledged transaction is held unless some device meant to delete it, and none is held that no
+        /// device made; every pair seeded or tagged by an acknowledged transaction is tagged unless some device
+        /// meant to untag it or delete its note or tag; and no pair is tagged that nobody tagged.
         func checkTags<Note: TaggingNote>(
             _: Note.Type, directory: URL, server: PostgresDataStore, into report: inout Report
         ) throws {
@@ -65,8 +65,7 @@
             report.notes = notes.count
             var pairs = Set<String>()
             for note in notes {
-                let listed = note.tags.map(\.persistentModelID)
-                if Set(listed).count != listed.count {
+                if namesAModelTwice(note.tags) {
                     report.violations.append("\(note.title) carries a tag twice: \(note.tags.map(\.name))")
                 }
                 for tag in note.tags {
@@ -77,8 +76,7 @@
                 }
             }
             for tag in tags {
-                let listed = (tag.notes ?? []).map(\.persistentModelID)
-                if Set(listed).count != listed.count {
+                if namesAModelTwice(tag.notes ?? []) {
                     report.violations.append(
                         "\(tag.name) lists a note twice: \((tag.notes ?? []).map(\.title))")
                 }

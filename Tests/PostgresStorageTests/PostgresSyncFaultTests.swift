@@ -109,23 +109,16 @@
         /// The owners whose lists a list workload edits; `nil` for flat notes.
         var listModel: (any FaultListModel.Type)? { FaultListWorkload.model(workload) }
         var lists: Bool { listModel != nil }
-        /// Whether the devices tag notes (`tags`, or `marks` with previous values).
-        var tagging: Bool { workload == "tags" || workload == "marks" }
-        /// The notes the devices tag.
-        var taggedNotes: any TaggingNote.Type {
-            workload == "marks" ? SyncMarkedNote.self : SyncTaggedNote.self
-        }
+        /// The notes the devices tag (`tags`, or `marks` with previous values); `nil` for another workload.
+        var taggedNotes: (any TaggingNote.Type)? { TaggingWorkload.note(workload) }
+        var tagging: Bool { taggedNotes != nil }
 
         /// The items on the trips the server holds before the devices start.
         static let seededItems = ["Kyoto", "Lisbon", "Oslo"].flatMap { trip in
             (0..<4).map { "item-seed-\(trip)-\($0)" }
         }
 
-        var schema: Schema {
-            tagging
-                ? (workload == "marks" ? SyncSchemas.marks : SyncSchemas.tags)
-                : listModel?.faultSchema ?? SyncNote.schema
-        }
+        var schema: Schema { taggedNotes?.syncSchema ?? listModel?.faultSchema ?? SyncNote.schema }
 
         /// What a run found.
         struct Report {
@@ -141,7 +134,7 @@
             /// Whether the run was a list workload: then `notes` counts items.
             var lists: Bool { workload == "lists" || workload == "playlists" }
             /// Whether the run was a tags workload: then `links` counts the pairs.
-            var tagging: Bool { workload == "tags" || workload == "marks" }
+            var tagging: Bool { TaggingWorkload.note(workload) != nil }
             /// On the tags workload: the pairs tagged at the end.
             var links = 0
             /// On the lists workload: trips the devices made (acknowledged), and how many of them the server
@@ -187,7 +180,7 @@
             let server = try PostgresDataStore(
                 .init(name: "server", schema: schema, connectionString: url, databaseSchema: namespace))
             if let listModel { try seed(listModel, on: server) }
-            if tagging { try seedTags(taggedNotes, on: server) }
+            if let taggedNotes { try seedTags(taggedNotes, on: server) }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "sync-fault-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -310,7 +303,7 @@
         /// What `store` holds, as comparable lines: the notes, or the owners (their attributes and lists) and
         /// the items with their owners.
         func rows(_ store: some HistoryProvidingStore) throws -> [String] {
-            if tagging { return try tagRows(taggedNotes, in: store) }
+            if let taggedNotes { return try tagRows(taggedNotes, in: store) }
             guard let listModel else { return try SyncScenarioRows.rows(store) }
             return try rows(of: listModel, in: store)
         }
@@ -421,7 +414,9 @@
             if let listModel {
                 try checkLists(of: listModel, directory: directory, server: server, into: &report)
             }
-            if tagging { try checkTags(taggedNotes, directory: directory, server: server, into: &report) }
+            if let taggedNotes {
+                try checkTags(taggedNotes, directory: directory, server: server, into: &report)
+            }
         }
 
         /// The changes of `history` to the models whose primary keys are `keys` (those `including` accepts), a

@@ -30,7 +30,7 @@ import Synchronization
             arguments.count == 5
                 || (arguments.count == 6
                     && (FaultListWorkload.model(arguments[5]) != nil
-                        || ["tags", "marks"].contains(arguments[5]))),
+                        || TaggingWorkload.note(arguments[5]) != nil)),
             let run = Int(arguments[3])
         else {
             fail("usage: sync-device DIR DEVICE RUN NAMESPACE [lists|playlists|tags|marks]")
@@ -39,15 +39,10 @@ import Synchronization
         let device = arguments[2]
         let workload = arguments.count == 6 ? arguments[5] : nil
         let listModel = workload.flatMap(FaultListWorkload.model)
-        let marking = workload == "marks"
-        let tagging = workload == "tags" || marking
-        let schema =
-            tagging
-            ? (marking ? SyncSchemas.marks : SyncSchemas.tags) : listModel?.faultSchema ?? SyncNote.schema
-        let models: [any PersistentModel.Type] =
-            tagging
-            ? (marking ? [SyncMarkedNote.self, SyncMark.self] : [SyncTaggedNote.self, SyncTag.self])
-            : listModel.map { listWorkloadModels(of: $0) } ?? [SyncNote.self]
+        let taggedNotes = workload.flatMap(TaggingWorkload.note)
+        let schema = taggedNotes?.syncSchema ?? listModel?.faultSchema ?? SyncNote.schema
+        let models =
+            taggedNotes?.pairModels ?? listModel.map { listWorkloadModels(of: $0) } ?? [SyncNote.self]
         guard let url = ProcessInfo.processInfo.environment["DATASTORE_POSTGRES_URL"] else {
             fail("sync-device needs DATASTORE_POSTGRES_URL")
         }
@@ -82,15 +77,10 @@ import Synchronization
                 let stamp = "\(device)/\(run)/\(number)"
                 do {
                     let changes =
-                        try tagging
-                        ? (marking
-                            ? editTagsOnce(
-                                SyncMarkedNote.self, container, stamp: stamp, random: &random,
-                                intents: intents)
-                            : editTagsOnce(
-                                SyncTaggedNote.self, container, stamp: stamp, random: &random,
-                                intents: intents))
-                        : workload.flatMap(FaultListWorkload.model).map {
+                        try workload.flatMap(TaggingWorkload.note).map {
+                            try editTagsOnce($0, container, stamp: stamp, random: &random, intents: intents)
+                        }
+                        ?? workload.flatMap(FaultListWorkload.model).map {
                             try editListsOnce($0, container, stamp: stamp, random: &random, intents: intents)
                         } ?? editOnce(local, stamp: stamp, random: &random)
                     if changes > 0 { acks.write(Data("\(stamp) \(changes)\n".utf8)) }

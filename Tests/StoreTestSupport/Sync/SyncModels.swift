@@ -163,9 +163,9 @@ public enum SyncSchemas {
     /// Trips and items, plus the sync's bookkeeping.
     public static let trips = Schema([SyncTrip.self, SyncItem.self, SyncCursor.self])
     /// Notes and tags (many-to-many, without previous values), plus the bookkeeping.
-    public static let tags = Schema([SyncTaggedNote.self, SyncTag.self, SyncCursor.self])
+    public static let tags = SyncTaggedNote.syncSchema
     /// Notes and marks (many-to-many, with previous values on both lists), plus the bookkeeping.
-    public static let marks = Schema([SyncMarkedNote.self, SyncMark.self, SyncCursor.self])
+    public static let marks = SyncMarkedNote.syncSchema
     /// Playlists and songs (whose list keeps its previous values), plus the bookkeeping.
     public static let music = Schema([Playlist.self, Song.self, SyncCursor.self])
     /// Notes as the second app version declares them, plus the bookkeeping.

@@ -24,7 +24,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     }
 
     /// The stores' schema.
-    var schema: Schema { Schema([Note.self, Tag.self, SyncCursor.self]) }
+    var schema: Schema { Note.syncSchema }
 
     /// Each note's tags and each tag's notes, in order, as comparable lines.
     static func state(_ container: ModelContainer) throws -> [String] {
@@ -43,7 +43,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         let server = try makeServer(schema)
         let lab = try SyncLab(server: server)
         defer { lab.remove() }
-        let models: [any PersistentModel.Type] = [Note.self, Tag.self]
+        let models = Note.pairModels
         let devices = try ["a", "b"].map { try lab.device($0, schema: schema, models: models) }
         let containers =
             devices.map(\.container) + [
@@ -128,7 +128,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         let context = ModelContext(containers[2])
         var linked: Set<String> = []
         for note in try context.fetch(FetchDescriptor<Note>()) {
-            if Set(note.tags.map(\.persistentModelID)).count != note.tags.count {
+            if namesAModelTwice(note.tags) {
                 problems.append("\(note.title) carries a tag twice: \(note.tags.map(\.name))")
             }
             for tag in note.tags {
@@ -139,8 +139,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
             }
         }
         for tag in try context.fetch(FetchDescriptor<Tag>()) {
-            let notes = (tag.notes ?? []).map(\.persistentModelID)
-            if Set(notes).count != notes.count { problems.append("\(tag.name) lists a note twice") }
+            if namesAModelTwice(tag.notes ?? []) { problems.append("\(tag.name) lists a note twice") }
             for note in tag.notes ?? [] where !linked.contains("\(note.title)|\(tag.name)") {
                 problems.append("\(note.title) does not carry \(tag.name)")
             }

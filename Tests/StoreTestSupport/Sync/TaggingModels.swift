@@ -1,4 +1,5 @@
 public import DataStoreCore
+import DataStoreSync
 
 /// A note of a many-to-many pair, as `SyncTaggingScenario` edits it: notes with tags, each tag listing its
 /// notes. `SyncTaggedNote` keeps no previous values of its list; `SyncMarkedNote` keeps them on both sides.
@@ -31,3 +32,24 @@ extension SyncTaggedNote: TaggingNote {}
 extension SyncTag: TaggingTag {}
 extension SyncMarkedNote: TaggingNote {}
 extension SyncMark: TaggingTag {}
+
+extension TaggingNote {
+    /// The pair's two model types.
+    public static var pairModels: [any PersistentModel.Type] { [Self.self, Tag.self] }
+    /// The pair's schema, with the sync's bookkeeping (``SyncSchemas/tags`` or ``SyncSchemas/marks``).
+    public static var syncSchema: Schema { Schema([Self.self, Tag.self, SyncCursor.self]) }
+}
+
+/// The fault test's tags workloads by name.
+public enum TaggingWorkload {
+    /// The notes the workload `name` tags: `tags` tags `SyncTaggedNote`s, `marks` `SyncMarkedNote`s; `nil` for
+    /// another name.
+    public static func note(_ name: String) -> (any TaggingNote.Type)? {
+        ["tags": SyncTaggedNote.self, "marks": SyncMarkedNote.self][name]
+    }
+}
+
+/// Whether a to-many list names one model more than once (a store keeps each once).
+public func namesAModelTwice(_ list: [some PersistentModel]) -> Bool {
+    Set(list.map(\.persistentModelID)).count != list.count
+}
