@@ -163,3 +163,46 @@ extension UniqueMergeSyncTests {
         #expect(try a.state() == server)
     }
 }
+
+extension UniqueMergeSyncTests {
+    /// a makes trip N and pushes it, then deletes it (or renames it M); b, which has not pulled either, makes
+    /// its own N and pushes it (the server, where N is free again, keeps b's). b's pull then reads a's insert
+    /// of N a page before its delete (or rename), while b holds its own N, pushed: the page's save turned a's
+    /// insert into an update of b's N, which refused, and b failed every pull from then on (600-s runs of the
+    /// tags and marks fault workloads). The page must write both trips as the server holds them now.
+    @Test(arguments: [1, 2, 256], [false, true])
+    func anOlderInsertOfAUniqueValueTheDevicePushedSinceIsPulledPageByPage(pageSize: Int, renamed: Bool)
+        throws
+    {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try a.edit { $0.insert(SyncTrip(name: "Lisbon")) }
+        try a.sync()
+        try b.sync()
+        try a.edit { context in
+            let trip = SyncTrip(name: "N", destination: "from a")
+            context.insert(trip)
+            trip.items.append(SyncItem(title: "map"))
+        }
+        try a.sync()
+        try a.edit { context in
+            let trip = try #require(try a.trip("N", in: context))
+            if renamed { trip.name = "M" } else { context.delete(trip) }
+        }
+        try a.sync()
+        try b.edit { context in
+            let trip = SyncTrip(name: "N", destination: "from b")
+            context.insert(trip)
+            trip.items.append(SyncItem(title: "passport"))
+        }
+        _ = try b.engine.push()
+        b.engine.testHistoryPageSize = pageSize
+        try b.sync()
+        try a.sync()
+        let expected = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(expected.contains { $0.hasSuffix(" N|from b|0||passport") }, "\(expected)")
+        #expect(expected.contains { $0.hasSuffix(" M|from a|0||map") } == renamed, "\(expected)")
+        for device in [a, b] { #expect(try device.state() == expected, "\(device.store.identifier)") }
+    }
+}

@@ -49,6 +49,10 @@ extension SyncEngine {
         var cursor: (exists: Bool, token: Server.Token?)
         /// The device's record of what the server received, written with each page.
         var noted: (exists: Bool, token: Local.Token?)
+        /// Unique values the device's own pushes gave its models later in server order than the pages read so
+        /// far, which a page's older write of another model met (``explainRefusal(naming:state:)``): every
+        /// page writes the models holding them as the server holds them now.
+        var uniqueValuesAhead = UniqueValuesAhead()
         var outcome = PullOutcome()
     }
 
@@ -114,7 +118,10 @@ extension SyncEngine {
     /// applied again: an app save of `model` that the history read since adds to what is pending, or `model`
     /// is a device model with nothing unpushed that holds unique values and that the server does not hold (a
     /// model the server merged into another on its push, whose correction never ran), which the pending
-    /// changes then name as their holder, for the page to merge.
+    /// changes then name as their holder, for the page to merge. When the server does hold `model`, the
+    /// device pushed it ahead of its pull, and the page wrote one of its unique values into an older state of
+    /// another model (an insert whose delete or rename comes in a later page): the pages write the models
+    /// holding those values as the server holds them now (``UniqueValuesAhead``).
     private func explainRefusal(naming model: PersistentIdentifier, state: inout PullState) throws -> Bool {
         if state.catchingUp {
             try catchUp(&state.pending, through: &state.through)
@@ -125,10 +132,12 @@ extension SyncEngine {
         // A model the server still holds is not one it merged away: merging it here would delete it.
         guard state.pending.attributes[model] == nil, !state.pending.deleted.contains(model),
             let entity = local.schema.entity(named: model.entityName), !entity.uniqueConstraints.isEmpty,
-            let row = try localRows.row(model),
-            try serverRows.row(IdentifierTranslation.translate(model, to: server.identifier)) == nil
+            let row = try localRows.row(model)
         else { return false }
         let keys = UniqueKeys.of(row.values, in: entity)
+        if try serverRows.row(IdentifierTranslation.translate(model, to: server.identifier)) != nil {
+            return state.uniqueValuesAhead.note(model, holding: keys)
+        }
         guard keys.contains(where: { state.pending.uniqueHolders[$0] != model }) else { return false }
         for key in keys { state.pending.uniqueHolders[key] = model }
         return true
@@ -153,6 +162,7 @@ extension SyncEngine {
             let changed = try apply(transaction.changes, to: &overlay, keeping: &state.pending)
             if changed && transaction.author != pushAuthor { applied += 1 }
         }
+        try writeAsTheServerHoldsThem(state.uniqueValuesAhead, in: &overlay, keeping: state.pending)
         dropMembersFiledElsewhere(in: &overlay)
         var request = overlay.request(author: Self.pullAuthor)
         try Self.write(
@@ -261,7 +271,7 @@ extension SyncEngine {
 
     /// A server change's values as the device stores them, without the attributes it has pending and without
     /// links to models it does not hold (those the same transaction `inserting` are kept).
-    private func incoming(
+    func incoming(
         _ values: [String: SnapshotValue], for id: PersistentIdentifier, in overlay: RowOverlay,
         inserting: Set<PersistentIdentifier>, keeping pending: PendingChanges
     ) -> [String: SnapshotValue] {

@@ -1,0 +1,34 @@
+import DataStoreCore
+
+extension SyncEngine {
+    /// Writes the models of `ahead`, and those the page left holding its values, as the server holds them now
+    /// (``UniqueValuesAhead``), keeping what the device has not pushed; a model the server no longer holds
+    /// goes, with the links to it.
+    func writeAsTheServerHoldsThem(
+        _ ahead: UniqueValuesAhead, in overlay: inout RowOverlay, keeping pending: PendingChanges
+    ) throws {
+        guard !ahead.holders.isEmpty else { return }
+        var models = Array(ahead.holders)
+        for id in overlay.changedIdentifiers where !ahead.holders.contains(id) {
+            guard let row = overlay.row(id), let entity = local.schema.entity(named: id.entityName),
+                ahead.isHeld(by: row, in: entity)
+            else { continue }
+            models.append(id)
+        }
+        models.removeAll { pending.deleted.contains($0) }
+        let held = try serverRows.rows(
+            models.map { IdentifierTranslation.translate($0, to: server.identifier) })
+        // The models the rows link to are loaded too: a link to a model the overlay does not hold is dropped.
+        let linked = held.values.flatMap { row in row.values.values.flatMap { $0.relatedIdentifiers ?? [] } }
+        try load(models + linked.map(toLocal), into: &overlay)
+        for id in models {
+            if let row = held[IdentifierTranslation.translate(id, to: server.identifier)] {
+                overlay.write(
+                    id, incoming(row.values, for: id, in: overlay, inserting: [], keeping: pending))
+            } else if overlay.row(id) != nil {
+                try relink(id, to: nil, in: &overlay)
+                overlay.delete(id)
+            }
+        }
+    }
+}
