@@ -18,6 +18,10 @@ extension SyncEngine {
         var count = 0
         /// What they write.
         var writes = PendingWrites()
+        /// What the engine's own pulls and corrections among them write: a pull's save can change a list the
+        /// device has not pushed through the members' side (the store's upkeep), so its pushed value is not
+        /// what the device shows (``addChanges(of:to:corrections:sides:writesOfPulls:)``).
+        var writesOfPulls = PendingWrites()
         /// All of them, when they fit in one page.
         var onlyPage: [Local.HistoryType]?
     }
@@ -55,7 +59,7 @@ extension SyncEngine {
                 for transaction in transactions {
                     try push(
                         transaction, after: previous, cursor: &cursor, laterWrites: &laterWrites,
-                        outcome: &outcome)
+                        writesOfPulls: unpushed.writesOfPulls, outcome: &outcome)
                     previous = transaction.token
                 }
             }
@@ -71,11 +75,12 @@ extension SyncEngine {
     /// Sends one device transaction as one server transaction, with the push cursor, then corrects the device
     /// where the server's values differ from what it sent (except attributes `laterWrites` says a later
     /// transaction of this push writes again). A transaction of the engine's own pulls is only read through.
-    /// `previous` is the device transaction before it (see ``listSides(before:previous:)``).
+    /// `previous` is the device transaction before it (see ``listSides(before:previous:)``); `writesOfPulls`
+    /// are what the engine's own saves among the transactions pushed write.
     private func push(
         _ transaction: Local.HistoryType, after previous: Local.Token?,
         cursor: inout (exists: Bool, token: Local.Token?), laterWrites: inout PendingWrites,
-        outcome: inout PushOutcome
+        writesOfPulls: PendingWrites, outcome: inout PushOutcome
     ) throws {
         let sides = try listSides(before: transaction, previous: previous)
         var handled = false
@@ -89,7 +94,8 @@ extension SyncEngine {
         var request = DataStoreSaveChangesRequest(editingState: EditingState(author: pushAuthor))
         var corrections = DeviceCorrections()
         let conflicts = try addChanges(
-            of: transaction.changes, to: &request, corrections: &corrections, sides: sides)
+            of: transaction.changes, to: &request, corrections: &corrections, sides: sides,
+            writesOfPulls: writesOfPulls)
         outcome.conflicts += conflicts
         try Self.write(
             cursor: pushCursorName, token: transaction.token, exists: cursor.exists,
@@ -152,6 +158,7 @@ extension SyncEngine {
             let own = page.filter { $0.author != Self.pullAuthor }
             unpushed.count += own.count
             unpushed.writes.add(own)
+            unpushed.writesOfPulls.add(page.filter { $0.author == Self.pullAuthor })
             unpushed.end = page.last?.token
         }
         return whole ? unpushed : nil
@@ -192,9 +199,13 @@ extension SyncEngine {
 
     /// Adds one device transaction's changes to a server request; returns the conflicts it decided. `sides`
     /// are the device's many-to-many sides before the transaction, when it has such relationships.
+    /// A list the engine's own saves in the push's range write too (`writesOfPulls`) is corrected to the
+    /// server's after the push even when the push sent it unchanged: a pull's save may have refiled its members
+    /// on the device since the app saved it.
     private func addChanges(
         of changes: [Local.HistoryType.Change], to request: inout DataStoreSaveChangesRequest,
-        corrections: inout DeviceCorrections, sides earlierSides: DeviceListSides<Local.Token>?
+        corrections: inout DeviceCorrections, sides earlierSides: DeviceListSides<Local.Token>?,
+        writesOfPulls: PendingWrites
     ) throws -> Int {
         var remapped = progress.withLock { $0.remapped }
         let changes = changes.filter { localRows.models.syncs($0.changedPersistentIdentifier.entityName) }
@@ -284,8 +295,11 @@ extension SyncEngine {
                                 theirs: theirs.relatedIdentifiers ?? [], mine: mine.relatedIdentifiers ?? [],
                                 links: links)
                             let merged = order.merged
-                            if merged != order.mine {
-                                // The device saved the list from its own view: it takes the server's.
+                            if merged != order.mine
+                                || writesOfPulls.writes(name, of: change.changedPersistentIdentifier)
+                            {
+                                // The device saved the list from its own view, or a pull refiled it on the
+                                // device since: it takes the server's.
                                 corrections.values[change.changedPersistentIdentifier, default: [:]][name] =
                                     IdentifierTranslation.translate(
                                         .array(merged.map { .identifier($0) }), to: local.identifier)

@@ -16,6 +16,11 @@ struct PendingWrites {
         add(changes, by: -1)
     }
 
+    /// Whether the transactions added and not taken off write `attribute` of `model`.
+    func writes(_ attribute: String, of model: PersistentIdentifier) -> Bool {
+        (counts[model]?[attribute] ?? 0) > 0
+    }
+
     /// `values` without the attributes a transaction still to send writes.
     func withoutWrittenAttributes(
         _ values: [PersistentIdentifier: [String: SnapshotValue]]

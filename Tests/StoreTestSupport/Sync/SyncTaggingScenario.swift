@@ -17,10 +17,17 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
     typealias Tag = Note.Tag
     /// Opens a fresh, empty server store with the given schema.
     let makeServer: (Schema) throws -> Server
+    /// How many transactions the engines read of a store's history at a time (`nil`: the engine's default).
+    let historyPageSize: Int?
 
-    /// A scenario of `Note`s and their tags whose seeds run against servers from `makeServer`.
-    public init(_: Note.Type, makeServer: @escaping (Schema) throws -> Server) {
+    /// A scenario of `Note`s and their tags whose seeds run against servers from `makeServer`; with
+    /// `historyPageSize`, the engines read history that many transactions at a time, so that a pull saves
+    /// the server's history page by page.
+    public init(
+        _: Note.Type, historyPageSize: Int? = nil, makeServer: @escaping (Schema) throws -> Server
+    ) {
         self.makeServer = makeServer
+        self.historyPageSize = historyPageSize
     }
 
     /// The stores' schema.
@@ -45,6 +52,7 @@ where Server.HistoryType.Change: ValueRecordingHistoryChange {
         defer { lab.remove() }
         let models = Note.pairModels
         let devices = try ["a", "b"].map { try lab.device($0, schema: schema, models: models) }
+        for device in devices { device.engine.testHistoryPageSize = historyPageSize }
         let containers =
             devices.map(\.container) + [
                 try ModelContainer(for: models, configurations: [.init(store: server)])
