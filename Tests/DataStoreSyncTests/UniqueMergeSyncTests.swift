@@ -169,11 +169,13 @@ extension UniqueMergeSyncTests {
     /// its own N and pushes it (the server, where N is free again, keeps b's). b's pull then reads a's insert
     /// of N a page before its delete (or rename), while b holds its own N, pushed: the page's save turned a's
     /// insert into an update of b's N, which refused, and b failed every pull from then on (600-s runs of the
-    /// tags and marks fault workloads). The page must write both trips as the server holds them now.
-    @Test(arguments: [1, 2, 256], [false, true])
-    func anOlderInsertOfAUniqueValueTheDevicePushedSinceIsPulledPageByPage(pageSize: Int, renamed: Bool)
-        throws
-    {
+    /// tags and marks fault workloads). The page must write both trips as the server holds them now. With
+    /// `editedSince`, b has changed its N since it pushed it and not pushed that yet: the edit must stay.
+    @Test(arguments: [1, 2, 256], [(false, false), (true, false), (false, true)])
+    func anOlderInsertOfAUniqueValueTheDevicePushedSinceIsPulledPageByPage(
+        pageSize: Int, variant: (renamed: Bool, editedSince: Bool)
+    ) throws {
+        let (renamed, editedSince) = variant
         let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
         defer { lab.remove() }
         let (a, b) = (try lab.device("a"), try lab.device("b"))
@@ -197,11 +199,14 @@ extension UniqueMergeSyncTests {
             trip.items.append(SyncItem(title: "passport"))
         }
         _ = try b.engine.push()
+        if editedSince { try b.edit { try #require(try b.trip("N", in: $0)).nights = 3 } }
         b.engine.testHistoryPageSize = pageSize
+        _ = try b.engine.pull()
+        #expect(try b.state().contains { $0.hasSuffix(" N|from b|\(editedSince ? 3 : 0)||passport") })
         try b.sync()
         try a.sync()
         let expected = try SyncLab<InMemoryDataStore>.state(of: lab.server)
-        #expect(expected.contains { $0.hasSuffix(" N|from b|0||passport") }, "\(expected)")
+        #expect(expected.contains { $0.hasSuffix(" N|from b|\(editedSince ? 3 : 0)||passport") }, "\(expected)")
         #expect(expected.contains { $0.hasSuffix(" M|from a|0||map") } == renamed, "\(expected)")
         for device in [a, b] { #expect(try device.state() == expected, "\(device.store.identifier)") }
     }

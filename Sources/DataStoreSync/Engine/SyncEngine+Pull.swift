@@ -115,22 +115,27 @@ extension SyncEngine {
     }
 
     /// Whether a page's save that refused naming the device's `model` can be explained, so that the page is
-    /// applied again: an app save of `model` that the history read since adds to what is pending, or `model`
-    /// is a device model with nothing unpushed that holds unique values and that the server does not hold (a
-    /// model the server merged into another on its push, whose correction never ran), which the pending
-    /// changes then name as their holder, for the page to merge. When the server does hold `model`, the
-    /// device pushed it ahead of its pull, and the page wrote one of its unique values into an older state of
-    /// another model (an insert whose delete or rename comes in a later page): the pages write the models
-    /// holding those values as the server holds them now (``UniqueValuesAhead``).
+    /// applied again: an app save of `model` that the history read since adds to what is pending; or the
+    /// server holds `model`, which the device pushed ahead of its pull, and the page wrote one of its unique
+    /// values into an older state of another model (an insert whose delete comes in a later page), so the
+    /// pages write the models holding those values as the server holds them now (``UniqueValuesAhead``); or
+    /// `model` is a device model with nothing unpushed that holds unique values and that the server does not
+    /// hold (a model the server merged into another on its push, whose correction never ran), which the
+    /// pending changes then name as their holder, for the page to merge.
     private func explainRefusal(naming model: PersistentIdentifier, state: inout PullState) throws -> Bool {
         if state.catchingUp {
+            let before = (state.pending.attributes[model], state.pending.deleted.contains(model))
             try catchUp(&state.pending, through: &state.through)
             // The app saved the model since the page read the history: applied again, the page leaves what the
-            // app wrote alone (or merges the app's new model, when the refusal was an upsert into it).
-            if state.pending.attributes[model] != nil || state.pending.deleted.contains(model) { return true }
+            // app wrote alone (or merges the app's new model, when the refusal was an upsert into it). What
+            // was pending before does not explain the refusal.
+            if state.pending.attributes[model] != before.0
+                || state.pending.deleted.contains(model) != before.1
+            {
+                return true
+            }
         }
-        // A model the server still holds is not one it merged away: merging it here would delete it.
-        guard state.pending.attributes[model] == nil, !state.pending.deleted.contains(model),
+        guard !state.pending.deleted.contains(model),
             let entity = local.schema.entity(named: model.entityName), !entity.uniqueConstraints.isEmpty,
             let row = try localRows.row(model)
         else { return false }
@@ -138,7 +143,9 @@ extension SyncEngine {
         if try serverRows.row(IdentifierTranslation.translate(model, to: server.identifier)) != nil {
             return state.uniqueValuesAhead.note(model, holding: keys)
         }
-        guard keys.contains(where: { state.pending.uniqueHolders[$0] != model }) else { return false }
+        guard state.pending.attributes[model] == nil,
+            keys.contains(where: { state.pending.uniqueHolders[$0] != model })
+        else { return false }
         for key in keys { state.pending.uniqueHolders[key] = model }
         return true
     }
@@ -213,13 +220,16 @@ extension SyncEngine {
             case .insert:
                 let values = incoming(
                     change.values, for: id, in: overlay, inserting: inserting, keeping: pending)
+                // Merged as the server merges an insert into the holder of its unique value, unless the server
+                // holds the device's model: then the device pushed it, and this insert is older in server order.
                 if !pending.uniqueHolders.isEmpty, overlay.row(id) == nil,
                     let mine = pending.holder(
                         of: change.values.mapValues {
                             IdentifierTranslation.translate($0, to: local.identifier)
                         },
                         in: local.schema.entity(named: id.entityName)),
-                    mine != id
+                    mine != id,
+                    try serverRows.row(IdentifierTranslation.translate(mine, to: server.identifier)) == nil
                 {
                     try merge(mine, into: id, values: values, in: &overlay, pending: &pending)
                     continue
