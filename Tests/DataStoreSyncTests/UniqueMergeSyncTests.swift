@@ -206,7 +206,8 @@ extension UniqueMergeSyncTests {
         try b.sync()
         try a.sync()
         let expected = try SyncLab<InMemoryDataStore>.state(of: lab.server)
-        #expect(expected.contains { $0.hasSuffix(" N|from b|\(editedSince ? 3 : 0)||passport") }, "\(expected)")
+        #expect(
+            expected.contains { $0.hasSuffix(" N|from b|\(editedSince ? 3 : 0)||passport") }, "\(expected)")
         #expect(expected.contains { $0.hasSuffix(" M|from a|0||map") } == renamed, "\(expected)")
         for device in [a, b] { #expect(try device.state() == expected, "\(device.store.identifier)") }
     }
