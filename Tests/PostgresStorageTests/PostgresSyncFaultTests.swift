@@ -252,9 +252,13 @@
 
             say("the nemesis stopped: \(report.faults)")
             let quiescing = ContinuousClock.now
-            // Quiesce: edits stop, then whole rounds of syncs until one moves nothing.
+            // Quiesce: edits stop, then whole rounds of syncs until one moves nothing. A device answers once the
+            // sync under way ends, and after a long run a device can be tens of thousands of transactions
+            // behind (a 600-s tags run left one 4,082 unpushed and 52,783 to pull: 69 s alone, longer beside
+            // four others), so the wait grows with the run: a device that never answers still fails.
+            let patience = Duration.seconds(max(120, Int(seconds)))
             for (index, process) in processes.enumerated() {
-                let answer = process.request("quiesce", timeout: .seconds(120))
+                let answer = process.request("quiesce", timeout: patience)
                 guard answer == "QUIET" else {
                     throw DataStoreError.invalidConfiguration(
                         reason: "device d\(index) did not quiesce: \(answer ?? "no answer")")
@@ -265,7 +269,7 @@
                 moved = false
                 report.rounds += 1
                 for process in processes {
-                    let answer = process.request("sync", timeout: .seconds(120)) ?? "ERROR no answer"
+                    let answer = process.request("sync", timeout: patience) ?? "ERROR no answer"
                     say("round \(report.rounds): \(answer)")
                     let fields = answer.split(separator: " ")
                     if fields.first != "SYNCED" || fields.dropFirst().contains(where: { $0 != "0" }) {
