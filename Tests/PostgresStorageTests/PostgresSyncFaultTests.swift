@@ -284,6 +284,7 @@
                 report.conflicts += answer.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
                 process.waitForExit(timeout: .seconds(30))
             }
+            for index in 0..<devices { say(failedSyncs(of: "d\(index)", in: directory)) }
             let checking = ContinuousClock.now
             try check(directory: directory, url: url, namespace: namespace, into: &report)
             say("checked in \(ContinuousClock.now - checking)")
@@ -523,6 +524,30 @@
                     "items that lost their list: \(offTheirLists.sorted())\n"
                         + (try trails(of: offTheirLists, server: server, directory: directory)))
             }
+        }
+
+        /// How many of a device's syncs failed during the run and why, from its `.errors` log: the count of
+        /// each error code, with the newest message of each but `storageUnavailable` (the nemesis's restarts
+        /// and ended sessions). A device that falls behind its app says here what held it back.
+        func failedSyncs(of device: String, in directory: URL) -> String {
+            let lines =
+                (try? String(
+                    contentsOf: directory.appendingPathComponent("\(device).errors"), encoding: .utf8))?
+                .split(separator: "\n") ?? []
+            guard !lines.isEmpty else { return "\(device): no failed sync" }
+            var counts: [Substring: Int] = [:]
+            var newest: [Substring: Substring] = [:]
+            for line in lines {
+                let code = line.prefix { $0 != " " }
+                counts[code, default: 0] += 1
+                newest[code] = line
+            }
+            let ranked = counts.sorted { $0.value > $1.value }
+            return "\(device): \(lines.count) failed syncs: "
+                + ranked.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + ranked.filter { $0.key != "storageUnavailable" }.map {
+                    "\n  newest \($0.key): \(newest[$0.key]?.dropFirst($0.key.count + 1).prefix(300) ?? "")"
+                }.joined()
         }
 
         /// The lines of a device's log in `directory` (`d0.acks`, `d0.intents`), each split into its fields.

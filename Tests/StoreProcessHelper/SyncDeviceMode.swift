@@ -61,6 +61,19 @@ import Synchronization
         }
         guard let server else { fail("the server did not answer for a minute") }
         let engine = try SyncEngine(local: local, server: server, device: device, models: models)
+        // Each failed sync, one line each (the error's code and message) in DIR/DEVICE.errors, for the report.
+        let failures = try FileHandle(forWritingTo: ackLog(directory, device, suffix: "errors"))
+        failures.seekToEndOfFile()
+        let updates = engine.statusUpdates()
+        Task.detached {
+            var last: Date?
+            for await status in updates {
+                guard let failure = status.lastError, failure.date != last else { continue }
+                last = failure.date
+                let message = failure.message.replacingOccurrences(of: "\n", with: " ")
+                failures.write(Data("\(failure.code ?? "-") \(message)\n".utf8))
+            }
+        }
         engine.start()
         let acks = try FileHandle(forWritingTo: ackLog(directory, device))
         acks.seekToEndOfFile()
