@@ -3,7 +3,7 @@ import DataStoreCore
 extension SyncEngine {
     /// Writes the models of `ahead`, and those the page left holding its values, as the server holds them now
     /// (``UniqueValuesAhead``), keeping what the device has not pushed; a model the server no longer holds
-    /// goes, with the links to it.
+    /// goes, with the links to it, unless the device has unpushed changes of it.
     func writeAsTheServerHoldsThem(
         _ ahead: UniqueValuesAhead, in overlay: inout RowOverlay, keeping pending: PendingChanges
     ) throws {
@@ -25,7 +25,9 @@ extension SyncEngine {
             if let row = held[IdentifierTranslation.translate(id, to: server.identifier)] {
                 overlay.write(
                     id, incoming(row.values, for: id, in: overlay, inserting: [], keeping: pending))
-            } else if overlay.row(id) != nil {
+            } else if overlay.row(id) != nil, pending.attributes[id] == nil {
+                // Deleted on the server later in its history. A model the server lacks that the device has
+                // unpushed changes of is the device's own, not pushed yet: it stays.
                 try relink(id, to: nil, in: &overlay)
                 overlay.delete(id)
             }
