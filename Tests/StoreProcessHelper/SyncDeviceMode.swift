@@ -22,7 +22,8 @@ import Synchronization
     /// edits the lists the server holds through a model context, as an app would, and writes its stamp into the
     /// owner it edits (``FaultListModel/stamp``); before saving it appends
     /// `STAMP WHAT TITLES…` to DIR/DEVICE.intents (see ``editListsOnce``). Once its save has returned, each appends
-    /// `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged. With `tags`, each edits notes and their
+    /// `STAMP CHANGES` to DIR/DEVICE.acks: what the device acknowledged. Each failed sync appends `CODE MESSAGE`
+    /// to DIR/DEVICE.errors. With `tags`, each edits notes and their
     /// tags (many-to-many) the same way (``editTagsOnce(_:_:stamp:random:intents:)``); with `marks`, notes and marks,
     /// whose lists keep their previous values.
     func runSyncDevice(_ arguments: [String]) throws {

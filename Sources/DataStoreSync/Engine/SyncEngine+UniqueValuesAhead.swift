@@ -16,13 +16,16 @@ extension SyncEngine {
             models.append(id)
         }
         models.removeAll { pending.deleted.contains($0) }
-        let held = try serverRows.rows(
-            models.map { IdentifierTranslation.translate($0, to: server.identifier) })
+        // The server's rows by device identifier.
+        let held = Dictionary(
+            uniqueKeysWithValues: try serverRows.rows(
+                models.map { IdentifierTranslation.translate($0, to: server.identifier) }
+            ).values.map { (toLocal($0.persistentIdentifier), $0) })
         // The models the rows link to are loaded too: a link to a model the overlay does not hold is dropped.
         let linked = held.values.flatMap { row in row.values.values.flatMap { $0.relatedIdentifiers ?? [] } }
         try load(models + linked.map(toLocal), into: &overlay)
         for id in models {
-            if let row = held[IdentifierTranslation.translate(id, to: server.identifier)] {
+            if let row = held[id] {
                 overlay.write(
                     id, incoming(row.values, for: id, in: overlay, inserting: [], keeping: pending))
             } else if overlay.row(id) != nil, pending.attributes[id] == nil {
