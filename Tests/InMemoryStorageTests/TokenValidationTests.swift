@@ -115,4 +115,41 @@ import Testing
             return error.reason?.isEmpty == false
         }
     }
+
+    /// `HistoryTokenCoding.decode(_:fromJSON:)` reads a plain token string without a JSONDecoder: it must
+    /// answer as the JSONDecoder does, the same token or a malformed-token error, whatever the string holds.
+    @Test(arguments: [
+        #""v2:memory:notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7""#,
+        #""v2:memory:my%20notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:0""#,
+        #""v2:memory:notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:-1""#,
+        #""v2:jsonfile:notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7""#,
+        #""v1:memory:notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7""#,
+        #""v2:memory::5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7""#,
+        #""v2:memory:notes:not-a-uuid:7""#,
+        #""v2:memory:notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7:8""#,
+        #""v2:memory:notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90""#,
+        #""v2:memory:notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:99999999999999999999""#,
+        #" "v2:memory:notes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7" "#,
+        #""v2:memory:no\u0074es:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7""#,
+        "\"v2:memory:no\ttes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7\"",
+        "\"v2:memory:nötes:5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7\"",
+        #""v2:memory:notes"x":5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90:7""#,
+        #""""#, #"""#, #""v2""#,
+    ])
+    func aPlainTokenStringDecodesAsTheJSONDecoderDecodesIt(json: String) {
+        func outcome(_ decode: () throws -> InMemoryHistoryToken) -> String {
+            do {
+                return "token \(try decode())"
+            } catch let error as DataStoreError where error.code == .malformedHistoryToken {
+                return "malformed"
+            } catch {
+                return "other error: \(error)"
+            }
+        }
+        let data = Data(json.utf8)
+        let decoded = outcome { try HistoryTokenCoding.decode(InMemoryHistoryToken.self, fromJSON: data) }
+        let byDecoder = outcome { try JSONDecoder().decode(InMemoryHistoryToken.self, from: data) }
+        // The JSONDecoder's own errors (invalid JSON) are what decode(_:fromJSON:) reports as malformed.
+        #expect(decoded == (byDecoder.hasPrefix("other error") ? "malformed" : byDecoder), "\(json)")
+    }
 }

@@ -56,6 +56,6 @@ final class ModelReaders<Model: PersistentModel>: @unchecked Sendable {
 
     /// The table of `Model`, made on first use.
     static func of(_: Model.Type) -> ModelReaders {
-        ModelTypeTables.table(ModelReaders.self) { ModelReaders() }
+        TypeTables.table(ModelReaders.self) { ModelReaders() }
     }
 }

@@ -124,6 +124,6 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
 
     /// The table of `Model`, made on first use.
     static func of(_: Model.Type) -> ModelWriters {
-        ModelTypeTables.table(ModelWriters.self) { ModelWriters() }
+        TypeTables.table(ModelWriters.self) { ModelWriters() }
     }
 }

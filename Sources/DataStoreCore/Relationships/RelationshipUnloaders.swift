@@ -36,7 +36,7 @@ package final class RelationshipUnloaders<Model: PersistentModel>: @unchecked Se
     /// The table of `Model`, made on first use, or `nil` when the type has no relationships.
     package static func of(_: Model.Type) -> RelationshipUnloaders? {
         guard ModelTypeFacts.hasRelationships(Model.self) else { return nil }
-        return ModelTypeTables.table(RelationshipUnloaders.self) { RelationshipUnloaders() }
+        return TypeTables.table(RelationshipUnloaders.self) { RelationshipUnloaders() }
     }
 }
 

@@ -10,3 +10,7 @@ extension GenericHistoryToken {
         self = try HistoryTokenCoding.decode(Self.self, kind: Kind.name, from: decoder)
     }
 }
+
+extension GenericHistoryToken: StringFormHistoryToken {
+    package static var kindName: String { Kind.name }
+}

@@ -1,6 +1,6 @@
-/// The tables derived once per model type (``ModelWriters``, ``ModelReaders``), by the table's own type: a
-/// generic class has no static stored properties, so each finds its instance here.
-enum ModelTypeTables {
+/// The tables derived once per type (``ModelWriters``, ``ModelReaders``, a generic transaction's key paths), by
+/// the table's own type: a generic type has no static stored properties, so each finds its instance here.
+enum TypeTables {
     private static let tables = Lock<[ObjectIdentifier: AnyObject]>([:])
 
     /// The table of type `Table`, made by `make` on first use.
