@@ -11,6 +11,8 @@ import Synchronization
 /// - `sync_push_vs_sql_copy`: a device pushes 200 transactions of 10 changed notes to the server, against
 ///   writing the same rows to PostgreSQL by hand: 200 libpq transactions of 10 upserts into a plain table (no
 ///   history, no cursor). Target ≥ 0.5×.
+/// - `sync_pull_vs_one_local_save`: a device pulls those 200 transactions, against saving the same 2,000 notes
+///   to a device store in one save (lower is better; recorded, no target).
 /// - `sync_latency_p50`, `sync_latency_p99`: two devices in continuous mode; device A commits one change at a
 ///   time and the time until it is in device B's store is measured, over 1,000 commits (200 with `--quick`).
 ///   Target p99 ≤ 250 ms.
@@ -112,6 +114,72 @@ enum SyncBenchmarkScenario {
             "sync_push_vs_sql_copy", candidate: push, baseline: copy, atLeast: 0.5,
             candidateLabel: "push of 200 device transactions of 10 notes",
             baselineLabel: "200 libpq transactions of 10 upserts into a plain table")
+
+        // Pull throughput: device B reads the 200 transactions A pushed and applies them, against saving the
+        // same notes to a device store directly in one save (the pull's one page). Recorded, no target: what
+        // a device far behind pays per transaction it catches up on.
+        struct PullRun {
+            let engine: SyncEngine<JSONFileDataStore, PostgresDataStore>
+            let direct: JSONFileDataStore
+            let rows: [DataStoreSnapshot]
+        }
+        var lastPull: PullRun?
+        let (pull, direct) = try Measure.pair(
+            repetitions: sizes.repetitions,
+            input: { () throws -> PullRun in
+                let a = try device("a")
+                let b = try device("b")
+                let namespace = fresh()
+                let engineA = try SyncEngine(
+                    local: a, server: try server(namespace), device: "a", models: [Note.self])
+                let engineB = try SyncEngine(
+                    local: b, server: try server(namespace), device: "b", models: [Note.self])
+                // B's first pull is a full copy; the server's history must hold a transaction for B's cursor to
+                // name, or B's next pull is a full copy again instead of reading history.
+                _ = try a.save(DataStoreSaveChangesRequest(inserted: [note(-1, store: a.identifier)]))
+                _ = try engineA.push()
+                try engineB.sync()
+                for index in 0..<transactions {
+                    let batch = (0..<10).map {
+                        note(index * 10 + $0, store: a.identifier, body: "t\(index)")
+                    }
+                    _ = try a.save(DataStoreSaveChangesRequest(inserted: batch))
+                }
+                _ = try engineA.push()
+                let rows =
+                    [note(-1, store: "direct")]
+                    + (0..<transactions * 10).map { note($0, store: "direct", body: "t\($0 / 10)") }
+                let direct = try device("direct")
+                _ = try direct.save(DataStoreSaveChangesRequest(inserted: [rows[0]]))
+                let run = PullRun(engine: engineB, direct: direct, rows: Array(rows.dropFirst()))
+                lastPull = run
+                return run
+            },
+            candidate: { run in _ = try run.engine.pull() },
+            baseline: { run in _ = try run.direct.save(DataStoreSaveChangesRequest(inserted: run.rows)) })
+        if let run = lastPull {
+            let pulled = try run.engine.local.fetch(
+                DataStoreFetchRequest(descriptor: FetchDescriptor<Note>())
+            )
+            .snapshots.map { [$0.persistentIdentifier.primaryKey, text($0[attribute: "body"])] }
+            let saved = try run.direct.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Note>()))
+                .snapshots.map { [$0.persistentIdentifier.primaryKey, text($0[attribute: "body"])] }
+            try verify(
+                pulled.sorted { $0[0] < $1[0] } == saved.sorted { $0[0] < $1[0] }
+                    && saved.count == transactions * 10 + 1
+                    && run.engine.status.pulledTransactionCount == transactions,
+                "sync_pull_vs_one_local_save",
+                "the pulling device holds \(pulled.count) notes, the direct saves \(saved.count), and they differ "
+                    + "(or the pull copied the server whole: \(run.engine.status.pulledTransactionCount) read from history)"
+            )
+        }
+        report.metric(
+            "sync_pull_vs_one_local_save", pull.median / direct.median, "x",
+            detail:
+                "pull of 200 server transactions of 10 notes (read from PostgreSQL, applied in one device save): "
+                + "median \(Report.time(pull.median)) (min \(Report.time(pull.min)), max \(Report.time(pull.max))); "
+                + "one device save of the 2,000 notes: median \(Report.time(direct.median)); "
+                + "\(pull.samples.count) interleaved runs each; lower is better")
 
         // Latency: device A commits one change at a time; B, syncing continuously, must hold it.
         let commits = report.quick ? 200 : 1_000
