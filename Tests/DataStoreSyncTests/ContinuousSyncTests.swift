@@ -4,6 +4,7 @@ import DataStoreSync
 import Foundation
 import InMemoryStorage
 import StoreTestSupport
+import Synchronization
 import Testing
 
 /// Continuous mode: engines started once keep two devices in step, woken by commits (the stores' signals),
@@ -40,6 +41,42 @@ import Testing
         #expect(try b.state().contains { $0.hasSuffix("Lisbon|Lisbon|4||") })
         #expect(a.engine.status.pushedTransactionCount == 3)
         #expect(b.engine.status.pushedTransactionCount == 0)
+    }
+
+    /// After a failed sync the engine waits before it tries again (0.1 s, doubling), and the app's own commits
+    /// do not cut the wait short: an app saving many times a second would otherwise have the engine try an
+    /// unreachable server at every save. Once the server answers, the end of the wait syncs what the app saved
+    /// meanwhile, with no commit needed.
+    @Test func failedSyncsWaitWhileTheAppKeepsCommitting() async throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let a = try lab.device("a")
+        try a.edit { $0.insert(SyncTrip(name: "Oslo", destination: "Oslo", nights: 2)) }
+        try a.sync()
+        let attempts = Mutex(0)
+        let down = Mutex(true)
+        a.engine.beforeSync = {
+            attempts.withLock { $0 += 1 }
+            if down.withLock({ $0 }) {
+                throw DataStoreError.storageUnavailable(path: "server", reason: "unreachable (test)")
+            }
+        }
+        let pushes = a.engine.statusUpdates()
+        a.engine.start()
+        defer { a.engine.stop() }
+        // About a second of saving, 40 commits, while the server is down.
+        for nights in 3..<43 {
+            try a.edit { try #require(try a.trip("Oslo", in: $0)).nights = nights }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        let tried = attempts.withLock { $0 }
+        // Waits of 0.1, 0.2, 0.4 and 0.8 s fit five attempts in a second, and ten need 51 s, however slow the
+        // saves are here; woken by every commit, the engine tried once per commit (41 times).
+        #expect(tried <= 10, "\(tried) sync attempts during 40 commits to an unreachable server")
+        down.withLock { $0 = false }
+        let pushed = await Self.first(in: pushes, within: 60) { $0.pushedTransactionCount >= 41 }
+        #expect(pushed, "the 40 commits were pushed once the server answered: \(a.engine.status)")
+        #expect(try a.state().contains { $0.hasSuffix("Oslo|Oslo|42||") })
     }
 
     /// Whether `sequence` yields an element satisfying `condition` within `seconds`.

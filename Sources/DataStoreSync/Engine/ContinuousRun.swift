@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 
 /// One background run of a ``SyncEngine``: a thread that syncs, then sleeps until either store signals a
-/// commit (or, after a failure, until the retry delay passes), and the tasks that relay the stores' signals.
+/// commit (or, after a failure, until the retry delay passes or the server signals a commit), and the tasks
+/// that relay the stores' signals.
 ///
 /// Syncing blocks (file I/O, the server's round trips), so it runs on a thread of its own, never on the
 /// cooperative pool; the relaying tasks only wait on the stores' asynchronous signals.
@@ -17,6 +18,8 @@ final class ContinuousRun: Sendable {
     private struct State {
         var stopped = false
         var relays: [Task<Void, Never>] = []
+        /// Whether the server signalled a commit since the last sync began: it answers again.
+        var serverSignalled = false
     }
 
     /// The longest wait before retrying after a failure, in seconds.
@@ -25,24 +28,32 @@ final class ContinuousRun: Sendable {
     /// Whether ``stop()`` was called.
     var isStopped: Bool { state.withLock { $0.stopped } }
 
-    /// Relays each element of `signals` as a wake-up, until the run stops.
-    func relay(_ signals: AsyncStream<Void>) {
-        let task = Task { [wake] in
-            for await _ in signals { wake.signal() }
+    /// Relays each element of `signals` as a wake-up, until the run stops. `fromServer` marks the server's
+    /// signals, which also end the wait after a failed sync.
+    func relay(_ signals: AsyncStream<Void>, fromServer: Bool) {
+        let task = Task { [self] in
+            for await _ in signals {
+                if fromServer { state.withLock { $0.serverSignalled = true } }
+                wake.signal()
+            }
         }
         state.withLock { $0.relays.append(task) }
     }
 
-    /// Starts the thread: `sync` now, then after every wake-up; a failure waits `0.1 s`, doubling up to
-    /// ``longestRetryDelay``, unless a commit wakes it first.
+    /// Starts the thread: `sync` now, then after every wake-up. A failure waits `0.1 s`, doubling with each
+    /// failure in a row up to ``longestRetryDelay``, unless the server signals a commit first (it answers
+    /// again). The device's own commits do not end that wait: an app that saves many times a second would
+    /// otherwise have the engine try a server that is down at every save (and, each try doubling the delay,
+    /// reach the longest wait within a second).
     func start(_ sync: @escaping @Sendable () -> Bool) {
         let thread = Thread { [self] in
             var delay = 0.0
             while !isStopped {
+                state.withLock { $0.serverSignalled = false }
                 delay = sync() ? 0 : min(max(delay * 2, 0.1), Self.longestRetryDelay)
                 if isStopped { break }
                 if delay > 0 {
-                    _ = wake.wait(timeout: .now() + delay)
+                    waitAfterFailure(delay)
                 } else {
                     wake.wait()
                 }
@@ -53,6 +64,14 @@ final class ContinuousRun: Sendable {
         }
         thread.name = "DataStoreSync"
         thread.start()
+    }
+
+    /// Waits `delay` seconds, or until the server signals a commit or the run stops.
+    private func waitAfterFailure(_ delay: Double) {
+        let deadline = DispatchTime.now() + delay
+        while !isStopped, !state.withLock({ $0.serverSignalled }) {
+            guard wake.wait(timeout: deadline) == .success else { return }
+        }
     }
 
     /// Stops the run and waits for the thread to finish the sync under way.

@@ -6,7 +6,8 @@ extension SyncEngine where Local: HistoryObserving, Server: HistoryObserving {
     /// `LISTEN`/`NOTIFY`), never by a timer.
     ///
     /// A failed sync (the server unreachable, a conflict the store refused) is retried after 0.1 s, doubling
-    /// up to 30 s, or at the next commit if that comes first; the status shows the error meanwhile. Local saves
+    /// with each failure in a row up to 30 s, or at the server's next commit if that comes first (the device's
+    /// own commits do not cut the wait short); the status shows the error meanwhile. Local saves
     /// never wait for the sync: the engine holds no lock of the device's store between its own saves.
     ///
     /// Calling it again while running does nothing. The run keeps the engine alive until ``stop()``: stop it
@@ -19,8 +20,8 @@ extension SyncEngine where Local: HistoryObserving, Server: HistoryObserving {
             return true
         }
         guard started else { return }
-        run.relay(local.commitSignals())
-        run.relay(server.commitSignals())
+        run.relay(local.commitSignals(), fromServer: false)
+        run.relay(server.commitSignals(), fromServer: true)
         run.start { [self] in
             do {
                 try sync()

@@ -81,6 +81,9 @@ where
         var beforePullReadsRows: (@Sendable () throws -> Void)?
         /// For tests: runs right before a pull's save of a page.
         var beforePullSaves: (@Sendable () throws -> Void)?
+        /// For tests: runs at the start of each ``SyncEngine/sync()``; throwing stands for a server that cannot
+        /// be reached.
+        var beforeSync: (@Sendable () throws -> Void)?
         /// For tests: the page size of history reads, in place of ``SyncEngine/historyPageSize``.
         var historyPageSize: Int?
         /// The most transactions one history read of the engine returned.
@@ -107,6 +110,13 @@ where
     package var beforePullSaves: (@Sendable () throws -> Void)? {
         get { progress.withLock { $0.beforePullSaves } }
         set { progress.withLock { $0.beforePullSaves = newValue } }
+    }
+
+    /// For tests: runs at the start of each ``sync()``, before anything is read; an error it throws fails the
+    /// sync there, as a server that cannot be reached would.
+    package var beforeSync: (@Sendable () throws -> Void)? {
+        get { progress.withLock { $0.beforeSync } }
+        set { progress.withLock { $0.beforeSync = newValue } }
     }
 
     /// For tests: how many transactions one read of a store's history returns at most (``historyPageSize``
@@ -200,6 +210,7 @@ where
     @discardableResult
     public func sync() throws -> SyncOutcome {
         try exclusively {
+            try progress.withLock { $0.beforeSync }?()
             let pushed = try performPush()
             let pulled = try performPull()
             return SyncOutcome(
