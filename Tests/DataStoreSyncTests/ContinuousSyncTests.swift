@@ -64,16 +64,24 @@ import Testing
         let pushes = a.engine.statusUpdates()
         a.engine.start()
         defer { a.engine.stop() }
-        // About a second of saving, 40 commits, while the server is down.
-        for nights in 3..<43 {
+        // About a second of saving, a commit every 25 ms, while the server is down; on until two attempts failed
+        // (a starved engine may not have tried yet). Bounded by time, not by a count of commits: on a loaded
+        // machine 40 commits took two minutes, the delay grew to its 30 s cap, and the recovery waited it out.
+        let saving = ContinuousClock.now
+        var nights = 2
+        while ContinuousClock.now - saving < .seconds(1) || attempts.withLock({ $0.count }) < 2,
+            ContinuousClock.now - saving < .seconds(60)
+        {
+            nights += 1
             try a.edit { try #require(try a.trip("Oslo", in: $0)).nights = nights }
             try await Task.sleep(for: .milliseconds(25))
         }
+        let commits = nights - 2
         let tried = attempts.withLock { $0 }
         #expect(tried.count >= 2, "a failed sync was tried again while the app saved")
         // After the n-th failure in a row the next attempt waits 0.1 s × 2^(n-1), 30 s at most, whatever the
         // commits: a slow machine only makes the gaps longer. Woken by every commit, the engine tried once per
-        // commit, 25 to 50 ms apart (41 attempts).
+        // commit, 25 to 50 ms apart (41 attempts in 40 commits).
         var delay = 0.0
         for (index, (earlier, later)) in zip(tried, tried.dropFirst()).enumerated() {
             delay = min(max(delay * 2, 0.1), 30)
@@ -83,9 +91,9 @@ import Testing
             )
         }
         down.withLock { $0 = false }
-        let pushed = await Self.first(in: pushes, within: 60) { $0.pushedTransactionCount >= 41 }
-        #expect(pushed, "the 40 commits were pushed once the server answered: \(a.engine.status)")
-        #expect(try a.state().contains { $0.hasSuffix("Oslo|Oslo|42||") })
+        let pushed = await Self.first(in: pushes, within: 60) { $0.pushedTransactionCount >= 1 + commits }
+        #expect(pushed, "the \(commits) commits were pushed once the server answered: \(a.engine.status)")
+        #expect(try a.state().contains { $0.hasSuffix("Oslo|Oslo|\(nights)||") })
     }
 
     /// Whether `sequence` yields an element satisfying `condition` within `seconds`.
