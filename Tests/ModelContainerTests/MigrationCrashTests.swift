@@ -7,8 +7,9 @@ import Testing
 /// A migration is all or nothing: a process killed at any moment of the seeds' plan leaves the store at the
 /// old version with every row, or at a new one with the de-duplicated rows, and the next open finishes the job.
 ///
-/// `swift test` migrates 2,000 models, finishing the migration after every fourth kill; with
-/// `DATASTORE_SOAK=1` (as `.ci/run` runs it) 10,000 models, finishing after every kill.
+/// `swift test` migrates 2,000 models 20 times, finishing the migration after every fourth kill; with
+/// `DATASTORE_SOAK=1` (as `.ci/run` runs it) 10,000 models, finishing after every kill; under a sanitizer 8
+/// times (``TestScale``).
 @Suite struct MigrationCrashTests {
     static let soak = ProcessInfo.processInfo.environment["DATASTORE_SOAK"] == "1"
     static let trips = soak ? 10_000 : 2_000
@@ -36,7 +37,7 @@ import Testing
 
         var random = SplitMix64(seed: 15)
         var outcomes: [String: Int] = [:]
-        for round in 0..<20 {
+        for round in 0..<TestScale.rounds(20, underSanitizer: 8) {
             let directory = root.appendingPathComponent("round-\(round)")
             try FileManager.default.copyItem(at: template, to: directory)
             let child = try ChildProcess(["migrate-trips", directory.path])
