@@ -7,14 +7,14 @@ import TimeSeriesStorage
 @Suite struct RangeSeekTests {
     /// A time-range fetch over a million samples in about a hundred segments opens only the segments that
     /// overlap the range, and returns what a brute-force filter of the inserted samples returns. Counted,
-    /// never timed. Under a sanitizer a fifth of everything (``TestScale``).
+    /// never timed. Under a sanitizer 400,000 samples (``TestScale``): commits of 4,000 samples, each still
+    /// longer than a segment's hour, so that each commit opens a segment of its own.
     @Test func aRangeQueryOverAMillionSamplesOpensOnlyTheOverlappingSegments() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try TimeSeriesDataStore(.readings(directory.url))
-        let scale = TestScale.rounds(1, underSanitizer: 5)
-        let total = 1_000_000 / scale
-        let batch = 10_000 / scale
+        let batch = TestScale.rounds(10_000, underSanitizer: 4_000)
+        let total = 100 * batch
         let start = Date().addingTimeInterval(-Double(total) - 3_600)
         for first in stride(from: 0, to: total, by: batch) {
             try append(readings(first..<(first + batch), from: start), to: store)
@@ -24,8 +24,8 @@ import TimeSeriesStorage
         #expect(try store.currentToken().sequence == Int64(total / batch))
 
         // 1% of the time span, from sample 505,000 to 515,000: it overlaps the commits of batches 50 and 51.
-        let from = start.addingTimeInterval(Double(505_000 / scale))
-        let to = start.addingTimeInterval(Double(515_000 / scale))
+        let from = start.addingTimeInterval(Double(batch * 101 / 2))
+        let to = start.addingTimeInterval(Double(batch * 103 / 2))
         let before = store.statistics
         let sought = try store.fetch(
             DataStoreFetchRequest(
