@@ -425,24 +425,32 @@
         }
 
         /// The changes of `history` to the models whose primary keys are `keys` (those `including` accepts), a
-        /// line each (the last `limit`): what a violation report shows so that a failed run can be read without
-        /// running it again.
+        /// line each (every insert and delete, and the last `limit`): what a violation report shows so that a
+        /// failed run can be read without running it again.
         func trail<Transaction: HistoryTransaction>(
             of keys: Set<String>, in history: [Transaction], limit: Int = 40,
             including: (Transaction.Change) -> Bool = { _ in true }
         ) -> String {
-            var lines: [String] = []
+            // Every insert and delete, however early (a model's life is read from them), and the last `limit`
+            // changes.
+            var lines: [(text: String, isInsertOrDelete: Bool)] = []
             for (position, transaction) in history.enumerated() {
                 for change in transaction.changes
                 where keys.contains(change.changedPersistentIdentifier.primaryKey) && including(change) {
                     let values = (change as? any ValueRecordingHistoryChange)?.values ?? [:]
                     lines.append(
-                        "  #\(position) \(transaction.author ?? "-") \(change.kind) "
-                            + "\(change.changedPersistentIdentifier.primaryKey) \(change.updatedAttributes.sorted()) "
-                            + "\(values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
+                        (
+                            "  #\(position) \(transaction.author ?? "-") \(change.kind) "
+                                + "\(change.changedPersistentIdentifier.primaryKey) "
+                                + "\(change.updatedAttributes.sorted()) "
+                                + "\(values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })",
+                            change.kind != .update
+                        ))
                 }
             }
-            return lines.suffix(limit).joined(separator: "\n")
+            let recent = max(lines.count - limit, 0)
+            return lines.enumerated().filter { $0.offset >= recent || $0.element.isInsertOrDelete }
+                .map(\.element.text).joined(separator: "\n")
         }
 
         /// The stamp a device transaction wrote: on notes every string value it wrote carries it, on lists an
