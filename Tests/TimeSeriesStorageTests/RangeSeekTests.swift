@@ -23,7 +23,8 @@ import TimeSeriesStorage
         #expect(segmentCount >= 50)
         #expect(try store.currentToken().sequence == Int64(total / batch))
 
-        // 1% of the time span, from sample 505,000 to 515,000: it overlaps the commits of batches 50 and 51.
+        // 1% of the time span, from sample 50.5 batches to 51.5 (505,000 to 515,000 at full size): it overlaps the
+        // commits of batches 50 and 51.
         let from = start.addingTimeInterval(Double(batch * 101 / 2))
         let to = start.addingTimeInterval(Double(batch * 103 / 2))
         let before = store.statistics
