@@ -252,13 +252,15 @@
 
             say("the nemesis stopped: \(report.faults)")
             let quiescing = ContinuousClock.now
-            // Quiesce: edits stop, then whole rounds of syncs until one moves nothing. A device answers once the
-            // sync under way ends, and after a long run a device can be tens of thousands of transactions
-            // behind (a 600-s tags run left one 4,082 unpushed and 52,783 to pull: 69 s alone, longer beside
-            // four others), so the wait grows with the run: a device that never answers still fails.
-            let patience = Duration.seconds(max(120, Int(seconds)))
-            for (index, process) in processes.enumerated() {
-                let answer = process.request("quiesce", timeout: patience)
+            // Quiesce: edits stop on every device at once, then whole rounds of syncs until one moves nothing.
+            // A device answers once the sync under way ends, and after a long run a device can be tens of
+            // thousands of transactions behind (a 600-s tags run left one 4,082 unpushed and 52,783 to pull:
+            // 69 s alone, longer beside four others), so the wait grows with the run: a device that never
+            // answers still fails.
+            let patience = Duration.seconds(max(180, 2 * Int(seconds)))
+            let quieting = processes.map { $0.send("quiesce") }
+            for (index, (process, answered)) in zip(processes, quieting).enumerated() {
+                let answer = answered.flatMap { process.answer(after: $0, timeout: patience) }
                 guard answer == "QUIET" else {
                     throw DataStoreError.invalidConfiguration(
                         reason: "device d\(index) did not quiesce: \(answer ?? "no answer")")
@@ -268,8 +270,13 @@
             while moved && report.rounds < 40 {
                 moved = false
                 report.rounds += 1
-                for process in processes {
-                    let answer = process.request("sync", timeout: patience) ?? "ERROR no answer"
+                // The devices of a round sync at once: one after the other, a round left a core idle while
+                // each device caught up alone. A round in which none pushed or read anything still means
+                // that every device holds the server's newest state, as nothing changed it meanwhile.
+                let sent = processes.map { $0.send("sync") }
+                for (process, answered) in zip(processes, sent) {
+                    let answer =
+                        answered.flatMap { process.answer(after: $0, timeout: patience) } ?? "ERROR no answer"
                     say("round \(report.rounds): \(answer)")
                     let fields = answer.split(separator: " ")
                     if fields.first != "SYNCED" || fields.dropFirst().contains(where: { $0 != "0" }) {

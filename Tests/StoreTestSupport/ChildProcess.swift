@@ -130,10 +130,23 @@ public final class ChildProcess: Sendable {
     /// Sends one command line and waits for the helper's one-line answer, up to `timeout`; `nil` if none came.
     /// Blocks, like ``waitForExit(timeout:)``. Only for a helper started with `takesCommands`.
     public func request(_ command: String, timeout: Duration = .seconds(30)) -> String? {
+        send(command).flatMap { answer(after: $0, timeout: timeout) }
+    }
+
+    /// Sends one command line without waiting for its answer, so that several helpers can work on theirs at
+    /// once; returns how many lines the helper had printed before (for ``answer(after:timeout:)``), or `nil`
+    /// when the helper is gone. Only for a helper started with `takesCommands`.
+    public func send(_ command: String) -> Int? {
         let answered = output.count
         // A helper that died has closed its end: the write fails (SIGPIPE is ignored) and no answer comes.
         signal(SIGPIPE, SIG_IGN)
         guard (try? input?.write(contentsOf: Data((command + "\n").utf8))) != nil else { return nil }
+        return answered
+    }
+
+    /// Waits for the one-line answer to a command ``send(_:)`` sent when the helper had printed `answered`
+    /// lines, up to `timeout`; `nil` if none came. Blocks, like ``waitForExit(timeout:)``.
+    public func answer(after answered: Int, timeout: Duration = .seconds(30)) -> String? {
         guard waitForLines(answered + 1, timeout: timeout) else { return nil }
         return output[answered]
     }
