@@ -370,13 +370,22 @@
                 let rows = try rows(store)
                 if rows != serverRows {
                     let only = Set(rows).symmetricDifference(serverRows).sorted().prefix(10)
-                    let keys = Set(
-                        only.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) })
+                    let deviceHistory = try store.fetchHistory(HistoryDescriptor())
+                    let keys = sharingUniqueValues(
+                        with: Set(
+                            only.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }),
+                        in: history, deviceHistory)
                     report.violations.append(
                         "\(name) holds \(rows.count) rows, the server \(serverRows.count), and they differ: "
-                            + "\(only)\nthe server's history of them:\n\(trail(of: keys, in: history))"
-                            + "\n\(name)'s history of them:\n"
-                            + "\(trail(of: keys, in: try store.fetchHistory(HistoryDescriptor())))")
+                            + "\(only)\nthe server's history of them and of the models that shared a unique "
+                            + "value with them:\n\(trail(of: keys, in: history))"
+                            + "\n\(name)'s history of them:\n\(trail(of: keys, in: deviceHistory))")
+                    // The whole trail, which the report cuts to the last changes, beside a kept run's stores:
+                    // the server's history goes with the server.
+                    try Data(
+                        ("the server:\n\(trail(of: keys, in: history, limit: .max))\n\(name):\n"
+                            + "\(trail(of: keys, in: deviceHistory, limit: .max))\n").utf8
+                    ).write(to: directory.appendingPathComponent("\(name)-violation-trail.txt"))
                 }
                 let acknowledged = try String(
                     contentsOf: directory.appendingPathComponent("\(name).acks"), encoding: .utf8
@@ -429,6 +438,31 @@
             if let taggedNotes {
                 try checkTags(taggedNotes, directory: directory, server: server, into: &report)
             }
+        }
+
+        /// `keys` and the primary keys of every model that an insert in `server` or `device` gave one of the
+        /// unique values of those models' inserts: a device model the server merged into another device's (or
+        /// a pull merged into the server's) is read beside the model it became.
+        func sharingUniqueValues<Server: HistoryTransaction, Device: HistoryTransaction>(
+            with keys: Set<String>, in server: [Server], _ device: [Device]
+        ) -> Set<String> {
+            var inserts: [(key: String, values: Set<String>)] = []
+            func read<Change: HistoryChange>(_ changes: [Change]) {
+                for change in changes where change.kind == .insert {
+                    let id = change.changedPersistentIdentifier
+                    guard let entity = schema.entity(named: id.entityName),
+                        let values = (change as? any ValueRecordingHistoryChange)?.values
+                    else { continue }
+                    let unique = Set(entity.uniqueConstraints.joined()).compactMap { values[$0] }
+                    inserts.append((id.primaryKey, Set(unique.map { "\(id.entityName) \($0)" })))
+                }
+            }
+            for transaction in server { read(transaction.changes) }
+            for transaction in device { read(transaction.changes) }
+            let shared = inserts.filter { keys.contains($0.key) }.reduce(into: Set<String>()) {
+                $0.formUnion($1.values)
+            }
+            return keys.union(inserts.filter { !$0.values.isDisjoint(with: shared) }.map(\.key))
         }
 
         /// The changes of `history` to the models whose primary keys are `keys` (those `including` accepts), a
