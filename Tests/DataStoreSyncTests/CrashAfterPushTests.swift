@@ -4,6 +4,7 @@ import DataStoreSync
 import InMemoryStorage
 import JSONFileStorage
 import StoreTestSupport
+import Synchronization
 import Testing
 
 /// A crash between a push and the correction of the device that follows it.
@@ -144,6 +145,56 @@ extension CrashAfterPushTests {
         try engine.sync()
         let server = try SyncLab<InMemoryDataStore>.state(of: lab.server)
         #expect(server.contains { $0.hasSuffix("Paris|Île-de-France|4||passport") }, "\(server)")
+        #expect(try b.state() == server)
+        #expect(try a.state() == server)
+    }
+}
+
+extension CrashAfterPushTests {
+    /// b made its own Paris, edited it and deleted it before pushing any of it, and crashed right after the
+    /// push of its insert (which the server merged into a's Paris). Restarted, b pulled a's Paris and deleted
+    /// it too; its next push sent the edit to a's Paris (found by b's own insert's name), the correction after
+    /// that brought a's Paris back on b, and the push of b's first delete then deleted it on the server, which
+    /// the pull that followed did not apply (b's second delete was still to push, and the pull leaves a model
+    /// the device deleted alone). b then held a Paris that nobody else did (the sync fault test's marks
+    /// workload: a tag inserted on a device twice by its corrections, and never deleted there). A correction
+    /// merges the device's model into the server's: it must not make a model the device holds neither of.
+    @Test func aCorrectionDoesNotBringBackAMergedModelTheDeviceDeleted() throws {
+        let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
+        defer { lab.remove() }
+        let (a, b) = (try lab.device("a"), try lab.device("b"))
+        try b.sync()
+        try a.edit { $0.insert(SyncTrip(name: "Paris", destination: "France", nights: 2)) }
+        try a.sync()
+        try b.edit { $0.insert(SyncTrip(name: "Paris", destination: "Île-de-France", nights: 4)) }
+        try b.edit { context in try #require(try b.trip("Paris", in: context)).nights = 5 }
+        try b.edit { context in context.delete(try #require(try b.trip("Paris", in: context))) }
+        b.engine.afterPushSaved = { throw Crash() }
+        #expect(throws: Crash.self) { try b.engine.push() }
+        let restarted = try SyncEngine(
+            local: b.store, server: lab.server, device: b.store.identifier,
+            models: [SyncTrip.self, SyncItem.self])
+        try restarted.pull()
+        #expect(try b.state().contains { $0.contains(" Paris|") }, "b pulled a's Paris")
+        try b.edit { context in context.delete(try #require(try b.trip("Paris", in: context))) }
+        // The push of the edit goes through; the push of b's first delete is cut short after its server save.
+        let pushed = Mutex(0)
+        restarted.afterPushSaved = {
+            if pushed.withLock({ count in
+                count += 1
+                return count == 2
+            }) {
+                throw Crash()
+            }
+        }
+        #expect(throws: Crash.self) { try restarted.push() }
+        #expect(!(try b.state().contains { $0.contains(" Paris|") }), "the correction brought Paris back")
+        restarted.afterPushSaved = nil
+        try restarted.pull()
+        try restarted.sync()
+        try a.sync()
+        let server = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(!server.contains { $0.contains(" Paris|") }, "\(server)")
         #expect(try b.state() == server)
         #expect(try a.state() == server)
     }

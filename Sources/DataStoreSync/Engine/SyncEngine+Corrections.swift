@@ -90,6 +90,13 @@ extension SyncEngine {
             into: &overlay)
         for (proposed, holder) in corrections.remapped {
             guard let row = holders[holder] else { continue }
+            // A device that holds neither model deleted one since the change pushed: its own model (its delete
+            // goes to the server's model when pushed), or the server's model an earlier correction or pull
+            // merged it into. Writing the server's model would bring back what the app deleted, and a pull
+            // leaves a model the device deleted alone, so the server's delete would never remove it.
+            guard overlay.row(toLocal(proposed)) != nil || overlay.row(toLocal(holder)) != nil else {
+                continue
+            }
             // The device's model becomes the server's: same values, the device's links moved over (links to
             // models it has not pulled yet are made by the pull that brings them).
             overlay.write(toLocal(holder), localValues(of: row).mapValues { held.keepExisting($0) })
