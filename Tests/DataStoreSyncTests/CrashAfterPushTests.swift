@@ -151,29 +151,61 @@ extension CrashAfterPushTests {
 }
 
 extension CrashAfterPushTests {
-    /// b made its own Paris, edited it and deleted it before pushing any of it, and crashed right after the
-    /// push of its insert (which the server merged into a's Paris). Restarted, b pulled a's Paris and deleted
-    /// it too; its next push sent the edit to a's Paris (found by b's own insert's name), the correction after
-    /// that brought a's Paris back on b, and the push of b's first delete then deleted it on the server, which
-    /// the pull that followed did not apply (b's second delete was still to push, and the pull leaves a model
-    /// the device deleted alone). b then held a Paris that nobody else did (the sync fault test's marks
-    /// workload: a tag inserted on a device twice by its corrections, and never deleted there). A correction
-    /// merges the device's model into the server's: it must not make a model the device holds neither of.
-    @Test func aCorrectionDoesNotBringBackAMergedModelTheDeviceDeleted() throws {
+    /// Devices a and b: a pushed trip Paris; b, which had pulled before, made its own Paris (and, with
+    /// `edited`, changed its nights), deleted it, and crashed right after the push of its insert (which the
+    /// server merged into a's Paris), before the correction. Returns b's restarted engine.
+    static func bCrashedAfterItsDeletedParisWasMerged(edited: Bool) throws -> (
+        SyncLab<InMemoryDataStore>, SyncDevice<InMemoryDataStore>, SyncDevice<InMemoryDataStore>,
+        SyncEngine<JSONFileDataStore, InMemoryDataStore>
+    ) {
         let lab = try SyncLab(server: try InMemoryDataStore(.init(name: "server", schema: SyncSchemas.trips)))
-        defer { lab.remove() }
         let (a, b) = (try lab.device("a"), try lab.device("b"))
         try b.sync()
         try a.edit { $0.insert(SyncTrip(name: "Paris", destination: "France", nights: 2)) }
         try a.sync()
         try b.edit { $0.insert(SyncTrip(name: "Paris", destination: "Île-de-France", nights: 4)) }
-        try b.edit { context in try #require(try b.trip("Paris", in: context)).nights = 5 }
+        if edited { try b.edit { context in try #require(try b.trip("Paris", in: context)).nights = 5 } }
         try b.edit { context in context.delete(try #require(try b.trip("Paris", in: context))) }
         b.engine.afterPushSaved = { throw Crash() }
         #expect(throws: Crash.self) { try b.engine.push() }
         let restarted = try SyncEngine(
             local: b.store, server: lab.server, device: b.store.identifier,
             models: [SyncTrip.self, SyncItem.self])
+        return (lab, a, b, restarted)
+    }
+
+    /// b's delete is the last word on Paris: no store holds it.
+    static func expectNoParis(_ lab: SyncLab<InMemoryDataStore>, _ devices: [SyncDevice<InMemoryDataStore>])
+        throws
+    {
+        let server = try SyncLab<InMemoryDataStore>.state(of: lab.server)
+        #expect(!server.contains { $0.contains(" Paris|") }, "\(server)")
+        for device in devices {
+            #expect(try device.state() == server, "\(device.store.identifier)")
+        }
+    }
+
+    /// The restarted engine's push of b's delete names a trip the server never held: it must go to the trip
+    /// the insert was merged into, as it does without the crash. Before, it was dropped as a delete of a trip
+    /// deleted elsewhere, and a's Paris stayed everywhere with b's values.
+    @Test func aDeleteOfAMergedTripSurvivesACrashBeforeTheCorrection() throws {
+        let (lab, a, b, restarted) = try Self.bCrashedAfterItsDeletedParisWasMerged(edited: false)
+        defer { lab.remove() }
+        try restarted.sync()
+        try a.sync()
+        try Self.expectNoParis(lab, [a, b])
+    }
+
+    /// The same with an edit between b's insert and its delete. Restarted, b pulled a's Paris and deleted it
+    /// too; its next push sent the edit to a's Paris (found by b's own insert's name), the correction after
+    /// that brought a's Paris back on b, and the push of b's first delete then deleted it on the server, which
+    /// the pull that followed did not apply (b's second delete was still to push, and a pull leaves a model
+    /// the device deleted alone). b then held a Paris that nobody else did (the sync fault test's marks
+    /// workload: a tag inserted on a device twice by its corrections, and never deleted there). A correction
+    /// merges the device's model into the server's: it must not make a model the device holds neither of.
+    @Test func aCorrectionDoesNotBringBackAMergedModelTheDeviceDeleted() throws {
+        let (lab, a, b, restarted) = try Self.bCrashedAfterItsDeletedParisWasMerged(edited: true)
+        defer { lab.remove() }
         try restarted.pull()
         #expect(try b.state().contains { $0.contains(" Paris|") }, "b pulled a's Paris")
         try b.edit { context in context.delete(try #require(try b.trip("Paris", in: context))) }
@@ -193,9 +225,6 @@ extension CrashAfterPushTests {
         try restarted.pull()
         try restarted.sync()
         try a.sync()
-        let server = try SyncLab<InMemoryDataStore>.state(of: lab.server)
-        #expect(!server.contains { $0.contains(" Paris|") }, "\(server)")
-        #expect(try b.state() == server)
-        #expect(try a.state() == server)
+        try Self.expectNoParis(lab, [a, b])
     }
 }

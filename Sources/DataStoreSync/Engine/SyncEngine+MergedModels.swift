@@ -2,18 +2,19 @@ import DataStoreCore
 
 extension SyncEngine {
     /// The server models that device models, which the server does not hold, were merged into on insert: for
-    /// each of `identifiers` (server identifiers of models a device transaction updates, which the server lacks),
-    /// the server model holding the device model's values of one of its entity's unique constraints.
+    /// each of `identifiers` (server identifiers of models a device transaction updates or deletes, which the
+    /// server lacks), the server model holding the device model's values of one of its entity's unique
+    /// constraints.
     ///
     /// A push that inserts a model whose unique value another device took merges it into that device's model,
     /// and the correction that follows merges the device's model too. A crash in between leaves the device
     /// holding its own model, which the engine's next run no longer remembers as merged: without this lookup its
-    /// later edits would be dropped as edits of a model deleted elsewhere. A model the server lacks and no
-    /// server model shares a unique value with was deleted elsewhere, and its edits are dropped as before. A model
-    /// the device no longer holds either (a pull merged it into the server's model before the push) is read from
-    /// the device's history, where its insert holds its unique values.
+    /// later edits and its delete would be dropped as those of a model deleted elsewhere. A model the server
+    /// lacks and no server model shares a unique value with was deleted elsewhere, and its changes are dropped
+    /// as before. A model the device no longer holds either (a pull merged it into the server's model before the
+    /// push, or the app deleted it) is read from the device's history, where its insert holds its unique values.
     ///
-    /// Reads every server row of an entity with unique constraints that such an update names, once per call.
+    /// Reads every server row of an entity with unique constraints that such a change names, once per call.
     func mergedHolders(of identifiers: some Sequence<PersistentIdentifier>) throws
         -> [PersistentIdentifier: PersistentIdentifier]
     {

@@ -220,9 +220,10 @@ extension SyncEngine {
             return (ids, try serverRows.rows(wanted))
         }
         var (ids, held) = try read()
-        // An update of a model the server lacks: a model merged into another on insert by a push whose
-        // correction a crash prevented goes to that model; one deleted elsewhere is dropped below.
-        let lacking = zip(changes, ids).filter { $0.0.kind == .update && held[$0.1] == nil }.map(\.1)
+        // An update or delete of a model the server lacks: a model merged into another on insert by a push
+        // whose correction a crash prevented goes to that model (as it does when the engine remembers the
+        // merge); one deleted elsewhere is dropped below.
+        let lacking = zip(changes, ids).filter { $0.0.kind != .insert && held[$0.1] == nil }.map(\.1)
         if !lacking.isEmpty {
             let merged = try mergedHolders(of: lacking)
             if !merged.isEmpty {
