@@ -28,12 +28,19 @@ import Testing
             paris.notes = "book the train"
             paris.items.append(SyncItem(title: "passport"))
         }
+        return (lab, a, b, try restartedAfterACrashInItsFirstPush(b, lab))
+    }
+
+    /// `b`'s engine after its push was cut short by a crash right after its first transaction's server save,
+    /// before the correction: a new engine on `b`'s store, nothing of the old one's memory.
+    static func restartedAfterACrashInItsFirstPush(
+        _ b: SyncDevice<InMemoryDataStore>, _ lab: SyncLab<InMemoryDataStore>
+    ) throws -> SyncEngine<JSONFileDataStore, InMemoryDataStore> {
         b.engine.afterPushSaved = { throw Crash() }
         #expect(throws: Crash.self) { try b.engine.push() }
-        let restarted = try SyncEngine(
+        return try SyncEngine(
             local: b.store, server: lab.server, device: b.store.identifier,
             models: [SyncTrip.self, SyncItem.self])
-        return (lab, a, b, restarted)
     }
 
     /// The one trip the server and every device must end with: a's Paris with b's values (the later
@@ -166,12 +173,7 @@ extension CrashAfterPushTests {
         try b.edit { $0.insert(SyncTrip(name: "Paris", destination: "Île-de-France", nights: 4)) }
         if edited { try b.edit { context in try #require(try b.trip("Paris", in: context)).nights = 5 } }
         try b.edit { context in context.delete(try #require(try b.trip("Paris", in: context))) }
-        b.engine.afterPushSaved = { throw Crash() }
-        #expect(throws: Crash.self) { try b.engine.push() }
-        let restarted = try SyncEngine(
-            local: b.store, server: lab.server, device: b.store.identifier,
-            models: [SyncTrip.self, SyncItem.self])
-        return (lab, a, b, restarted)
+        return (lab, a, b, try restartedAfterACrashInItsFirstPush(b, lab))
     }
 
     /// b's delete is the last word on Paris: no store holds it.
