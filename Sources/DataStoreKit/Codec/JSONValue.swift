@@ -114,8 +114,7 @@ public enum JSONValue: Equatable, Sendable {
     /// Attribute values by name, or `nil` if any member is not a snapshot value.
     public var snapshotValues: [String: SnapshotValue]? {
         guard case .object(let members) = self else { return nil }
-        var values: [String: SnapshotValue] = [:]
-        values.reserveCapacity(members.count)
+        var values = [String: SnapshotValue](room: members.count)
         for member in members {
             guard let value = member.value.snapshotValue else { return nil }
             values[member.key] = value

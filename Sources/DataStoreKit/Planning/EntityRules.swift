@@ -54,7 +54,7 @@ final class EntityRules: Sendable {
 
     /// The values of `row` that a delete's tombstone keeps.
     func tombstone(of row: DataStoreSnapshot) -> [String: SnapshotValue] {
-        var values = [String: SnapshotValue](minimumCapacity: preservedAttributeNames.count)
+        var values = [String: SnapshotValue](room: preservedAttributeNames.count)
         for name in preservedAttributeNames { values[name] = row[attribute: name] }
         return values
     }
@@ -67,7 +67,7 @@ final class EntityRules: Sendable {
         var values: [String: SnapshotValue] = [:]
         let candidates = changed ?? Array(previousValueAttributeNames)
         for name in candidates where changed == nil || previousValueAttributeNames.contains(name) {
-            if values.isEmpty { values.reserveCapacity(candidates.count) }
+            if values.isEmpty { values.reserveRoom(candidates.count) }
             values[name] = row[attribute: name]
         }
         return values.isEmpty ? nil : values

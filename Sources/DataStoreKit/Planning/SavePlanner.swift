@@ -152,14 +152,14 @@ public enum SavePlanner {
             let named = request.inserted.count + request.updated.count + request.deleted.count
             var seen = Set<PersistentIdentifier>(minimumCapacity: named)
             // Sized for the request up front: growing these one model at a time costs more than filling them.
-            final.reserveCapacity(final.count + named)
-            originals.reserveCapacity(originals.count + named)
+            final.reserveRoom(final.count + named)
+            originals.reserveRoom(originals.count + named)
             order.reserveCapacity(order.count + named)
             // Each insert of an entity with unique constraints claims its values here.
             if let first = request.inserted.first,
                 rules(for: first.persistentIdentifier.entityName)?.uniqueConstraints.isEmpty == false
             {
-                owners.reserveCapacity(owners.count + request.inserted.count)
+                owners.reserveRoom(owners.count + request.inserted.count)
             }
             for list in [request.inserted, request.updated, request.deleted] {
                 for snapshot in list {

@@ -147,7 +147,7 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     private static func put(
         _ inserts: ArraySlice<PlannedChange>, into rows: inout [PersistentIdentifier: DataStoreSnapshot]
     ) -> [(PersistentIdentifier, DataStoreSnapshot)] {
-        rows.reserveCapacity(rows.count + inserts.count)
+        rows.reserveRoom(rows.count + inserts.count)
         var replaced: [(PersistentIdentifier, DataStoreSnapshot)] = []
         // By index: iterating the changes would copy each one (its dictionaries retained).
         for index in inserts.indices {

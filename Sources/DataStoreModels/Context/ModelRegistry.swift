@@ -107,7 +107,7 @@ struct ModelRegistry {
     /// grow, and hash every identifier again, step by step. `compared` says the models are always compared
     /// (their type does not report its changes), so that set grows by `count` too.
     mutating func reserveCapacity(adding count: Int, compared: Bool = false) {
-        entries.reserveCapacity(entries.count + count)
+        entries.reserveRoom(entries.count + count)
         if compared { alwaysCompared.reserveCapacity(alwaysCompared.count + count) }
     }
 

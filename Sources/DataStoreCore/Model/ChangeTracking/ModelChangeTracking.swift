@@ -87,7 +87,7 @@ package enum ModelChangeTracking {
         guard !models.isEmpty else { return }
         let entry = Entry(log: log.trackingNumber, reports: reports)
         table.withLock { table in
-            table.entries.reserveCapacity(table.entries.count + models.count)
+            table.entries.reserveRoom(table.entries.count + models.count)
             for model in models { table.entries[ObjectIdentifier(model)] = entry }
             table.sweepIfDue()
             count.store(table.entries.count, ordering: .relaxed)
