@@ -12,6 +12,9 @@ final class EntityRules: Sendable {
     let preservedAttributeNames: [String]
     /// The attributes whose previous value history records.
     let previousValueAttributeNames: Set<String>
+    /// Whether every attribute and relationship is among `previousValueAttributeNames`: then every name an
+    /// update changes is, without a lookup (one hash per name: a tenth of what previous values add to a save).
+    let marksEveryName: Bool
     /// The attributes a store's value index covers (see `Schema/Entity/indexedAttributeNames`).
     let indexedAttributeNames: Set<String>
     /// The attributes a unique constraint or an index covers: an update of none of them moves no unique value
@@ -29,6 +32,7 @@ final class EntityRules: Sendable {
         indexedAttributeNames = entity.indexedAttributeNames
         keyedAttributeNames = Set(uniqueConstraints.joined()).union(indexedAttributeNames)
         relationships = Dictionary(entity.relationships.map { ($0.name, $0) }) { first, _ in first }
+        marksEveryName = attributeNames.union(relationships.keys).isSubset(of: previousValueAttributeNames)
     }
 
     /// The rules of every entity of `schema`, by name.
@@ -66,7 +70,8 @@ final class EntityRules: Sendable {
         // Straight into the dictionary, sized once: every update of a marked entity comes through here.
         var values: [String: SnapshotValue] = [:]
         let candidates = changed ?? Array(previousValueAttributeNames)
-        for name in candidates where changed == nil || previousValueAttributeNames.contains(name) {
+        let checksNames = changed != nil && !marksEveryName
+        for name in candidates where !checksNames || previousValueAttributeNames.contains(name) {
             if values.isEmpty { values.reserveRoom(candidates.count) }
             values[name] = row[attribute: name]
         }
