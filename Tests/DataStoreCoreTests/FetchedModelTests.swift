@@ -100,6 +100,27 @@ import Testing
         @Relationship var flagship: Harbour?
         @Relationship var fleet: [Harbour] = []
         init() {}
+
+        /// The storage of `flagship`, which is private to the class.
+        static var flagshipStorage: ReferenceWritableKeyPath<Harbour, Relationship<Harbour?>> { \._flagship }
+    }
+
+    /// Resolves every identifier to one harbour, counting the calls.
+    final class CountingResolver: RelatedModelResolving {
+        let harbour: Harbour
+        var calls = 0
+        init(_ harbour: Harbour) { self.harbour = harbour }
+
+        func resolve<Model: PersistentModel & AnyObject>(
+            _ identifiers: [PersistentIdentifier], as type: Model.Type
+        )
+            -> [Model]?
+        {
+            calls += 1
+            return identifiers.compactMap { _ in harbour as? Model }
+        }
+
+        var changeLogNumber: Int { 0 }
     }
 
     @Test func relationshipsOfAFetchedModelAreWrittenInPlace() throws {
@@ -120,6 +141,36 @@ import Testing
         #expect(harbour.snapshotValues["flagship"] == .identifier(flagship))
         #expect(harbour.snapshotValues["fleet"] == .array([.identifier(flagship), .identifier(Self.id)]))
         #expect(harbour.name == "Brest")
+    }
+
+    @Test func aRelationshipIsReadAndLoadedAtItsStorageOffset() throws {
+        // The read goes to the storage's address rather than through its key path (`RelationshipStorageOffsets`).
+        #expect(RelationshipStorageOffsets.offset(of: Harbour.flagshipStorage) != nil)
+        let target = Harbour()
+        target.name = "Lorient"
+        let resolver = CountingResolver(target)
+        let other = PersistentIdentifier(storeIdentifier: "s", entityName: "Harbour", primaryKey: "h2")
+        let harbour = try Harbour(
+            snapshot: DataStoreSnapshot(
+                persistentIdentifier: Self.id,
+                values: [
+                    "name": .string("Brest"), "flagship": .identifier(other),
+                    "fleet": .array([.identifier(other)]),
+                ]
+            ),
+            resolver: resolver)
+        #expect(harbour[keyPath: Harbour.flagshipStorage].isLoaded == false)
+        // The first read loads the fault and writes the loaded value back where the storage lies: the second read
+        // asks the resolver nothing, and the key path sees what the read wrote.
+        #expect(harbour.flagship === target)
+        #expect(resolver.calls == 1)
+        #expect(harbour[keyPath: Harbour.flagshipStorage].isLoaded)
+        #expect(harbour.flagship === target)
+        #expect(resolver.calls == 1)
+        #expect(harbour.fleet.map(\.name) == ["Lorient"])
+        #expect(harbour.fleet.count == 1)
+        #expect(resolver.calls == 2)
+        #expect(harbour.snapshotValues["flagship"] == .identifier(target.persistentModelID))
     }
 
     @Test func anAttributeTheSnapshotLacksIsSetToNull() throws {

@@ -37,6 +37,7 @@ enum StoredPropertyOffset {
     }
 
     /// The instance's address: a class model's value is its reference.
+    @usableFromInline
     static func address<Model>(of instance: Model) -> UnsafeMutableRawPointer {
         withUnsafeBytes(of: instance) { $0.load(as: UnsafeMutableRawPointer.self) }
     }

@@ -117,30 +117,56 @@ public struct Relationship<Value: RelationshipValue> {
 
     /// The value, loading it first if it is a fault.
     @inlinable
-    static func loadedValue<Owner: AnyObject>(of owner: Owner, storage: ReferenceWritableKeyPath<Owner, Self>)
-        -> Value
-    {
+    static func loadedValue<Owner: PersistentModel & AnyObject>(
+        of owner: Owner, storage: ReferenceWritableKeyPath<Owner, Self>
+    ) -> Value {
+        if let offset = RelationshipStorageOffsets.offset(of: storage) {
+            // At the storage's address: the key path accesses below cost more than the rest of a read.
+            let address = StoredPropertyOffset.address(of: owner) + offset
+            return loadedValue(at: address.assumingMemoryBound(to: Self.self))
+        }
         switch owner[keyPath: storage].storedState {
         case .loaded(let value):
             return value
         case .fault(let fault):
-            guard let resolver = fault.resolver else { return Value(relatedModels: []) }
-            let value: Value
-            if !Value.isToMany, case .identifier(let id) = fault.value {
-                // A to-one relationship: one lookup, no list made on either side.
-                guard let model = resolver.resolveOne(id, as: Value.Destination.self) else {
-                    return Value(relatedModels: [])
-                }
-                value = Value(relatedModel: model)
-            } else {
-                guard let models = resolver.resolve(fault.identifiers, as: Value.Destination.self) else {
-                    return Value(relatedModels: [])
-                }
-                value = Value(relatedModels: models)
-            }
-            owner[keyPath: storage] = Relationship(loaded: value, contextLog: resolver.changeLogNumber)
+            guard let (loaded, value) = load(fault) else { return Value(relatedModels: []) }
+            owner[keyPath: storage] = loaded
             return value
         }
+    }
+
+    /// The value of the storage at `storage`, loading it first if it is a fault: what
+    /// ``loadedValue(of:storage:)`` does through the key path.
+    @inlinable
+    static func loadedValue(at storage: UnsafeMutablePointer<Self>) -> Value {
+        let fault: RelationshipFault
+        switch storage.pointee.storedState {
+        case .loaded(let value): return value
+        case .fault(let found): fault = found
+        }
+        guard let (loaded, value) = load(fault) else { return Value(relatedModels: []) }
+        storage.pointee = loaded
+        return value
+    }
+
+    /// The loaded relationship `fault` stands for, and its value, the models found through the fault's
+    /// resolver; `nil` when it has none or the resolver cannot find them (the property then reads as empty and
+    /// stays a fault).
+    @inlinable
+    static func load(_ fault: RelationshipFault) -> (Self, Value)? {
+        guard let resolver = fault.resolver else { return nil }
+        let value: Value
+        if !Value.isToMany, case .identifier(let id) = fault.value {
+            // A to-one relationship: one lookup, no list made on either side.
+            guard let model = resolver.resolveOne(id, as: Value.Destination.self) else { return nil }
+            value = Value(relatedModel: model)
+        } else {
+            guard let models = resolver.resolve(fault.identifiers, as: Value.Destination.self) else {
+                return nil
+            }
+            value = Value(relatedModels: models)
+        }
+        return (Relationship(loaded: value, contextLog: resolver.changeLogNumber), value)
     }
 
     /// The related identifiers, without loading anything.
