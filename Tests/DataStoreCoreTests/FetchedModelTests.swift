@@ -105,6 +105,24 @@ import Testing
         static var flagshipStorage: ReferenceWritableKeyPath<Harbour, Relationship<Harbour?>> { \._flagship }
     }
 
+    /// A model whose `init()` sets its relationship: measuring the storage's offset makes instances, whose
+    /// `init()` reads the relationship while it is being measured.
+    final class Dock: PersistentModel {
+        static let schemaAttributes: [ModelAttribute<Dock>] = [.relationship("berths", \.berths)]
+        var persistentModelID = PersistentIdentifier()
+        @Relationship var berths: [Dock] = []
+        init() { berths = [] }
+
+        static var berthsStorage: ReferenceWritableKeyPath<Dock, Relationship<[Dock]>> { \._berths }
+    }
+
+    @Test func aModelWhoseInitSetsItsRelationshipIsMeasured() {
+        let dock = Dock()
+        dock.berths = [Dock()]
+        #expect(dock.berths.count == 1)
+        #expect(RelationshipStorageOffsets.offset(of: Dock.berthsStorage) != nil)
+    }
+
     /// Resolves every identifier to one harbour, counting the calls.
     final class CountingResolver: RelatedModelResolving {
         let harbour: Harbour

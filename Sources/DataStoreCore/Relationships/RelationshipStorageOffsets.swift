@@ -20,6 +20,8 @@ enum RelationshipStorageOffsets {
     }
 
     private static let table = Lock<[ObjectIdentifier: Entry]>([:])
+    /// Whether this thread is measuring an offset (see ``offset(of:)``).
+    @TaskLocal private static var isMeasuring = false
     /// How many key paths the table keeps at most.
     private static let capacity = 4_096
 
@@ -30,9 +32,14 @@ enum RelationshipStorageOffsets {
         of keyPath: ReferenceWritableKeyPath<Owner, Storage>
     ) -> Int? {
         let key = ObjectIdentifier(keyPath)
-        if let known = table.withLock({ $0[key] }) { return known.offset }
+        let (known, isFull) = table.withLock { ($0[key], $0.count >= capacity) }
+        if let known { return known.offset }
+        // A full table measures no more: each read would make two instances.
+        // A model whose `init()` reads or sets a relationship reads it while its instances are made to measure:
+        // those reads go through the key path, instead of measuring again without end.
+        guard !isFull, !isMeasuring else { return nil }
         // Measured outside the lock: measuring makes two instances of the model.
-        let offset = StoredPropertyOffset.of(keyPath, comparingBytes: false)
+        let offset = $isMeasuring.withValue(true) { StoredPropertyOffset.of(keyPath, comparingBytes: false) }
         let entry = Entry(keyPath: keyPath, offset: offset)
         table.withLock { table in
             if table.count < capacity { table[key] = entry }
