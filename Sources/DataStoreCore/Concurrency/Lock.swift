@@ -57,7 +57,7 @@ package struct Lock<Value>: ~Copyable {
     /// Runs `body` with exclusive access to the value, and returns what it returns.
     ///
     /// Inlinable so that callers in other modules get a copy specialised for their types: the generic entry
-    /// point looked the types' metadata up at run time on every call (a few percent of a small save).
+    /// point looks the types' metadata up at run time on every call.
     @inlinable package borrowing func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {

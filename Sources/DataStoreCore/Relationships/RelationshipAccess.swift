@@ -260,9 +260,9 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
                 found =
                     RelationshipStorageDiscovery.find(property, in: Owner.self)
                     as? ReferenceWritableKeyPath<Owner, Relationship<Value>>
-                // The wrapper's storage is a stored property; its state is an enum whose copies need not
-                // match it byte for byte.
-                foundOffset = found.flatMap { StoredPropertyOffset.of($0, comparingBytes: false) }
+                // Measured once for the storage, shared with the property's reads (see
+                // `RelationshipStorageOffsets`).
+                foundOffset = found.flatMap { RelationshipStorageOffsets.offset(of: $0) }
                 isFound.store(true, ordering: .releasing)
             }
         }

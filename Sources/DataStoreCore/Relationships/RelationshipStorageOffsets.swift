@@ -5,7 +5,8 @@
 /// path access goes through the runtime (a few hundred instructions, and four of them in a read that loads
 /// the related model, whose write-back cost as much again): a fetch of 10,000 trips that reads each one's
 /// stay spent a seventh of its time there. The storage is a stored property at a fixed offset (see
-/// ``StoredPropertyOffset``), measured once per key path and kept here.
+/// ``StoredPropertyOffset``), measured once per key path and kept here, for reads and for the fetches that
+/// write fresh faults there (`RelationshipAccess`).
 ///
 /// The table holds the key paths it was asked about, so that an identifier in it can never name another key
 /// path later (a freed key path's address could be reused). A key path is usually a literal, instantiated
@@ -38,7 +39,8 @@ enum RelationshipStorageOffsets {
         // A model whose `init()` reads or sets a relationship reads it while its instances are made to measure:
         // those reads go through the key path, instead of measuring again without end.
         guard !isFull, !isMeasuring else { return nil }
-        // Measured outside the lock: measuring makes two instances of the model.
+        // Measured outside the lock: measuring makes two instances of the model. The wrapper's storage is a
+        // stored property; its state is an enum whose copies need not match it byte for byte.
         let offset = $isMeasuring.withValue(true) { StoredPropertyOffset.of(keyPath, comparingBytes: false) }
         let entry = Entry(keyPath: keyPath, offset: offset)
         table.withLock { table in

@@ -2,10 +2,9 @@
 ///
 /// The standard library does not inline `Dictionary.init(minimumCapacity:)` or `Dictionary.reserveCapacity(_:)`:
 /// each call goes through the generic entry point, which looks the key and value types' metadata up in the
-/// runtime's tables. In a save of ten changes, those lookups cost more than the
-/// growth the reservation spares (they were a few percent of it). These are inlinable, so each use is
-/// specialised for its types; a dictionary's storage is made through `init(uniqueKeysWithValues:)`, which
-/// sizes it by the sequence's `underestimatedCount` and is inlinable.
+/// runtime's tables. In a save of ten changes, those lookups cost more than the growth the reservation spares.
+/// These are inlinable, so each use is specialised for its types; a dictionary's storage is made through
+/// `init(uniqueKeysWithValues:)`, which sizes it by the sequence's `underestimatedCount` and is inlinable.
 extension Dictionary {
     /// An empty dictionary with room for `count` elements.
     @inlinable package init(room count: Int) {
