@@ -120,7 +120,7 @@ import Testing
         let dock = Dock()
         dock.berths = [Dock()]
         #expect(dock.berths.count == 1)
-        #expect(RelationshipStorageOffsets.offset(of: Dock.berthsStorage) != nil)
+        #expect(StorageOffsets.offset(of: Dock.berthsStorage) != nil)
     }
 
     /// Resolves every identifier to one harbour, counting the calls.
@@ -162,8 +162,8 @@ import Testing
     }
 
     @Test func aRelationshipIsReadAndLoadedAtItsStorageOffset() throws {
-        // The read goes to the storage's address rather than through its key path (`RelationshipStorageOffsets`).
-        #expect(RelationshipStorageOffsets.offset(of: Harbour.flagshipStorage) != nil)
+        // The read goes to the storage's address rather than through its key path (`StorageOffsets`).
+        #expect(StorageOffsets.offset(of: Harbour.flagshipStorage) != nil)
         let target = Harbour()
         target.name = "Lorient"
         let resolver = CountingResolver(target)

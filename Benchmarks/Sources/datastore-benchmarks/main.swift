@@ -27,7 +27,7 @@ while let argument = rest.popFirst() {
     case "--filter": filter = rest.popFirst()
     case "-h", "--help":
         out(
-            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, changesets, checkpoint, postgres, observation, allocations, previous_values, sync, peers"
+            "usage: datastore-benchmarks [--quick] [--filter NAME]\nscenarios: history_tail, json_save, sqlite, ts, open, retained, memory, index, relationships, changesets, checkpoint, postgres, observation, allocations, previous_values, sync, peers_load, peers_create (peers: both)"
         )
         exit(0)
     default:
@@ -47,7 +47,8 @@ let scenarios: [(String, (Report, Sizes) throws -> Void)] = [
     ("changesets", ChangeSetScenario.run), ("checkpoint", CheckpointStallScenario.run),
     ("postgres", PostgresScenario.run), ("observation", ObservationScenario.run),
     ("allocations", AllocationScenario.run), ("previous_values", PreviousValuesScenario.run),
-    ("sync", SyncBenchmarkScenario.run), ("peers", PeerScenario.run),
+    ("sync", SyncBenchmarkScenario.run), ("peers_load", PeerScenario.load),
+    ("peers_create", PeerScenario.create),
 ]
 out(
     "datastore-benchmarks \(quick ? "--quick" : "(full run)") on \(ProcessInfo.processInfo.activeProcessorCount) cores"

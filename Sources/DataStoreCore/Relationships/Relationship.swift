@@ -120,7 +120,7 @@ public struct Relationship<Value: RelationshipValue> {
     static func loadedValue<Owner: PersistentModel & AnyObject>(
         of owner: Owner, storage: ReferenceWritableKeyPath<Owner, Self>
     ) -> Value {
-        if let offset = RelationshipStorageOffsets.offset(of: storage) {
+        if let offset = StorageOffsets.offset(of: storage) {
             // At the storage's address: the key path accesses below cost more than the rest of a read.
             let address = StoredPropertyOffset.address(of: owner) + offset
             return loadedValue(at: address.assumingMemoryBound(to: Self.self))

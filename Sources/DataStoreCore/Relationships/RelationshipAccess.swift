@@ -261,8 +261,8 @@ package struct RelationshipAccess<Model: PersistentModel>: @unchecked Sendable {
                     RelationshipStorageDiscovery.find(property, in: Owner.self)
                     as? ReferenceWritableKeyPath<Owner, Relationship<Value>>
                 // Measured once for the storage, shared with the property's reads (see
-                // `RelationshipStorageOffsets`).
-                foundOffset = found.flatMap { RelationshipStorageOffsets.offset(of: $0) }
+                // `StorageOffsets`).
+                foundOffset = found.flatMap { StorageOffsets.offset(of: $0) }
                 isFound.store(true, ordering: .releasing)
             }
         }

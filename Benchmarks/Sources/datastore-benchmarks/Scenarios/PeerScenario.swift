@@ -8,13 +8,9 @@ import PostgresStorage
 /// Peers' published benchmarks replayed on this machine: Lighter's suite, which loads Northwind's 15,889
 /// orders 500 times, and the RealmVsSwiftData suite's "create 100,000 simple users". This package's stores go
 /// through the model layer (`ModelContext`), as an app would; the peers are SQLite through its C API with
-/// hand mapping, and GRDB 7 with `Codable` records and with hand-mapped rows.
+/// hand mapping, and GRDB 7 with `Codable` records and with hand-mapped rows. The two are separate scenarios
+/// (`--filter peers_load`, `--filter peers_create`; `--filter peers` runs both).
 enum PeerScenario {
-    static func run(_ report: Report, _ sizes: Sizes) throws {
-        try load(report, sizes)
-        try create(report, sizes)
-    }
-
     /// One library's side of a comparison.
     private struct Contender {
         var name: String
