@@ -6,6 +6,9 @@ final class EntityRules: Sendable {
     let entity: Schema.Entity
     /// The attribute names, to reject a snapshot naming another.
     let attributeNames: Set<String>
+    /// The same names, found by their bytes before by hash: checking a save's names this way hashes none of
+    /// them when they are the schema's own strings.
+    let attributePositions: AttributePositions
     /// Every uniqueness constraint (see `Schema/Entity/uniqueConstraints`).
     let uniqueConstraints: [[String]]
     /// The attributes a delete's tombstone keeps.
@@ -26,6 +29,7 @@ final class EntityRules: Sendable {
     init(_ entity: Schema.Entity) {
         self.entity = entity
         attributeNames = Set(entity.attributes.map(\.name))
+        attributePositions = AttributePositions(entity.attributes.map(\.name))
         uniqueConstraints = entity.uniqueConstraints
         preservedAttributeNames = entity.preservedAttributeNames
         previousValueAttributeNames = Set(entity.previousValueAttributeNames)

@@ -80,6 +80,9 @@ public enum SavePlanner {
         var final: [PersistentIdentifier: DataStoreSnapshot?] = [:]
         var owners: [UniqueKey: PersistentIdentifier?] = [:]
         var order: [PersistentIdentifier] = []
+        /// Models an insert found missing from the source without entering them in `originals` (see
+        /// ``exists(_:)``).
+        var missing: [PersistentIdentifier] = []
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
         /// The rules of the entities this save names, looked up once each (`nil`: not in the schema).
         var rulesByEntity: [String: EntityRules?] = [:]
@@ -90,11 +93,17 @@ public enum SavePlanner {
         /// names and stores exactly the values it sends: no inverse to keep, no delete rule to follow, no list to
         /// merge and nothing to report back, so the planner skips those passes.
         let schemaHasRelationships: Bool
+        /// Whether there is a schema: `schema != nil` copies the schema, retaining each of its parts.
+        let hasSchema: Bool
+        /// The entity `rules(for:)` answered for last, and its answer: a save's models are mostly of one entity,
+        /// and comparing its name with the last costs less than hashing it.
+        var lastRules: (entityName: String, rules: EntityRules?)?
 
         init(source: Source, store: String, schema: Schema?) {
             self.source = source
             self.store = store
             self.schema = schema
+            hasSchema = schema != nil
             schemaHasRelationships = schema?.entities.contains { !$0.relationships.isEmpty } ?? false
         }
 
@@ -111,6 +120,21 @@ public enum SavePlanner {
             return try original(id)
         }
 
+        /// Whether model `id` is there (``current(_:)`` is not `nil`), for an insert. Without relationships, a
+        /// row the source lacks is not remembered in `originals` (a table entry per inserted model) unless
+        /// ``changes()`` needs it: `missing` lists those models, and it enters them then, so that each row is
+        /// still read from the source at most once.
+        mutating func exists(_ id: PersistentIdentifier) throws(DataStoreError) -> Bool {
+            if let overlay = final[id] { return overlay != nil }
+            if !originals.isEmpty, let known = originals[id] { return known != nil }
+            guard schemaHasRelationships else {
+                guard try source.row(for: id) == nil else { return true }
+                missing.append(id)
+                return false
+            }
+            return try original(id) != nil
+        }
+
         /// Makes the planned request's outcome the rows the next request is planned over.
         mutating func foldIntoOriginals() {
             originals.merge(final) { _, after in after }
@@ -124,14 +148,22 @@ public enum SavePlanner {
             owners = [:]
             order = []
             remapped = [:]
+            missing = []
         }
 
         /// The rules of an entity, or `nil` when there is no schema or it has no such entity.
         mutating func rules(for entityName: String) -> EntityRules? {
-            if let known = knownRules[entityName] { return known }
-            if let known = rulesByEntity[entityName] { return known }
-            let found = schema?.entity(named: entityName).map(EntityRules.init)
-            rulesByEntity[entityName] = .some(found)
+            if let last = lastRules, last.entityName == entityName { return last.rules }
+            let found: EntityRules?
+            if let known = knownRules[entityName] {
+                found = known
+            } else if let known = rulesByEntity[entityName] {
+                found = known
+            } else {
+                found = schema?.entity(named: entityName).map(EntityRules.init)
+                rulesByEntity[entityName] = .some(found)
+            }
+            lastRules = (entityName, found)
             return found
         }
 
@@ -153,7 +185,9 @@ public enum SavePlanner {
             var seen = Set<PersistentIdentifier>(minimumCapacity: named)
             // Sized for the request up front: growing these one model at a time costs more than filling them.
             final.reserveRoom(final.count + named)
-            originals.reserveRoom(originals.count + named)
+            // An insert reads no original (`exists(_:)`) unless relationships make `changes()` look them up.
+            originals.reserveRoom(
+                originals.count + named - (schemaHasRelationships ? 0 : request.inserted.count))
             order.reserveCapacity(order.count + named)
             // Each insert of an entity with unique constraints claims its values here.
             if let first = request.inserted.first,
@@ -335,7 +369,7 @@ public enum SavePlanner {
         /// model once (as SwiftData's, which Core Data keeps as a set), whether the saver sent it twice or an
         /// upsert made two of its members one.
         mutating func checkReferences(of snapshots: [DataStoreSnapshot]) throws(DataStoreError) {
-            guard schema != nil else { return }
+            guard hasSchema else { return }
             for snapshot in snapshots {
                 let id = remapped[snapshot.persistentIdentifier] ?? snapshot.persistentIdentifier
                 guard let entity = rules(for: id.entityName)?.entity, !entity.relationships.isEmpty,
@@ -386,12 +420,13 @@ public enum SavePlanner {
                 throw .invalidSave(
                     store: store, reason: "model \(id) names store '\(id.storeIdentifier ?? "nil")'")
             }
-            guard schema != nil else { return }
+            guard hasSchema else { return }
             guard let rules = rules(for: id.entityName) else {
                 throw .unknownEntity(store: store, entity: id.entityName)
             }
             let names = rules.attributeNames
-            if snapshot.values.keys.contains(where: { !names.contains($0) }) {
+            let positions = rules.attributePositions
+            if snapshot.values.keys.contains(where: { positions[$0] == nil }) {
                 // The first in order, to name the same attribute every time when there are several.
                 let unknown = snapshot.values.keys.filter { !names.contains($0) }.min() ?? "?"
                 throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(unknown)'")
@@ -408,7 +443,7 @@ public enum SavePlanner {
             _ snapshot: DataStoreSnapshot, baseline: [String: SnapshotValue]?, checkingBaseline: Bool
         ) throws(DataStoreError) -> (PersistentIdentifier, [String])? {
             let proposed = snapshot.persistentIdentifier
-            if try current(proposed) != nil {
+            if try exists(proposed) {
                 throw .invalidSave(store: store, reason: "model \(proposed) is already in the store")
             }
             // An insert whose unique value is taken becomes an update of the owner: the seeds' upsert.
@@ -532,6 +567,8 @@ public enum SavePlanner {
         /// Folds each touched model's original row and final state into at most one change, in the order the
         /// models were first touched.
         mutating func changes() throws(DataStoreError) -> [PlannedChange] {
+            for id in missing where originals[id] == nil { originals[id] = .some(nil) }
+            missing = []
             var emitted = Set<PersistentIdentifier>(minimumCapacity: order.count)
             var result: [PlannedChange] = []
             result.reserveCapacity(order.count)
