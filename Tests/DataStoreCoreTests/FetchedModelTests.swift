@@ -141,6 +141,21 @@ import Testing
         var changeLogNumber: Int { 0 }
     }
 
+    /// A fetched harbour named Brest whose relationships are faults naming `flagship` and `fleet`.
+    static func brest(
+        flagship: PersistentIdentifier, fleet: [PersistentIdentifier],
+        resolver: (any RelatedModelResolving)? = nil
+    ) throws -> Harbour {
+        try Harbour(
+            snapshot: DataStoreSnapshot(
+                persistentIdentifier: id,
+                values: [
+                    "name": .string("Brest"), "flagship": .identifier(flagship),
+                    "fleet": .array(fleet.map { .identifier($0) }),
+                ]),
+            resolver: resolver)
+    }
+
     @Test func relationshipsOfAFetchedModelAreWrittenInPlace() throws {
         // Both shapes of `@Relationship` storage; the state enum's copies differ from it in unused bytes, so
         // the offset is trusted on the two instances' addresses alone.
@@ -148,13 +163,7 @@ import Testing
             #expect(attribute.relationship?.writesFreshFaultsInPlace() == true, "\(attribute.name)")
         }
         let flagship = PersistentIdentifier(storeIdentifier: "s", entityName: "Harbour", primaryKey: "h2")
-        let harbour = try Harbour(
-            snapshot: DataStoreSnapshot(
-                persistentIdentifier: Self.id,
-                values: [
-                    "name": .string("Brest"), "flagship": .identifier(flagship),
-                    "fleet": .array([.identifier(flagship), .identifier(Self.id)]),
-                ]))
+        let harbour = try Self.brest(flagship: flagship, fleet: [flagship, Self.id])
         // Faults hold what the snapshot said (no resolver: they read as empty, but keep their identifiers).
         #expect(harbour.snapshotValues["flagship"] == .identifier(flagship))
         #expect(harbour.snapshotValues["fleet"] == .array([.identifier(flagship), .identifier(Self.id)]))
@@ -168,15 +177,7 @@ import Testing
         target.name = "Lorient"
         let resolver = CountingResolver(target)
         let other = PersistentIdentifier(storeIdentifier: "s", entityName: "Harbour", primaryKey: "h2")
-        let harbour = try Harbour(
-            snapshot: DataStoreSnapshot(
-                persistentIdentifier: Self.id,
-                values: [
-                    "name": .string("Brest"), "flagship": .identifier(other),
-                    "fleet": .array([.identifier(other)]),
-                ]
-            ),
-            resolver: resolver)
+        let harbour = try Self.brest(flagship: other, fleet: [other], resolver: resolver)
         #expect(harbour[keyPath: Harbour.flagshipStorage].isLoaded == false)
         // The first read loads the fault and writes the loaded value back where the storage lies: the second read
         // asks the resolver nothing, and the key path sees what the read wrote.

@@ -79,6 +79,16 @@ enum StorageOffsets {
         return offset
     }
 
+    /// The storage `keyPath` names in `owner`, at its offset, or `nil` when the offset cannot be trusted (then
+    /// the caller goes through the key path).
+    @usableFromInline
+    static func storage<Owner: PersistentModel & AnyObject, Storage>(
+        _ keyPath: ReferenceWritableKeyPath<Owner, Storage>, in owner: Owner
+    ) -> UnsafeMutablePointer<Storage>? {
+        guard let offset = offset(of: keyPath) else { return nil }
+        return (StoredPropertyOffset.address(of: owner) + offset).assumingMemoryBound(to: Storage.self)
+    }
+
     /// The entry for `key`: `nil` when the table has none, `.some(nil)` when its offset cannot be trusted.
     private static func find(_ key: UInt) -> Int?? {
         var index = slot(of: key)

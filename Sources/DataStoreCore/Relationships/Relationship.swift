@@ -120,10 +120,9 @@ public struct Relationship<Value: RelationshipValue> {
     static func loadedValue<Owner: PersistentModel & AnyObject>(
         of owner: Owner, storage: ReferenceWritableKeyPath<Owner, Self>
     ) -> Value {
-        if let offset = StorageOffsets.offset(of: storage) {
+        if let address = StorageOffsets.storage(storage, in: owner) {
             // At the storage's address: the key path accesses below cost more than the rest of a read.
-            let address = StoredPropertyOffset.address(of: owner) + offset
-            return loadedValue(at: address.assumingMemoryBound(to: Self.self))
+            return loadedValue(at: address)
         }
         switch owner[keyPath: storage].storedState {
         case .loaded(let value):

@@ -4,10 +4,8 @@ import DataStoreCore
 /// `Schema.entity(named:)` scans the entities and copies one, and `uniqueConstraints` builds new arrays.
 final class EntityRules: Sendable {
     let entity: Schema.Entity
-    /// The attribute names, to reject a snapshot naming another.
-    let attributeNames: Set<String>
-    /// The same names, found by their bytes before by hash: checking a save's names this way hashes none of
-    /// them when they are the schema's own strings.
+    /// The attribute names, to reject a snapshot naming another: found by their bytes before by hash, so
+    /// that checking a save's names hashes none of them when they are the schema's own strings.
     let attributePositions: AttributePositions
     /// Every uniqueness constraint (see `Schema/Entity/uniqueConstraints`).
     let uniqueConstraints: [[String]]
@@ -28,7 +26,6 @@ final class EntityRules: Sendable {
 
     init(_ entity: Schema.Entity) {
         self.entity = entity
-        attributeNames = Set(entity.attributes.map(\.name))
         attributePositions = AttributePositions(entity.attributes.map(\.name))
         uniqueConstraints = entity.uniqueConstraints
         preservedAttributeNames = entity.preservedAttributeNames
@@ -36,7 +33,8 @@ final class EntityRules: Sendable {
         indexedAttributeNames = entity.indexedAttributeNames
         keyedAttributeNames = Set(uniqueConstraints.joined()).union(indexedAttributeNames)
         relationships = Dictionary(entity.relationships.map { ($0.name, $0) }) { first, _ in first }
-        marksEveryName = attributeNames.union(relationships.keys).isSubset(of: previousValueAttributeNames)
+        marksEveryName = Set(entity.attributes.map(\.name)).union(relationships.keys).isSubset(
+            of: previousValueAttributeNames)
     }
 
     /// The rules of every entity of `schema`, by name.

@@ -424,11 +424,10 @@ public enum SavePlanner {
             guard let rules = rules(for: id.entityName) else {
                 throw .unknownEntity(store: store, entity: id.entityName)
             }
-            let names = rules.attributeNames
-            let positions = rules.attributePositions
-            if snapshot.values.keys.contains(where: { positions[$0] == nil }) {
+            let names = rules.attributePositions
+            if snapshot.values.keys.contains(where: { names[$0] == nil }) {
                 // The first in order, to name the same attribute every time when there are several.
-                let unknown = snapshot.values.keys.filter { !names.contains($0) }.min() ?? "?"
+                let unknown = snapshot.values.keys.filter { names[$0] == nil }.min() ?? "?"
                 throw .invalidSave(store: store, reason: "\(id.entityName) has no attribute '\(unknown)'")
             }
         }

@@ -46,25 +46,20 @@ public struct Attribute<Value> {
     ) -> Value {
         get {
             ChangeReportingDiscovery.noteReport(storage: storageKeyPath)
-            if let storage = storage(storageKeyPath, in: owner) { return storage.pointee.value }
+            // At the storage's address (see `StorageOffsets`): an access through the key path costs about a
+            // thousand instructions, more than the rest of a read or write.
+            if let storage = StorageOffsets.storage(storageKeyPath, in: owner) {
+                return storage.pointee.value
+            }
             return owner[keyPath: storageKeyPath].value
         }
         set {
-            if let storage = storage(storageKeyPath, in: owner) {
+            if let storage = StorageOffsets.storage(storageKeyPath, in: owner) {
                 storage.pointee.value = newValue
             } else {
                 owner[keyPath: storageKeyPath].value = newValue
             }
             ModelChangeTracking.noteChange(of: owner)
         }
-    }
-
-    /// The wrapper's storage in `owner`, at its offset (see `StorageOffsets`): an access through the key path
-    /// costs about a thousand instructions, more than the rest of a read or write.
-    private static func storage<Owner: PersistentModel & AnyObject>(
-        _ keyPath: ReferenceWritableKeyPath<Owner, Self>, in owner: Owner
-    ) -> UnsafeMutablePointer<Self>? {
-        guard let offset = StorageOffsets.offset(of: keyPath) else { return nil }
-        return (StoredPropertyOffset.address(of: owner) + offset).assumingMemoryBound(to: Self.self)
     }
 }
