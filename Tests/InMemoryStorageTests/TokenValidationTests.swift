@@ -94,6 +94,18 @@ import Testing
         #expect(try JSONDecoder().decode(InMemoryHistoryToken.self, from: Data(legacy.utf8)) == token)
     }
 
+    /// `HistoryTokenCoding.jsonString(_:)` writes a store token without a JSONEncoder: the text must be the
+    /// encoder's bytes, for identifiers that need escaping too, and decode to the same token.
+    @Test(arguments: [
+        "notes", "my notes", "trips/2026", "nötes", "a:b", "50%", "-_.~", "\"quoted\"", "tab\t",
+    ])
+    func aTokenStringIsWhatTheJSONEncoderWrites(store: String) throws {
+        let token = InMemoryHistoryToken(storeIdentifier: store, epoch: UUID(), sequence: 42)
+        let text = try HistoryTokenCoding.jsonString(token)
+        #expect(text == String(decoding: try JSONEncoder().encode(token), as: UTF8.self))
+        #expect(try HistoryTokenCoding.decode(InMemoryHistoryToken.self, fromJSON: Data(text.utf8)) == token)
+    }
+
     @Test(arguments: [
         #"{"v":1,"kind":"memory","store":"notes","epoch":"not-a-uuid","seq":1}"#,
         #"{"v":2,"kind":"memory","store":"notes","epoch":"5C1B1D0E-6B5A-4E0F-9C11-6D2F3B7A8E90","seq":1}"#,

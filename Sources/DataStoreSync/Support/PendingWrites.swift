@@ -45,9 +45,15 @@ struct PendingWrites {
 
     private mutating func add<Change: ValueRecordingHistoryChange>(_ changes: [Change], by step: Int) {
         for change in changes {
-            for name in Self.attributes(writtenBy: change) {
-                counts[change.changedPersistentIdentifier, default: [:]][name, default: 0] += step
-            }
+            let names = Self.attributes(writtenBy: change)
+            guard !names.isEmpty else { continue }
+            // One lookup of the model per change, not one per attribute: the model's counts are taken out
+            // (so that changing them copies nothing), changed, and put back.
+            let id = change.changedPersistentIdentifier
+            var written = counts.removeValue(forKey: id) ?? [:]
+            written.reserveCapacity(written.count + names.count)
+            for name in names { written[name, default: 0] += step }
+            counts[id] = written
         }
     }
 }

@@ -102,7 +102,42 @@
 
         /// One column spelling several: each part length-prefixed, so no two tuples spell the same key.
         static func key(_ parts: String...) -> String {
-            parts.map { "\($0.utf8.count):\($0)" }.joined()
+            // Written as bytes into the string's own storage: interpolating each part and joining them (or
+            // appending) cost a tenth of a sync push's CPU, as a save spells a key for every row and unique value
+            // it reads or writes.
+            var length = 0
+            for part in parts { length += decimalDigits(part.utf8.count) + 1 + part.utf8.count }
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var position = 0
+                for part in parts {
+                    let count = part.utf8.count
+                    var remaining = count
+                    let digits = decimalDigits(count)
+                    for place in stride(from: position + digits - 1, through: position, by: -1) {
+                        buffer[place] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                        remaining /= 10
+                    }
+                    position += digits
+                    buffer[position] = UInt8(ascii: ":")
+                    position += 1
+                    for byte in part.utf8 {
+                        buffer[position] = byte
+                        position += 1
+                    }
+                }
+                return position
+            }
+        }
+
+        /// How many digits `number` (not negative) takes in decimal.
+        private static func decimalDigits(_ number: Int) -> Int {
+            var digits = 1
+            var rest = number
+            while rest >= 10 {
+                rest /= 10
+                digits += 1
+            }
+            return digits
         }
 
         /// The `row_key` of a model.
