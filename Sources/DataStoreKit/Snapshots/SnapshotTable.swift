@@ -572,25 +572,29 @@ final class OrderedRows: Sendable {
         }
     }
 
-    /// Removes the elements at `positions` (ascending) from `elements`, moving the others down by swaps.
-    private static func remove<Element>(_ positions: [Int], from elements: inout [Element]) {
+    /// Removes the elements at `positions` (ascending, distinct) from `elements`, moving the others down a run
+    /// at a time: each run between two removed elements is one block move, where a swap per element (or
+    /// `Array`'s own removal, which copies with a retain and a release each) moved a hundred thousand elements
+    /// one by one. The removed ones are set aside meanwhile and put back at the end, so that every slot stays
+    /// initialised, then dropped.
+    static func remove<Element>(_ positions: [Int], from elements: inout [Element]) {
         guard let first = positions.first else { return }
-        // Swapped through the buffer, whose `swapAt` moves elements: `Array`'s copies them (a retain and a
-        // release each).
-        let kept = elements.withUnsafeMutableBufferPointer { buffer in
+        elements.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let removed = UnsafeMutablePointer<Element>.allocate(capacity: positions.count)
+            defer { removed.deallocate() }
             var write = first
-            var skipped = 0
-            for read in first..<buffer.count {
-                if skipped < positions.count, positions[skipped] == read {
-                    skipped += 1
-                    continue
-                }
-                buffer.swapAt(write, read)
-                write += 1
+            for (number, position) in positions.enumerated() {
+                (removed + number).moveInitialize(from: base + position, count: 1)
+                let next = number + 1 < positions.count ? positions[number + 1] : buffer.count
+                let run = next - position - 1
+                // Overlapping moves are allowed: the run moves down.
+                if run > 0 { (base + write).moveInitialize(from: base + position + 1, count: run) }
+                write += run
             }
-            return write
+            (base + write).moveInitialize(from: removed, count: positions.count)
         }
-        elements.removeLast(elements.count - kept)
+        elements.removeLast(positions.count)
     }
 
     /// The rows of `rows` (one entity's rows) in identifier order.
