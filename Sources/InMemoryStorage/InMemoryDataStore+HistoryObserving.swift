@@ -1,4 +1,4 @@
-public import DataStoreCore
+@_spi(DataStoreInternals) public import DataStoreCore
 import DataStoreKit
 import Foundation
 import Synchronization

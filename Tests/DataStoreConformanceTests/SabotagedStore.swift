@@ -1,5 +1,5 @@
 import DataStoreConformance
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 import DataStoreKit
 import Foundation
 import InMemoryStorage

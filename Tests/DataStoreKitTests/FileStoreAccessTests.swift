@@ -1,10 +1,10 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
 
-@testable import DataStoreKit
+@_spi(DataStoreInternals) @testable import DataStoreKit
 
 /// The locking scaffold with the lock file's change count: what readers of one instance see while its writer
 /// waits for the disk, and after.

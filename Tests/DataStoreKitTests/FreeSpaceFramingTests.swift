@@ -2,7 +2,7 @@ import DataStoreCore
 import Foundation
 import Testing
 
-@testable import DataStoreKit
+@_spi(DataStoreInternals) @testable import DataStoreKit
 
 /// Free space after a file's records (`RecordFraming.Ending.preallocated`): zeros end the records, a write cut
 /// short in them is a torn tail, and a whole record after a hole is damage, never dropped.

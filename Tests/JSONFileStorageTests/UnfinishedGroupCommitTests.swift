@@ -3,7 +3,7 @@ import Foundation
 import StoreTestSupport
 import Testing
 
-@testable import DataStoreKit
+@_spi(DataStoreInternals) @testable import DataStoreKit
 @testable import JSONFileStorage
 
 /// Issue 37, item 5: a power loss during a group commit that kept a later page of the batch and lost the page

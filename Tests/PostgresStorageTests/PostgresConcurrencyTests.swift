@@ -1,5 +1,5 @@
 #if PostgreSQL
-    import DataStoreCore
+    @_spi(DataStoreInternals) import DataStoreCore
     import Foundation
     @testable import PostgresStorage
     import StoreTestSupport

@@ -1,13 +1,13 @@
 #if DATASTORE_TSAN
     #if canImport(Glibc)
-        @preconcurrency package import Glibc
+        @preconcurrency public import Glibc
     #elseif canImport(Musl)
-        @preconcurrency package import Musl
+        @preconcurrency public import Musl
     #elseif canImport(Darwin)
-        package import Darwin
+        public import Darwin
     #endif
 #else
-    package import Synchronization
+    public import Synchronization
 #endif
 
 /// The package's one lock: a value that threads take turns with, each inside ``withLock(_:)``.
@@ -19,7 +19,13 @@
 ///
 /// Hold it only for short, in-memory steps: never across file or network I/O, never while waiting for another
 /// lock that may be held while waiting for this one, and never in code that suspends.
-package struct Lock<Value>: ~Copyable {
+///
+/// Why a public type behind an SPI (`@_spi(DataStoreInternals) import DataStoreCore` sees it) rather than a
+/// `package` one: the compiler does not inline or specialise the `@inlinable` members of a `package` type in
+/// other modules, so every `withLock` from another module of the package ran the generic entry point and looked
+/// its types' metadata up at run time. Its members stay `package`: nothing outside the package can make or use
+/// one, and a client that does not import the SPI does not see the type at all.
+@_spi(DataStoreInternals) public struct Lock<Value>: ~Copyable {
     #if DATASTORE_TSAN
         @usableFromInline let box: Box
 
@@ -46,7 +52,7 @@ package struct Lock<Value>: ~Copyable {
     #endif
 
     /// A lock around `initialValue`.
-    package init(_ initialValue: consuming sending Value) {
+    public init(_ initialValue: consuming sending Value) {
         #if DATASTORE_TSAN
             box = Box(initialValue)
         #else
@@ -58,7 +64,7 @@ package struct Lock<Value>: ~Copyable {
     ///
     /// Inlinable so that callers in other modules get a copy specialised for their types: the generic entry
     /// point looks the types' metadata up at run time on every call.
-    @inlinable package borrowing func withLock<Result, E: Error>(
+    @inlinable public borrowing func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         #if DATASTORE_TSAN

@@ -44,7 +44,7 @@ public final class FileLock: @unchecked Sendable {
     /// How many times an exclusive lock on this file has been released (modulo 2^64), read without a system
     /// call; `nil` when the count is not available (a read-only opener of a lock file no writer of this
     /// version has opened), and then nothing can be concluded from it.
-    package var changeCount: UInt64? { counter?.value }
+    @_spi(DataStoreInternals) public var changeCount: UInt64? { counter?.value }
 
     /// Runs `body` holding the lock at `path`, opened for this call only: for opening a store, before it
     /// keeps a lock open. A read-only caller whose lock file does not exist runs `body` unlocked rather than

@@ -1,4 +1,4 @@
-package import DataStoreCore
+@_spi(DataStoreInternals) public import DataStoreCore
 import Synchronization
 
 /// The locking scaffold both file stores share: how a store instance's threads and other processes take
@@ -16,33 +16,39 @@ import Synchronization
 ///   never reads before the write is applied, and never misses it.
 /// - **A failed cut-back** (`DataStoreError/storeUnusableUntilReopened(path:reason:)`) makes every later
 ///   call throw that error, until the store is reopened.
-package final class FileStoreAccess<State: Sendable>: Sendable {
-    struct Guarded: Sendable {
-        var state: State
-        var unusable: DataStoreError?
+///
+/// Public behind an SPI, with `package` members, for the reason `Lock` is: the stores in other modules then get
+/// its methods specialised for their state.
+@_spi(DataStoreInternals) public final class FileStoreAccess<State: Sendable>: Sendable {
+    @usableFromInline struct Guarded: Sendable {
+        @usableFromInline var state: State
+        @usableFromInline var unusable: DataStoreError?
         /// The lock file's change count when `state` was last brought up to date under the lock, and the lock
         /// it was read from (see `FileLock.changeCount`).
-        var seen: (lock: FileLock, count: UInt64)?
+        @usableFromInline var seen: (lock: FileLock, count: UInt64)?
 
         /// Whether no writer has released the exclusive lock since `state` was brought up to date.
-        var unchangedSinceSeen: Bool {
+        @inlinable var unchangedSinceSeen: Bool {
             guard let seen else { return false }
             return seen.lock.changeCount == seen.count
         }
 
         /// Records that `state` is current as of `count` on `lock` (forgets it when either is unknown).
-        mutating func see(_ count: UInt64?, on lock: FileLock?) {
+        @inlinable mutating func see(_ count: UInt64?, on lock: FileLock?) {
             seen = lock.flatMap { lock in count.map { (lock, $0) } }
         }
     }
 
-    private let guarded: Lock<Guarded>
-    private let writers = Lock(())
-    private let lockPath: String
-    private let lock: Lock<FileLock?>
-    private let readOnly: Bool
+    // Internal and usable from inline code, like the methods below: the stores call them with their own state
+    // type, and the generic entry points looked the types' metadata up at run time on every call (a tenth of a
+    // small save's instructions).
+    @usableFromInline let guarded: Lock<Guarded>
+    @usableFromInline let writers = Lock(())
+    @usableFromInline let lockPath: String
+    @usableFromInline let lock: Lock<FileLock?>
+    @usableFromInline let readOnly: Bool
     /// How long to wait for another process's lock before throwing `DataStoreError/storeLocked(path:)`.
-    package let busyTimeout: Duration
+    public let busyTimeout: Duration
 
     /// Wraps `state`; opens (and, unless `readOnly`, creates) the lock file at `lockPath`.
     package init(_ state: State, lockPath: String, readOnly: Bool, busyTimeout: Duration)
@@ -56,12 +62,13 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     }
 
     /// A read-only store never creates the lock file; without one there is no writer to exclude.
-    private static func openLock(_ path: String, readOnly: Bool) throws(DataStoreError) -> FileLock? {
+    @usableFromInline static func openLock(_ path: String, readOnly: Bool) throws(DataStoreError) -> FileLock?
+    {
         if readOnly && !StoreFile.exists(path) { return nil }
         return try FileLock(path: path, readOnly: readOnly)
     }
 
-    private func withFileLock<T>(_ kind: FileLock.Kind, _ body: (FileLock?) throws -> T) throws -> T {
+    @inlinable func withFileLock<T>(_ kind: FileLock.Kind, _ body: (FileLock?) throws -> T) throws -> T {
         let current = try lock.withLock { lock throws(DataStoreError) in
             if lock == nil { lock = try Self.openLock(lockPath, readOnly: readOnly) }
             return lock
@@ -70,12 +77,12 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
         return try current.withLock(kind, timeout: busyTimeout) { try body(current) }
     }
 
-    private func checkUsable() throws(DataStoreError) {
+    @inlinable func checkUsable() throws(DataStoreError) {
         if let unusable = guarded.withLock({ $0.unusable }) { throw unusable }
     }
 
     /// Runs `body` on the state as it is in memory, without refreshing or locking files: for counters.
-    package func inMemory<T: Sendable>(_ body: (inout State) -> T) -> T {
+    @inlinable package func inMemory<T: Sendable>(_ body: (inout State) -> T) -> T {
         guarded.withLock { body(&$0.state) }
     }
 
@@ -86,7 +93,7 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     ///     whether no writer has released the exclusive lock since `state` was brought up to date (by the lock
     ///     file's change count, with no system call); `false` when that cannot be told.
     ///   - refresh: Reads what changed; called holding the shared file lock.
-    package func read<T: Sendable>(
+    @inlinable package func read<T: Sendable>(
         isCurrent: (State, _ unchangedSinceRead: Bool) -> Bool, refresh: (inout State) throws -> Void,
         _ body: (inout State) throws -> T
     ) throws -> T {
@@ -114,7 +121,7 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     /// Runs a write in three steps, holding the exclusive file lock throughout: `prepare` on current state,
     /// `perform` (the file I/O, such as an append and its fsync) with the state mutex released so that
     /// readers go on, then `finish` to apply the outcome in memory.
-    package func write<Prepared: Sendable, Outcome: Sendable, T: Sendable>(
+    @inlinable package func write<Prepared: Sendable, Outcome: Sendable, T: Sendable>(
         refresh: (inout State) throws -> Void, prepare: (inout State) throws -> Prepared,
         perform: (Prepared) throws -> Outcome, finish: (inout State, Prepared, Outcome) throws -> T
     ) throws -> T {
@@ -163,7 +170,9 @@ package final class FileStoreAccess<State: Sendable>: Sendable {
     /// Runs `body` on current state holding the exclusive file lock and the state mutex: for writes that are
     /// rare and quick enough (an erase, a schema record) to keep readers waiting. Writes that take as long as
     /// the store is large work on a copy of the state instead (see `JSONFileDataStore.writeAside`).
-    package func write<T: Sendable>(refresh: (inout State) throws -> Void, _ body: (inout State) throws -> T)
+    @inlinable package func write<T: Sendable>(
+        refresh: (inout State) throws -> Void, _ body: (inout State) throws -> T
+    )
         throws -> T
     {
         try write(

@@ -1,4 +1,4 @@
-public import DataStoreCore
+@_spi(DataStoreInternals) public import DataStoreCore
 import Foundation
 
 /// The current rows of a store, with unique-value indexes, and the rules that turn a save request into

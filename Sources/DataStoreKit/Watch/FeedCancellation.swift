@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 
 #if canImport(Glibc)
     @preconcurrency import Glibc

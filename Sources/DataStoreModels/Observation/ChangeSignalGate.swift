@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 
 /// What an observer sleeps on between looks: the signals of its container's stores (commits by any process),
 /// of the container's own saves in this process, and optionally of one context's unsaved changes, merged

@@ -1,4 +1,4 @@
-public import DataStoreCore
+@_spi(DataStoreInternals) public import DataStoreCore
 
 extension SyncEngine where Local: HistoryObserving, Server: HistoryObserving {
     /// Syncs in the background until ``stop()``: once now, then after every commit on the device's store or on

@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 
 /// What the device must change after a push so that it holds what the server now holds: attributes a resolver
 /// decided against the device's value, lists whose order or members the server's merge changed

@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 
 extension SyncEngine {
     /// How many transactions one read of a store's history returns at most, in a push, in the pull's reading of

@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 
 extension SyncEngine {
     /// The device's many-to-many sides as they stood before `transaction` (``DeviceListSides``), taken out of

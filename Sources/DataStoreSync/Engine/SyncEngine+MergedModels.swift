@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 
 extension SyncEngine {
     /// The server models that device models, which the server does not hold, were merged into on insert: for

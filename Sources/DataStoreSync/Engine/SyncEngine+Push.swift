@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 
 extension SyncEngine {
     /// What a push did.

@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 
 extension SyncEngine {
     /// Makes the device hold what the server holds, from a full copy: before the first pull, and when the pull

@@ -1,4 +1,4 @@
-public import DataStoreCore
+@_spi(DataStoreInternals) public import DataStoreCore
 import Foundation
 
 /// Keeps a device's store in step with a server store, in both directions, by history tokens.

@@ -1,5 +1,5 @@
 public import DataStoreCore
-import DataStoreKit
+@_spi(DataStoreInternals) import DataStoreKit
 
 extension JSONFileDataStore: DataStoreBatching {
     /// Deletes every model of `T` that matches the request's predicate, as one journal record: the matches are

@@ -1,5 +1,5 @@
-public import DataStoreCore
-import DataStoreKit
+@_spi(DataStoreInternals) public import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreKit
 import Foundation
 import Synchronization
 

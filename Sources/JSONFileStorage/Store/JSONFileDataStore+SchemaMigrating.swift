@@ -1,5 +1,5 @@
 public import DataStoreCore
-import DataStoreKit
+@_spi(DataStoreInternals) import DataStoreKit
 import Foundation
 
 extension JSONFileDataStore: SchemaMigrating {

@@ -1,5 +1,5 @@
 #if PostgreSQL
-    import DataStoreCore
+    @_spi(DataStoreInternals) import DataStoreCore
     import DataStoreKit
     import Foundation
     import Synchronization

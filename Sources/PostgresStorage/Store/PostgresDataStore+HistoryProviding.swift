@@ -1,5 +1,5 @@
 #if PostgreSQL
-    public import DataStoreCore
+    @_spi(DataStoreInternals) public import DataStoreCore
     import DataStoreKit
     import Synchronization
 

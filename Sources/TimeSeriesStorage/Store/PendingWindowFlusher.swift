@@ -1,4 +1,4 @@
-import DataStoreCore
+@_spi(DataStoreInternals) import DataStoreCore
 import Foundation
 import Synchronization
 
