@@ -94,6 +94,16 @@ import Testing
         #expect(try JSONDecoder().decode(InMemoryHistoryToken.self, from: Data(legacy.utf8)) == token)
     }
 
+    /// Store identifiers are percent-encoded, byte by byte in UTF-8 with upper-case hex digits, as the tokens apps
+    /// saved from earlier releases spell them.
+    @Test func storeIdentifiersArePercentEncodedAsBefore() {
+        #expect(HistoryTokenCoding.escape("notes-1_a.b~") == "notes-1_a.b~")
+        #expect(HistoryTokenCoding.escape("my notes") == "my%20notes")
+        #expect(HistoryTokenCoding.escape("nötes") == "n%C3%B6tes")
+        #expect(HistoryTokenCoding.escape("a:b/c%") == "a%3Ab%2Fc%25")
+        #expect(HistoryTokenCoding.escape("") == "")
+    }
+
     /// `HistoryTokenCoding.jsonString(_:)` writes a store token without a JSONEncoder: the text must be the
     /// encoder's bytes, for identifiers that need escaping too, and decode to the same token.
     @Test(arguments: [

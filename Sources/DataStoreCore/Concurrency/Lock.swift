@@ -23,8 +23,8 @@
 /// Why a public type behind an SPI (`@_spi(DataStoreInternals) import DataStoreCore` sees it) rather than a
 /// `package` one: the compiler does not inline or specialise the `@inlinable` members of a `package` type in
 /// other modules, so every `withLock` from another module of the package ran the generic entry point and looked
-/// its types' metadata up at run time. Its members stay `package`: nothing outside the package can make or use
-/// one, and a client that does not import the SPI does not see the type at all.
+/// its types' metadata up at run time. Its members are public too (code inlined into another module may call
+/// only public ones); a client that does not import the SPI does not see the type at all.
 @_spi(DataStoreInternals) public struct Lock<Value>: ~Copyable {
     #if DATASTORE_TSAN
         @usableFromInline let box: Box

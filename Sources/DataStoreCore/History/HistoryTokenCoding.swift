@@ -78,13 +78,20 @@ public enum HistoryTokenCoding {
     /// Store identifiers keep letters, digits and `-_.~`; everything else is percent-encoded, so the
     /// separators never appear inside a field and no encoder escapes anything.
     package static func escape(_ text: String) -> String {
-        // Most identifiers need nothing escaped: checked byte by byte, which is cheaper than building the
-        // character set a percent-encoding needs (a sync encodes a token per transaction it pushes).
+        // Most identifiers need nothing escaped: checked byte by byte, without the character set a
+        // percent-encoding builds (a sync encodes a token per transaction it pushes).
         if text.utf8.allSatisfy(isUnescaped) { return text }
-        var allowed = CharacterSet(charactersIn: "-_.~")
-        allowed.formUnion(
-            CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"))
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if isUnescaped(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `byte` stands for itself in a token field: an ASCII letter or digit, or one of `-_.~`.

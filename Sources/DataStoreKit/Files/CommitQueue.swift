@@ -10,8 +10,8 @@ import Synchronization
 /// one batch, hands each caller its result, and passes the lead to the next waiting caller, if any. A
 /// caller is never acknowledged before the batch holding its request has been committed (or has failed).
 ///
-/// Public behind an SPI, with `package` members, for the reason `Lock` is: the store in another module then gets
-/// `submit` specialised for its request and outcome.
+/// Public behind an SPI, for the reason `Lock` is: the store in another module then gets `submit` specialised for
+/// its request and outcome.
 @_spi(DataStoreInternals) public final class CommitQueue<Request: Sendable, Outcome: Sendable>: Sendable {
     /// One caller's request, and the result the leader hands back.
     public final class Pending: @unchecked Sendable {
@@ -39,7 +39,7 @@ import Synchronization
 
     /// The longest a leader waits for the callers of the previous batch to come back before writing: a
     /// fraction of an `fdatasync`, paid only while several callers are saving at once.
-    @usableFromInline static var gatheringLimit: Duration { .microseconds(150) }
+    private static var gatheringLimit: Duration { .microseconds(150) }
 
     // Usable from inline code, like `submit`: the store calls it with its own request and outcome types, and
     // the generic entry point looked their metadata up at run time on every save.
@@ -110,7 +110,5 @@ extension CommitQueue {
 
 /// A batch commit left a request without a result: a bug in the store's `commit`.
 @_spi(DataStoreInternals) public struct CommitQueueError: Error {
-    @usableFromInline init() {}
-
     @usableFromInline static let noResult = CommitQueueError()
 }

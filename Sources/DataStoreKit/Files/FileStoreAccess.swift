@@ -17,7 +17,7 @@ import Synchronization
 /// - **A failed cut-back** (`DataStoreError/storeUnusableUntilReopened(path:reason:)`) makes every later
 ///   call throw that error, until the store is reopened.
 ///
-/// Public behind an SPI, with `package` members, for the reason `Lock` is: the stores in other modules then get
+/// Public behind an SPI, with `package` methods, for the reason `Lock` is: the stores in other modules then get
 /// its methods specialised for their state.
 @_spi(DataStoreInternals) public final class FileStoreAccess<State: Sendable>: Sendable {
     @usableFromInline struct Guarded: Sendable {
