@@ -125,6 +125,25 @@ extension PersistentModel {
         DataStoreSnapshot(persistentIdentifier: persistentModelID, values: snapshotValues)
     }
 
+    /// The snapshots of `models`, each under the identifier at its position in `identifiers`: each one's
+    /// ``snapshotValues``, with the type's readers looked up once for all of them.
+    package static func snapshots(
+        of models: UnsafeBufferPointer<Self>, identifiedBy identifiers: [PersistentIdentifier]
+    )
+        -> [DataStoreSnapshot]
+    {
+        precondition(models.count == identifiers.count, "one identifier per model")
+        let readers = ModelReaders.of(Self.self)
+        var snapshots: [DataStoreSnapshot] = []
+        snapshots.reserveCapacity(models.count)
+        for index in models.indices {
+            snapshots.append(
+                DataStoreSnapshot(
+                    persistentIdentifier: identifiers[index], values: readers.values(of: models[index])))
+        }
+        return snapshots
+    }
+
     /// Creates an instance from a snapshot; throws when a value does not fit its attribute's type.
     ///
     /// Relationships of a model made this way read as empty: fetch models through a `ModelContext` to

@@ -8,19 +8,12 @@ import DataStoreCore
 /// That was most of what the model layer added to the store's own save. A new model without relationships
 /// needs no registration until the context is asked about it: a pending insert saves the values it has at
 /// the save (its edits until then need no log), and `insert` finds an earlier insert of the same model
-/// through `aliases` or its identifier. So `insert` appends it to ``ModelContext/deferredInserts``, and
+/// through `aliases` or its identifier. So `insert` appends it to ``ModelContext/deferredInserts`` (as its own
+/// type: a struct model boxed in an existential would need an allocation of its own), and
 /// - a save whose pending inserts are all deferred reads them from the list; once the store committed them it
 ///   registers the class models as saved, all at once (a saved struct is not tracked);
 /// - any other use of ``ModelContext/registry`` registers them all first, in one step.
 extension ModelContext {
-    /// A new model waiting to be registered.
-    struct DeferredInsert {
-        let id: PersistentIdentifier
-        let model: any PersistentModel
-        /// Whether `model` is a class instance, which stays registered once saved.
-        let isClass: Bool
-    }
-
     /// What `insert` needs to know about a model type, looked up once per run of inserts of that type.
     struct InsertedTypeFacts {
         let type: ObjectIdentifier
@@ -51,11 +44,11 @@ extension ModelContext {
     /// Registers the deferred inserts, making room for all of them at once.
     func registerDeferredInserts() {
         let deferred = deferredInserts
-        deferredInserts = []
+        deferredInserts = DeferredInserts()
         deferredInsertsRegistered += deferred.count
         registered.reserveCapacity(adding: deferred.count)
-        for insert in deferred {
-            registered[insert.id] = Registration(model: insert.model, baseline: .none)
+        deferred.forEachInsert { _, id, model in
+            registered[id] = Registration(model: model, baseline: .none)
         }
     }
 
@@ -71,17 +64,11 @@ extension ModelContext {
         return facts
     }
 
-    /// Defers the registration of a new model `insert` assigned `id`, if it may be deferred: a model without
+    /// Whether the registration of a new model `insert` assigned `id` may be deferred: a model without
     /// relationships, under an identifier nothing is registered under (a model made with the key of one the
-    /// context tracks replaces it, which the registry does). Returns whether it did.
-    func deferRegistration<Model: PersistentModel>(
-        of model: Model, as id: PersistentIdentifier, facts: InsertedTypeFacts
-    )
-        -> Bool
-    {
-        guard facts.defersInserts, registered.isEmpty || !registered.contains(id) else { return false }
-        deferredInserts.append(DeferredInsert(id: id, model: model, isClass: facts.isClass))
-        return true
+    /// context tracks replaces it, which the registry does).
+    func defersRegistration(of id: PersistentIdentifier, facts: InsertedTypeFacts) -> Bool {
+        facts.defersInserts && (registered.isEmpty || !registered.contains(id))
     }
 
     /// Registers the deferred inserts a store committed as `saved` (the same models, in the same order): each
@@ -90,22 +77,21 @@ extension ModelContext {
     /// them, and `aliases` still resolves their copies.
     func registerSavedDeferredInserts(_ saved: [DataStoreSnapshot]) {
         let deferred = deferredInserts
-        deferredInserts = []
+        deferredInserts = DeferredInserts()
         assert(
             deferred.count == saved.count
-                && zip(deferred, saved).allSatisfy { $0.id == $1.persistentIdentifier })
+                && zip(deferred.identifiers, saved).allSatisfy { $0 == $1.persistentIdentifier })
         var instances: [AnyObject] = []
         var plainInstances: [AnyObject] = []
         var reserved = false
-        for (insert, snapshot) in zip(deferred, saved) where insert.isClass {
+        deferred.forEachInsert(classModelsOnly: true) { position, id, model in
             if !reserved {
                 registered.reserveCapacity(adding: deferred.count)
                 reserved = true
             }
-            let registration = Registration(model: insert.model, baseline: .saved(snapshot.values))
+            let registration = Registration(model: model, baseline: .saved(saved[position].values))
             let connection = registration.connection
-            registered.register(
-                fetched: insert.id, registration, reportsChanges: connection?.reports ?? false)
+            registered.register(fetched: id, registration, reportsChanges: connection?.reports ?? false)
             if let connection {
                 if connection.reports {
                     instances.append(connection.instance)
@@ -124,7 +110,7 @@ extension ModelContext {
     var insertsAreAllDeferred: Bool {
         guard !deferredInserts.isEmpty, deferredInserts.count == insertOrder.count else { return false }
         assert(
-            zip(deferredInserts, insertOrder).allSatisfy { $0.id == $1 },
+            deferredInserts.identifiers == insertOrder,
             "the deferred inserts are the last pending inserts, in order")
         return true
     }

@@ -121,12 +121,17 @@ extension ModelContext {
             endRun()
             return byStore
         }
-        let inserted: [String: [DataStoreSnapshot]]
+        var inserted: [String: [DataStoreSnapshot]] = [:]
         if insertsAreAllDeferred {
-            // Read from the list, without registering them (a copy: reading values runs getters).
-            let deferred = deferredInserts
-            inserted = try snapshots(count: deferred.count, updates: false) {
-                (deferred[$0].id, Registration(model: deferred[$0].model, baseline: .none))
+            // Read from the list a run of one model type at a time, without registering them (a copy: reading
+            // values runs getters). A run's models are of one entity, so of one store.
+            for run in deferredInserts.runs {
+                let store = try store(of: run.identifiers[0])
+                if inserted[store] == nil {
+                    inserted[store] = run.snapshots()
+                } else {
+                    inserted[store]?.append(contentsOf: run.snapshots())
+                }
             }
         } else {
             inserted = try snapshots(insertOrder, updates: false)

@@ -109,9 +109,12 @@ public final class ModelContext {
     let changeLog: ModelChangeLog
     /// New models `insert` has not registered yet: the last entries of `insertOrder`, in the same order.
     /// See `ModelContext+DeferredInserts.swift`.
-    var deferredInserts: [DeferredInsert] = []
+    // Unchecked, as `insertOrder` and `aliases` below: `insert` touches each once per model, no access to them
+    // overlaps another (none is held across a call that could reach them), and the run-time checks cost about
+    // 240 of an insert's 4,000 instructions. A context is used from one thread at a time.
+    @exclusivity(unchecked) var deferredInserts = DeferredInserts()
     /// What `insert` looked up about the model type it inserted last: inserts come in runs of one type.
-    var lastInsertedType: InsertedTypeFacts?
+    @exclusivity(unchecked) var lastInsertedType: InsertedTypeFacts?
     /// How many deferred inserts had to be registered after all, for tests that check a save registers none.
     package internal(set) var deferredInsertsRegistered = 0
     /// Signalled when the context's unsaved changes change (an insert, a delete, a batch delete queued, a
@@ -120,13 +123,13 @@ public final class ModelContext {
     /// How many tracked models `save()`, `hasChanges` and the like compared with their saved values, for tests
     /// that check they look only at models that may have changed.
     package internal(set) var modelsExamined = 0
-    var insertOrder: [PersistentIdentifier] = []
+    @exclusivity(unchecked) var insertOrder: [PersistentIdentifier] = []
     var deleteOrder: [PersistentIdentifier] = []
     /// `delete(model:where:)` calls waiting for the next save, in order.
     var pendingBatchDeletes: [PendingBatchDelete] = []
     /// Primary keys of identifiers the context proposed, to the identifier the store used, so that struct
     /// copies holding an older identifier still resolve.
-    var aliases: [String: PersistentIdentifier] = [:]
+    @exclusivity(unchecked) var aliases: [String: PersistentIdentifier] = [:]
     /// Loads relationships of models the context refreshes outside a fetch (rollback, saves).
     lazy var relationshipResolver = ContextRelationshipResolver(context: self)
 
@@ -169,18 +172,22 @@ public final class ModelContext {
     /// For a class model, `model.persistentModelID` changes in place. Inserting a model the context
     /// already knows records its current values as an update, which is how struct models are changed.
     public func insert<Model: PersistentModel>(_ model: Model) {
-        var model = model
         let id = model.persistentModelID
-        if let known = resolve(id) {
-            model.persistentModelID = known
-            if registry[known] == nil {
-                // Saved earlier and no longer tracked (a struct value): its values become an update.
-                registry[known] = Registration(model: model, baseline: .unknown)
+        if !id.isResolved, !id.isPlaceholder {
+            // The common insert of a new model: its key is the one it keeps, so one lookup in `aliases` finds an
+            // earlier insert of it or claims the key for this one.
+            let facts = insertedTypeFacts(Model.self)
+            let assigned = PersistentIdentifier(
+                storeIdentifier: facts.store ?? "", entityName: facts.entity, primaryKey: id.primaryKey)
+            if let known = Self.claim(&aliases[id.primaryKey], for: assigned) {
+                insertAgain(model, as: known)
             } else {
-                registry[known]?.model = model
-                registry[known]?.isDeleted = false
-                deleteOrder.removeAll { $0 == known }
+                insertNew(model, as: assigned, facts: facts)
             }
+            return
+        }
+        if let known = resolve(id) {
+            insertAgain(model, as: known)
             return
         }
         if id.isResolved {
@@ -191,16 +198,48 @@ public final class ModelContext {
         let facts = insertedTypeFacts(Model.self)
         // A placeholder (a model made inside another's `init()` while a fetch made it) is unique in this
         // process only: a stored model gets a random key.
-        let key = id.isPlaceholder ? PersistentIdentifier().primaryKey : id.primaryKey
         let assigned = PersistentIdentifier(
-            storeIdentifier: facts.store ?? "", entityName: facts.entity, primaryKey: key)
-        model.persistentModelID = assigned
-        if !deferRegistration(of: model, as: assigned, facts: facts) {
-            registry[assigned] = Registration(model: model, baseline: .none)
-        }
-        insertOrder.append(assigned)
+            storeIdentifier: facts.store ?? "", entityName: facts.entity,
+            primaryKey: PersistentIdentifier().primaryKey)
         aliases[assigned.primaryKey] = assigned
-        if facts.hasRelationships { insertRelatedModels(of: model) }
+        insertNew(model, as: assigned, facts: facts)
+    }
+
+    /// The identifier in `slot` (an entry of `aliases`), or `nil` after putting `assigned` there.
+    private static func claim(_ slot: inout PersistentIdentifier?, for assigned: PersistentIdentifier)
+        -> PersistentIdentifier?
+    {
+        if let known = slot { return known }
+        slot = assigned
+        return nil
+    }
+
+    /// Inserts a model the context knows as `known`: its current values are what the next save writes.
+    private func insertAgain<Model: PersistentModel>(_ model: Model, as known: PersistentIdentifier) {
+        var model = model
+        model.persistentModelID = known
+        if registry[known] == nil {
+            // Saved earlier and no longer tracked (a struct value): its values become an update.
+            registry[known] = Registration(model: model, baseline: .unknown)
+        } else {
+            registry[known]?.model = model
+            registry[known]?.isDeleted = false
+            deleteOrder.removeAll { $0 == known }
+        }
+    }
+
+    /// Inserts a new model under `assigned`, which `aliases` already maps its key to.
+    private func insertNew<Model: PersistentModel>(
+        _ model: consuming Model, as assigned: PersistentIdentifier, facts: InsertedTypeFacts
+    ) {
+        model.persistentModelID = assigned
+        insertOrder.append(assigned)
+        if defersRegistration(of: assigned, facts: facts) {
+            deferredInserts.append(model, as: assigned, isClass: facts.isClass)
+        } else {
+            registry[assigned] = Registration(model: copy model, baseline: .none)
+            if facts.hasRelationships { insertRelatedModels(of: model) }
+        }
         changed()
     }
 
