@@ -44,6 +44,25 @@ import Testing
                 == 4997)
     }
 
+    /// The newline search is the one every record of every file read goes through: it must find the first
+    /// newline where `firstIndex(of:)` does, in slices too, and none where there is none.
+    @Test func theNewlineSearchFindsTheFirstNewline() {
+        let size = 5_000
+        for positions in [[0], [1], [size - 1], [17, 18], [4095, 4096, 40], [2_000, 3_000]] {
+            var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+            for position in positions { bytes[position] = UInt8(ascii: "\n") }
+            for start in [0, 1, 18, 100] {
+                let expected = bytes[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 - start }
+                let found = bytes.withUnsafeBytes {
+                    RecordFraming.firstNewline(UnsafeRawBufferPointer(rebasing: $0[start...]))
+                }
+                #expect(found == expected, "newlines at \(positions), slice from \(start)")
+            }
+        }
+        #expect([UInt8](repeating: 0, count: 64).withUnsafeBytes { RecordFraming.firstNewline($0) } == nil)
+        #expect([UInt8]().withUnsafeBytes { RecordFraming.firstNewline($0) } == nil)
+    }
+
     @Test func aWriteCutShortInFreeSpaceIsATornTail() throws {
         let kept = record("a")
         let bytes = kept + record("b").prefix(12) + Data(count: 64)
