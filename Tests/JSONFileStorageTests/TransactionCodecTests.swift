@@ -112,4 +112,51 @@ import Testing
             #expect(stamp.sequence == 9_007_199_254_740_993 && stamp.timestamp == record.timestamp)
         }
     }
+
+    /// The stamp is read from the record's last bytes where they end as the codec ends a transaction record:
+    /// it is then what the full decode reads, whatever the process name and the changes hold; any other
+    /// ending is left to the parser, which reads the same stamp.
+    @Test(arguments: [nil, 128] as [Int64?], [nil, "app"] as [String?])
+    func theTailGivesTheStampTheDecodeReads(write: Int64?, author: String?) throws {
+        for process in ["18206", #"a","sequence":5"#, #"x\"#, #"","timestamp":1,"write":2"#] {
+            var record = Self.record
+            record.write = write
+            record.author = author
+            record.process = process
+            record.timestamp = Date(
+                timeIntervalSinceReferenceDate: process.count.isMultiple(of: 2) ? 1e-7 : 7)
+            record.changes.append(
+                PlannedChange(
+                    kind: .insert,
+                    identifier: .init(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k9"),
+                    values: ["sequence": .integer(1), "write": .integer(3), "timestamp": .double(2.5)]))
+            for bytes in [TransactionCodec.encode(record), try foundation(.transaction(record))] {
+                guard case .transaction(let decoded) = try TransactionCodec.decode(bytes) else {
+                    Issue.record("not a transaction")
+                    return
+                }
+                let tail = bytes.withUnsafeBytes { TransactionCodec.stampFromTail($0) }
+                #expect(
+                    tail == TransactionCodec.Stamp(sequence: decoded.sequence, timestamp: decoded.timestamp),
+                    "process \(process)")
+            }
+        }
+    }
+
+    @Test func otherEndingsAreLeftToTheParser() throws {
+        let body = #""changes":[],"firstChange":1,"process":"p","sequence":3,"timestamp":4.5"#
+        let expected = TransactionCodec.Stamp(
+            sequence: 3, timestamp: Date(timeIntervalSinceReferenceDate: 4.5))
+        for json in [
+            #"{"body":{\#(body),"zone":1},"type":"transaction"}"#,
+            #"{"type":"transaction","body":{\#(body)}}"#,
+            #"{"body":{\#(body)} ,"type":"transaction"}"#,
+        ] {
+            let bytes = Data(json.utf8)
+            #expect(bytes.withUnsafeBytes { TransactionCodec.stampFromTail($0) } == nil, "\(json)")
+            #expect(try TransactionCodec.stamp(bytes) == expected, "\(json)")
+        }
+        let header = try foundation(.header(.init(format: 1, store: "t", epoch: UUID(), created: Date())))
+        #expect(header.withUnsafeBytes { TransactionCodec.stampFromTail($0) } == nil)
+    }
 }

@@ -71,12 +71,58 @@ enum TransactionCodec {
     /// The sequence and time of the transaction record in `payload`, read without decoding its changes;
     /// `nil` when the record is not a transaction record.
     static func stamp(_ payload: Data) throws -> Stamp? {
+        if let stamp = payload.withUnsafeBytes(stampFromTail) { return stamp }
         let root = try JSONParser.parse(payload, skippingValuesOf: "changes")
         guard root["type"]?.stringValue == "transaction" else { return nil }
         guard let body = root["body"], let sequence = body["sequence"]?.integerValue,
             let timestamp = body["timestamp"]?.doubleValue
         else { throw JSONParser.Failure(offset: 0, reason: "a transaction record lacks a field") }
         return Stamp(sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp))
+    }
+
+    /// The stamp of a transaction record read from its last bytes, or `nil` when they are not shaped as this
+    /// codec (and `JSONEncoder` with sorted keys) ends one: `…,"sequence":S,"timestamp":T[,"write":W]},
+    /// "type":"transaction"}`.
+    ///
+    /// A checkpoint reads the stamp of every transaction in the journal, and passing over the changes to reach
+    /// it cost more than the rest of the copy. With sorted keys, the body's sequence, time and write offset
+    /// are its last members, each a number: a number holds no quote or comma, so each member is read from the
+    /// bytes right before the next one's comma, and a key preceded by a comma cannot lie inside a string
+    /// (its quotes would be escaped). Any other ending (another record kind, a key added later) is read by
+    /// the parser. The record's changes are not looked at here, as the parser only passed over them.
+    static func stampFromTail(_ bytes: UnsafeRawBufferPointer) -> Stamp? {
+        let ending = #"},"type":"transaction"}"#.utf8
+        guard bytes.count > ending.count, bytes.suffix(ending.count).elementsEqual(ending) else { return nil }
+        var end = bytes.count - ending.count
+        /// The number that member `key` holds, if it is the member that ends at `end`; moves `end` to the
+        /// comma before it.
+        func number(_ key: String) -> JSONValue? {
+            var start = end
+            while start > 0, Self.spellsNumbers(bytes[start - 1]) { start -= 1 }
+            let name = Array(#","\#(key)":"#.utf8)
+            guard start < end, start >= name.count,
+                UnsafeRawBufferPointer(rebasing: bytes[(start - name.count)..<start]).elementsEqual(name),
+                let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            else { return nil }
+            end = start - name.count
+            return value
+        }
+        // The write offset, when the save wrote one, is the body's last member; otherwise the time is.
+        _ = number("write")
+        guard let timestamp = number("timestamp")?.doubleValue,
+            let sequence = number("sequence")?.integerValue
+        else { return nil }
+        return Stamp(sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp))
+    }
+
+    /// Whether `byte` is one a JSON number is spelled with.
+    private static func spellsNumbers(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
+        default: false
+        }
     }
 
     /// The record in `payload`: transactions and snapshot rows through the fast parser, the rare other kinds
