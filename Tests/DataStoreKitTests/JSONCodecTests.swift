@@ -75,6 +75,32 @@ import Testing
                 == String(decoding: try foundationBytes(values), as: UTF8.self))
     }
 
+    /// A writer keeps the sorted names of the last dictionary it wrote and reuses their order when the next has
+    /// the same names: every dictionary must still come out sorted, whatever names it has and in whatever
+    /// order its own storage holds them.
+    @Test func dictionariesInARowComeOutSortedWhateverTheirNames() throws {
+        func shuffled(_ names: [String], capacity: Int) -> [String: SnapshotValue] {
+            var values = [String: SnapshotValue](minimumCapacity: capacity)
+            for (number, name) in names.enumerated() { values[name] = .integer(Int64(number)) }
+            return values
+        }
+        let rows: [[String: SnapshotValue]] = [
+            shuffled(["b", "a", "c", "d"], capacity: 4), shuffled(["d", "c", "b", "a"], capacity: 64),
+            shuffled(["a", "b", "c", "e"], capacity: 4), shuffled(["a", "b", "c"], capacity: 8),
+            shuffled(["a", "b", "c", "d", "e"], capacity: 4),
+            shuffled(["e", "d", "c", "b", "a"], capacity: 32),
+            shuffled(["z"], capacity: 1), [:], shuffled(["c", "b"], capacity: 2),
+            shuffled(["b", "c"], capacity: 2),
+        ]
+        var writer = JSONWriter()
+        writer.beginArray()
+        for row in rows { writer.values(row) }
+        writer.endArray()
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self)
+                == String(decoding: try foundationBytes(rows), as: UTF8.self))
+    }
+
     @Test func escapedInputParses() throws {
         let json = #"{"a":"\u00e9\ud834\udd1e\/\n","b":[1,-2.5e3,true,false,null],"c":{}}"#
         let value = try JSONParser.parse(Array(json.utf8))

@@ -12,6 +12,9 @@ public struct JSONWriter: ~Copyable {
     private var count = 0
     private var capacity: Int
     private var needsComma = false
+    /// The names of the last dictionary of values written, sorted: the rows and changes of a record mostly
+    /// have the same attributes, whose order is then known without sorting them again.
+    private var lastSortedNames: [String] = []
 
     /// An empty writer.
     public init() {
@@ -370,13 +373,40 @@ public struct JSONWriter: ~Copyable {
                 key(name)
                 value(member)
             }
+        } else if values.count == lastSortedNames.count, writeInLastOrder(values) {
+            // Written: the same names as the last dictionary.
         } else {
-            for (name, member) in values.sorted(by: { $0.key < $1.key }) {
+            let sorted = values.sorted(by: { $0.key < $1.key })
+            lastSortedNames = sorted.map(\.key)
+            for (name, member) in sorted {
                 key(name)
                 value(member)
             }
         }
         endObject()
+    }
+
+    /// Writes `values` (as many as ``lastSortedNames``) in the order of ``lastSortedNames`` if they have those
+    /// names, each present, and returns whether it did; writes nothing otherwise. A lookup per name costs less
+    /// than sorting a copy of the pairs.
+    private mutating func writeInLastOrder(_ values: [String: SnapshotValue]) -> Bool {
+        let names = lastSortedNames
+        return withUnsafeTemporaryAllocation(
+            of: Dictionary<String, SnapshotValue>.Index.self, capacity: names.count
+        ) { positions in
+            var found = 0
+            defer { _ = positions[..<found].deinitialize() }
+            for name in names {
+                guard let position = values.index(forKey: name) else { return false }
+                positions.initializeElement(at: found, to: position)
+                found += 1
+            }
+            for number in names.indices {
+                key(names[number])
+                value(values[positions[number]].value)
+            }
+            return true
+        }
     }
 
     /// `{"name":` then the value `body` writes, then `}`: how a `SnapshotValue` is tagged with its kind.
