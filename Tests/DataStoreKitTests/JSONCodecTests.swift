@@ -90,7 +90,8 @@ import Testing
             shuffled(["a", "b", "c", "d", "e"], capacity: 4),
             shuffled(["e", "d", "c", "b", "a"], capacity: 32),
             shuffled(["z"], capacity: 1), [:], shuffled(["c", "b"], capacity: 2),
-            shuffled(["b", "c"], capacity: 2),
+            shuffled(["b", "c"], capacity: 2), shuffled(["q\"uote", "new\nline"], capacity: 2),
+            shuffled(["new\nline", "q\"uote"], capacity: 8),
         ]
         var writer = JSONWriter()
         writer.beginArray()

@@ -15,6 +15,8 @@ public struct JSONWriter: ~Copyable {
     /// The names of the last dictionary of values written, sorted: the rows and changes of a record mostly
     /// have the same attributes, whose order is then known without sorting them again.
     private var lastSortedNames: [String] = []
+    /// The same names spelled as keys, made when their order is first reused.
+    private var lastSortedKeys: [EncodedKey] = []
 
     /// An empty writer.
     public init() {
@@ -378,6 +380,7 @@ public struct JSONWriter: ~Copyable {
         } else {
             let sorted = values.sorted(by: { $0.key < $1.key })
             lastSortedNames = sorted.map(\.key)
+            lastSortedKeys = []
             for (name, member) in sorted {
                 key(name)
                 value(member)
@@ -387,23 +390,29 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `values` (as many as ``lastSortedNames``) in the order of ``lastSortedNames`` if they have those
-    /// names, each present, and returns whether it did; writes nothing otherwise. A lookup per name costs less
-    /// than sorting a copy of the pairs.
+    /// names, and returns whether it did; writes nothing otherwise. Each of the dictionary's names is found
+    /// in the short list by comparing strings (a short name compares as two words), which costs less than
+    /// sorting a copy of the pairs or hashing each name to look it up.
     private mutating func writeInLastOrder(_ values: [String: SnapshotValue]) -> Bool {
         let names = lastSortedNames
-        return withUnsafeTemporaryAllocation(
-            of: Dictionary<String, SnapshotValue>.Index.self, capacity: names.count
-        ) { positions in
-            var found = 0
-            defer { _ = positions[..<found].deinitialize() }
-            for name in names {
-                guard let position = values.index(forKey: name) else { return false }
-                positions.initializeElement(at: found, to: position)
-                found += 1
+        typealias Position = Dictionary<String, SnapshotValue>.Index
+        return withUnsafeTemporaryAllocation(of: Position.self, capacity: names.count) { slots in
+            // Every slot initialised, so that each is assigned (not initialised twice) and released once.
+            slots.initialize(repeating: values.startIndex)
+            defer { slots.deinitialize() }
+            var position = values.startIndex
+            while position != values.endIndex {
+                let name = values[position].key
+                // The dictionary's names are distinct and as many as the list's: if each is in the list, the
+                // two hold the same names.
+                guard let slot = names.firstIndex(of: name) else { return false }
+                slots[slot] = position
+                values.formIndex(after: &position)
             }
-            for number in names.indices {
-                key(names[number])
-                value(values[positions[number]].value)
+            if lastSortedKeys.isEmpty { lastSortedKeys = names.map(EncodedKey.init) }
+            for slot in names.indices {
+                key(lastSortedKeys[slot])
+                value(values[slots[slot]].value)
             }
             return true
         }
