@@ -94,12 +94,11 @@ enum TransactionCodec {
         let ending = #"},"type":"transaction"}"#.utf8
         guard bytes.count > ending.count, bytes.suffix(ending.count).elementsEqual(ending) else { return nil }
         var end = bytes.count - ending.count
-        /// The number that member `key` holds, if it is the member that ends at `end`; moves `end` to the
-        /// comma before it.
-        func number(_ key: String) -> JSONValue? {
+        /// The number that the member spelled `name` (`,"key":`) holds, if it is the member that ends at `end`;
+        /// moves `end` to the comma before it.
+        func number(_ name: [UInt8]) -> JSONValue? {
             var start = end
             while start > 0, Self.spellsNumbers(bytes[start - 1]) { start -= 1 }
-            let name = Array(#","\#(key)":"#.utf8)
             guard start < end, start >= name.count,
                 UnsafeRawBufferPointer(rebasing: bytes[(start - name.count)..<start]).elementsEqual(name),
                 let value = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
@@ -108,12 +107,17 @@ enum TransactionCodec {
             return value
         }
         // The write offset, when the save wrote one, is the body's last member; otherwise the time is.
-        _ = number("write")
-        guard let timestamp = number("timestamp")?.doubleValue,
-            let sequence = number("sequence")?.integerValue
+        _ = number(Self.writeMember)
+        guard let timestamp = number(Self.timestampMember)?.doubleValue,
+            let sequence = number(Self.sequenceMember)?.integerValue
         else { return nil }
         return Stamp(sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: timestamp))
     }
+
+    /// How the body's last members begin, spelled once (every journal transaction's stamp is read with them).
+    private static let writeMember = Array(#","write":"#.utf8)
+    private static let timestampMember = Array(#","timestamp":"#.utf8)
+    private static let sequenceMember = Array(#","sequence":"#.utf8)
 
     /// Whether `byte` is one a JSON number is spelled with.
     private static func spellsNumbers(_ byte: UInt8) -> Bool {
