@@ -76,7 +76,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
                         let offset = StoredPropertyOffset.of(reference)
                     else { return nil }
                     return .inPlace(offset: offset) { storage, value in
-                        guard let converted = Value(snapshotValue: value) else { return false }
+                        guard let converted = Value(snapshotValue: consume value) else { return false }
                         storage.assumingMemoryBound(to: Value.self).pointee = converted
                         return true
                     }
@@ -94,7 +94,7 @@ public struct ModelAttribute<Model: PersistentModel>: @unchecked Sendable {
                     }
                 }
                 return .inPlace(offset: offset) { storage, value in
-                    guard let converted = Value(snapshotValue: value) else { return false }
+                    guard let converted = Value(snapshotValue: consume value) else { return false }
                     // An assignment: the default value `init()` stored there is released.
                     storage.assumingMemoryBound(to: Attribute<Value>.self).pointee = Attribute(
                         wrappedValue: converted)

@@ -25,38 +25,54 @@ extension ModelContext {
     /// earlier registration when the context tracks none of them (it tracks nothing, or the caller knows:
     /// `untracked`; a fetch names each identifier once), and tracked under one lock.
     private func materializeInstances<Model: PersistentModel>(
-        _ snapshots: [DataStoreSnapshot], resolver: ContextRelationshipResolver?, untracked: Bool = false
+        _ snapshots: consuming [DataStoreSnapshot], resolver: ContextRelationshipResolver?,
+        untracked: Bool = false
     ) throws -> [Model] {
         let reportsChanges = ChangeReportingDiscovery.reportsChanges(Model.self)
         registry.reserveCapacity(adding: snapshots.count, compared: !reportsChanges)
         let tracksNothing = untracked || registry.isEmpty
-        var models: [Model] = []
-        models.reserveCapacity(snapshots.count)
         // Connected to the change log: instances that report their changes. (The relationships of the others
         // know the log through the resolver that loads them: `Relationship.contextLog`.)
         var connected: [AnyObject] = []
         if reportsChanges { connected.reserveCapacity(snapshots.count) }
         defer { registry.track(fetched: connected) }
         // Each model's `init()` identifier is replaced right away by the stored one (no random key drawn).
-        try PersistentIdentifier.$isReplacedRightAway.withValue(true) {
+        return try PersistentIdentifier.$isReplacedRightAway.withValue(true) {
             let make = Model.snapshotMaker()
-            for snapshot in snapshots {
-                guard tracksNothing else {
-                    models.append(try materialize(snapshot, resolver: resolver))
-                    continue
+            // Each snapshot is moved out of the array, which is the fetch's own and goes away after this, and an
+            // empty one is left in its place: a loop over the array would copy each snapshot (retaining its
+            // strings and values) and release the copy. The models are written into the result's buffer: an
+            // append to an `Array` of a generic element type looks the array's type up in the runtime each time.
+            return try snapshots.withUnsafeMutableBufferPointer { snapshots in
+                try [Model](unsafeUninitializedCapacity: snapshots.count) { models, made in
+                    for index in snapshots.indices {
+                        var snapshot = (snapshots.baseAddress! + index).move()
+                        (snapshots.baseAddress! + index).initialize(to: .empty)
+                        guard tracksNothing else {
+                            (models.baseAddress! + made).initialize(
+                                to: try materialize(snapshot, resolver: resolver))
+                            made += 1
+                            continue
+                        }
+                        resolver?.note(snapshot, of: Model.self)
+                        let model = try make(snapshot, resolver)
+                        // The values move into the registration: a copy would retain the dictionary, and the
+                        // snapshot's end release it again.
+                        var values: [String: SnapshotValue] = [:]
+                        swap(&values, &snapshot.values)
+                        registry.register(
+                            fetched: snapshot.persistentIdentifier,
+                            Registration(model: model, baseline: .saved(values)),
+                            reportsChanges: reportsChanges)
+                        // A class instance is its reference; the cast through `AnyObject` would look the type
+                        // up each time.
+                        if reportsChanges { connected.append(unsafeBitCast(model, to: AnyObject.self)) }
+                        (models.baseAddress! + made).initialize(to: model)
+                        made += 1
+                    }
                 }
-                resolver?.note(snapshot, of: Model.self)
-                let model = try make(snapshot, resolver)
-                registry.register(
-                    fetched: snapshot.persistentIdentifier,
-                    Registration(model: model, baseline: .saved(snapshot.values)),
-                    reportsChanges: reportsChanges)
-                // A class instance is its reference; the cast through `AnyObject` would look the type up each time.
-                if reportsChanges { connected.append(unsafeBitCast(model, to: AnyObject.self)) }
-                models.append(model)
             }
         }
-        return models
     }
 
     /// The number of models that match the descriptor, after its offset and limit (unsaved changes included
@@ -276,5 +292,15 @@ extension ModelContext {
             registry.register(materialized: id, Registration(model: model, baseline: .saved(snapshot.values)))
         }
         return model
+    }
+}
+
+extension DataStoreSnapshot {
+    /// What a snapshot moved out of a fetch's array leaves behind: empty strings and an empty dictionary, which
+    /// hold no storage to retain or release.
+    fileprivate static var empty: DataStoreSnapshot {
+        DataStoreSnapshot(
+            persistentIdentifier: PersistentIdentifier(storeIdentifier: nil, entityName: "", primaryKey: ""),
+            values: [:])
     }
 }

@@ -116,10 +116,11 @@ struct ModelRegistry {
     /// instances itself, all under one lock (``track(fetched:reports:)``): the cost of a fetch of many models is mostly
     /// the cost of registering them.
     mutating func register(
-        fetched id: PersistentIdentifier, _ registration: ModelContext.Registration,
+        fetched id: PersistentIdentifier, _ registration: consuming ModelContext.Registration,
         reportsChanges: Bool
     ) {
         assert(entries[id] == nil, "\(id) is registered already")
+        // Consumed: the registration moves into the table (a fetch registers thousands).
         entries[id] = registration
         if !reportsChanges { alwaysCompared.insert(id) }
     }
