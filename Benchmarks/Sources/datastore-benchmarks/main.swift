@@ -18,6 +18,23 @@ if arguments.first == "--child-commits", arguments.count == 4, let count = Int(a
     exit(0)
 }
 
+/// The scenarios that run in a process of their own (see `FreshProcess`).
+let peerScenarios: [(String, (Report, Sizes) throws -> Void)] = [
+    ("peers_load", PeerScenario.load), ("peers_create", PeerScenario.create),
+]
+if arguments.first == FreshProcess.flag, arguments.count >= 3,
+    let scenario = peerScenarios.first(where: { $0.0 == arguments[1] })?.1
+{
+    do {
+        try FreshProcess.child(
+            scenario, quick: arguments.dropFirst(3).contains("--quick"), results: arguments[2])
+    } catch {
+        FileHandle.standardError.write(Data("datastore-benchmarks: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 var quick = false
 var filter: String?
 var rest = arguments[...]
@@ -38,18 +55,21 @@ while let argument = rest.popFirst() {
 
 let sizes = quick ? Sizes.quick : Sizes.full
 let report = Report(quick: quick)
-let scenarios: [(String, (Report, Sizes) throws -> Void)] = [
-    ("history_tail", HistoryTailScenario.run), ("json_save", JSONSaveScenario.run),
-    ("sqlite", SQLiteScenario.run),
-    ("ts", TimeSeriesScenario.run), ("open", OpenScenario.run),
-    ("retained", RetainedHistoryScenario.run), ("memory", MemoryScenario.run),
-    ("index", IndexScenario.run), ("relationships", RelationshipScenario.run),
-    ("changesets", ChangeSetScenario.run), ("checkpoint", CheckpointStallScenario.run),
-    ("postgres", PostgresScenario.run), ("observation", ObservationScenario.run),
-    ("allocations", AllocationScenario.run), ("previous_values", PreviousValuesScenario.run),
-    ("sync", SyncBenchmarkScenario.run), ("peers_load", PeerScenario.load),
-    ("peers_create", PeerScenario.create),
-]
+let scenarios: [(String, (Report, Sizes) throws -> Void)] =
+    [
+        ("history_tail", HistoryTailScenario.run), ("json_save", JSONSaveScenario.run),
+        ("sqlite", SQLiteScenario.run),
+        ("ts", TimeSeriesScenario.run), ("open", OpenScenario.run),
+        ("retained", RetainedHistoryScenario.run), ("memory", MemoryScenario.run),
+        ("index", IndexScenario.run), ("relationships", RelationshipScenario.run),
+        ("changesets", ChangeSetScenario.run), ("checkpoint", CheckpointStallScenario.run),
+        ("postgres", PostgresScenario.run), ("observation", ObservationScenario.run),
+        ("allocations", AllocationScenario.run), ("previous_values", PreviousValuesScenario.run),
+        ("sync", SyncBenchmarkScenario.run),
+    ]
+    + peerScenarios.map { name, _ in
+        (name, { report, _ in try FreshProcess.run(name, quick: quick, into: report) })
+    }
 out(
     "datastore-benchmarks \(quick ? "--quick" : "(full run)") on \(ProcessInfo.processInfo.activeProcessorCount) cores"
 )

@@ -2,7 +2,7 @@ import Foundation
 
 /// Collects results, prints each as it arrives (a table row and a `METRIC` line) and the summary at the end.
 final class Report {
-    struct Row {
+    struct Row: Codable {
         var metric: String
         var value: Double
         var unit: String
@@ -27,6 +27,11 @@ final class Report {
         rows.append(row)
         out("METRIC \(name) \(Self.format(value)) \(unit)")
         if !detail.isEmpty { out("  \(detail)") }
+    }
+
+    /// Records figures another process measured and printed already (see ``FreshProcess``).
+    func adopt(_ measured: [Row]) {
+        rows.append(contentsOf: measured)
     }
 
     /// Records a ratio with both sides' medians, mins and maxes.
