@@ -6,7 +6,8 @@ import Foundation
 /// column per row. At the end of a full run, after scenarios that built histories of a million changes, the
 /// process's heap made those allocations several times slower than in a fresh process (raw SQLite's load of
 /// Northwind's orders: 46 ms against 12 ms), which flattered the stores, whose models share the stored strings.
-/// In a process of its own, each library meets the allocator as an app's first fetch would.
+/// In a fresh process, each library meets the allocator as an app's first fetch would. (A peer scenario that
+/// is the first of a run needs no child: the run's own process is fresh.)
 enum FreshProcess {
     /// The argument that makes the binary run one scenario and write its rows as JSON to a file.
     static let flag = "--child-scenario"
