@@ -251,4 +251,18 @@ import Testing
         #expect(positions["sixteen-bytes!!?"] == nil)
         #expect(positions[""] == nil)
     }
+
+    @Test func positionsAreFoundAmongManyNamesAndARepeatedNameGivesItsFirst() {
+        // More names than the table of small names holds (254), names that differ in one byte, a repeat.
+        var names = (0..<300).map { "attribute\($0)" }
+        names.append("attribute7")
+        let positions = AttributePositions(names)
+        for (position, name) in names.enumerated().dropLast() {
+            #expect(positions[name] == position)
+            #expect(positions[String(decoding: Array(name.utf8), as: UTF8.self)] == position)
+        }
+        #expect(positions["attribute7"] == 7)
+        #expect(positions["attribute300"] == nil)
+        #expect(positions["attribute"] == nil)
+    }
 }
