@@ -41,36 +41,49 @@ extension ModelContext {
             let make = Model.snapshotMaker()
             // Each snapshot is moved out of the array, which is the fetch's own and goes away after this, and an
             // empty one is left in its place: a loop over the array would copy each snapshot (retaining its
-            // strings and values) and release the copy. The models are written into the result's buffer: an
-            // append to an `Array` of a generic element type looks the array's type up in the runtime each time.
+            // strings and values) and release the copy. New models are made in the order their rows lie in
+            // memory (`MemoryOrder`), each into its slot of a buffer, and moved into the result in the store's
+            // order at the end: an append to an `Array` of a generic element type would look the array's type
+            // up in the runtime each time. If making one throws, the models made so far are released.
             return try snapshots.withUnsafeMutableBufferPointer { snapshots in
-                try [Model](unsafeUninitializedCapacity: snapshots.count) { models, made in
-                    for index in snapshots.indices {
-                        var snapshot = (snapshots.baseAddress! + index).move()
-                        (snapshots.baseAddress! + index).initialize(to: .empty)
-                        guard tracksNothing else {
-                            (models.baseAddress! + made).initialize(
-                                to: try materialize(snapshot, resolver: resolver))
-                            made += 1
-                            continue
-                        }
-                        resolver?.note(snapshot, of: Model.self)
-                        let model = try make(snapshot, resolver)
-                        // The values move into the registration: a copy would retain the dictionary, and the
-                        // snapshot's end release it again.
-                        var values: [String: SnapshotValue] = [:]
-                        swap(&values, &snapshot.values)
-                        registry.register(
-                            fetched: snapshot.persistentIdentifier,
-                            Registration(model: model, baseline: .saved(values)),
-                            reportsChanges: reportsChanges)
-                        // A class instance is its reference; the cast through `AnyObject` would look the type
-                        // up each time.
-                        if reportsChanges { connected.append(unsafeBitCast(model, to: AnyObject.self)) }
-                        (models.baseAddress! + made).initialize(to: model)
-                        made += 1
-                    }
+                let count = snapshots.count
+                let order = tracksNothing ? MemoryOrder.of(snapshots) : Array(0..<count)
+                let slots = UnsafeMutablePointer<Model>.allocate(capacity: count)
+                var filled = [Bool](repeating: false, count: count)
+                defer {
+                    for index in filled.indices where filled[index] { (slots + index).deinitialize(count: 1) }
+                    slots.deallocate()
                 }
+                for index in order {
+                    var snapshot = (snapshots.baseAddress! + index).move()
+                    (snapshots.baseAddress! + index).initialize(to: .empty)
+                    guard tracksNothing else {
+                        (slots + index).initialize(to: try materialize(snapshot, resolver: resolver))
+                        filled[index] = true
+                        continue
+                    }
+                    resolver?.note(snapshot, of: Model.self)
+                    let model = try make(snapshot, resolver)
+                    // The values move into the registration: a copy would retain the dictionary, and the
+                    // snapshot's end release it again.
+                    var values: [String: SnapshotValue] = [:]
+                    swap(&values, &snapshot.values)
+                    registry.register(
+                        fetched: snapshot.persistentIdentifier,
+                        Registration(model: model, baseline: .saved(values)),
+                        reportsChanges: reportsChanges)
+                    // A class instance is its reference; the cast through `AnyObject` would look the type
+                    // up each time.
+                    if reportsChanges { connected.append(unsafeBitCast(model, to: AnyObject.self)) }
+                    (slots + index).initialize(to: model)
+                    filled[index] = true
+                }
+                let models = [Model](unsafeUninitializedCapacity: count) { models, made in
+                    models.baseAddress?.moveInitialize(from: slots, count: count)
+                    made = count
+                }
+                filled = []  // Moved into `models`.
+                return models
             }
         }
     }
