@@ -28,6 +28,9 @@ extension ModelContext {
         _ snapshots: consuming [DataStoreSnapshot], resolver: ContextRelationshipResolver?,
         untracked: Bool = false
     ) throws -> [Model] {
+        // Nothing to make. (And `Array(unsafeUninitializedCapacity: 0)` writes the count of the empty array that
+        // every empty array shares, which ThreadSanitizer reports as a race between two fetches of nothing.)
+        guard !snapshots.isEmpty else { return [] }
         let reportsChanges = ChangeReportingDiscovery.reportsChanges(Model.self)
         registry.reserveCapacity(adding: snapshots.count, compared: !reportsChanges)
         let tracksNothing = untracked || registry.isEmpty
