@@ -1,3 +1,4 @@
+import DataStoreCore
 import Testing
 
 @testable import DataStoreKit
@@ -33,6 +34,29 @@ struct OrderedRowsRemovalTests {
         let expected = elements.enumerated().filter { !positions.contains($0.offset) }.map(\.element)
         OrderedRows.remove(positions, from: &elements)
         #expect(elements == expected)
+    }
+
+    /// Identifiers `keys` of one entity and store, as a kept order holds them.
+    static func identifiers(_ keys: [String], entity: String = "Note") -> [PersistentIdentifier] {
+        keys.map { PersistentIdentifier(storeIdentifier: "notes", entityName: entity, primaryKey: $0) }
+    }
+
+    @Test func theDeletedAreFoundWhereTheyStandInTheKeptOrder() {
+        let kept = Self.identifiers((0..<1_000).map { "k\($0)" })
+        let chosen = [0, 1, 17, 500, 998, 999]
+        #expect(OrderedRows.positions(of: chosen.map { kept[$0] }, in: kept) == chosen)
+        #expect(OrderedRows.positions(of: [], in: kept) == [])
+    }
+
+    /// Fewer positions than identifiers is how the caller learns that the order does not hold them all in its
+    /// order (it then drops the order): out of order, absent, or the same key of another entity or store.
+    @Test func identifiersTheOrderDoesNotHoldInItsOrderAreNotAllFound() {
+        let kept = Self.identifiers(["a", "b", "c", "d"])
+        #expect(OrderedRows.positions(of: [kept[2], kept[1]], in: kept).count < 2)
+        #expect(OrderedRows.positions(of: Self.identifiers(["b", "x"]), in: kept).count < 2)
+        #expect(OrderedRows.positions(of: Self.identifiers(["c"], entity: "Tag"), in: kept).isEmpty)
+        let otherStore = PersistentIdentifier(storeIdentifier: "tags", entityName: "Note", primaryKey: "c")
+        #expect(OrderedRows.positions(of: [otherStore], in: kept).isEmpty)
     }
 
     @Test func noPositionsChangeNothing() {

@@ -31,4 +31,28 @@ import Testing
         #expect(seenOne.allSatisfy { $0 } && seenZero.allSatisfy { $0 })
         #expect(PersistentIdentifier().isResolved == false)
     }
+
+    /// Equality compares the key first, then the entity and store: each part must still tell two identifiers
+    /// apart, and equal ones hash alike (a dictionary finds an identifier by one spelled afresh).
+    @Test func identifiersAreEqualOnlyWhenStoreEntityAndKeyAre() {
+        let id = PersistentIdentifier(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k1")
+        let others = [
+            PersistentIdentifier(storeIdentifier: "trips", entityName: "Trip", primaryKey: "k2"),
+            PersistentIdentifier(storeIdentifier: "trips", entityName: "Stay", primaryKey: "k1"),
+            PersistentIdentifier(storeIdentifier: "items", entityName: "Trip", primaryKey: "k1"),
+            PersistentIdentifier(storeIdentifier: nil, entityName: "Trip", primaryKey: "k1"),
+        ]
+        for other in others {
+            #expect(id != other)
+            #expect(other != id)
+        }
+        let spelledAgain = PersistentIdentifier(
+            storeIdentifier: String("trips".reversed().reversed()), entityName: "Tr" + "ip",
+            primaryKey: ["k", "1"].joined())
+        #expect(id == spelledAgain)
+        #expect(id.hashValue == spelledAgain.hashValue)
+        let table = Dictionary(uniqueKeysWithValues: ([id] + others).enumerated().map { ($1, $0) })
+        #expect(table[spelledAgain] == 0)
+        #expect(table.count == 5)
+    }
 }

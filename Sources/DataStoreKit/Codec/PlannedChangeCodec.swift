@@ -10,29 +10,41 @@ public enum PlannedChangeCodec {
     public static func write(_ changes: [PlannedChange], into writer: inout JSONWriter) {
         writer.beginArray()
         var spelling: JSONWriter.IdentifierSpelling?
-        for change in changes {
-            writer.beginObject()
-            writer.key(literal: "identifier")
-            writer.identifier(change.identifier, reusing: &spelling)
-            writer.key(literal: "kind")
-            writer.string(change.kind.rawValue)
-            if let previousValues = change.previousValues {
-                writer.key(literal: "previousValues")
-                writer.values(previousValues)
+        // Each change read in place: iterating the array would copy each one, retaining and releasing its
+        // identifier's strings and its dictionaries.
+        changes.withUnsafeBufferPointer { changes in
+            for index in changes.indices {
+                write(changes[index], spelling: &spelling, into: &writer)
             }
-            if let tombstone = change.tombstone {
-                writer.key(literal: "tombstone")
-                writer.values(tombstone)
-            }
-            writer.key(literal: "updatedAttributes")
-            writer.beginArray()
-            for name in change.updatedAttributes { writer.string(name) }
-            writer.endArray()
-            writer.key(literal: "values")
-            writer.values(change.values)
-            writer.endObject()
         }
         writer.endArray()
+    }
+
+    /// Writes one change as an object.
+    private static func write(
+        _ change: borrowing PlannedChange, spelling: inout JSONWriter.IdentifierSpelling?,
+        into writer: inout JSONWriter
+    ) {
+        writer.beginObject()
+        writer.key(literal: "identifier")
+        writer.identifier(change.identifier, reusing: &spelling)
+        writer.key(literal: "kind")
+        writer.string(change.kind.rawValue)
+        if change.previousValues != nil {
+            writer.key(literal: "previousValues")
+            writer.values(change.previousValues!)
+        }
+        if change.tombstone != nil {
+            writer.key(literal: "tombstone")
+            writer.values(change.tombstone!)
+        }
+        writer.key(literal: "updatedAttributes")
+        writer.beginArray()
+        for name in change.updatedAttributes { writer.string(name) }
+        writer.endArray()
+        writer.key(literal: "values")
+        writer.values(change.values)
+        writer.endObject()
     }
 
     /// The changes an array written by ``write(_:into:)`` holds.
