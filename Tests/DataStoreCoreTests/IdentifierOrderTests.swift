@@ -32,6 +32,21 @@ import Testing
         #expect(misplaced == 0)
     }
 
+    /// The radix sort orders by the first word, then the second, keeping the input order of equal keys, with
+    /// bytes that every key shares (skipped passes) anywhere in either word.
+    @Test(arguments: [UInt64(0xFF), 0xFF00_0000_0000_0000, 0x00FF_FF00_0000_0000, .max])
+    func theRadixSortOrdersByBothWordsStably(spread: UInt64) {
+        var random = SplitMix64(seed: spread)
+        var keys = (0..<5_000).map { index in
+            IdentifierOrder.PrefixKey(
+                high: UInt64.random(in: 0...UInt64.max, using: &random) & spread,
+                low: UInt64.random(in: 0...3, using: &random) << 40, index: index)
+        }
+        let expected = keys.sorted { ($0.high, $0.low, $0.index) < ($1.high, $1.low, $1.index) }.map(\.index)
+        IdentifierOrder.radixSort(&keys)
+        #expect(keys.map(\.index) == expected)
+    }
+
     @Test func uuidKeysSortAsTheOperatorSortsThem() {
         let ids = (0..<2_000).map { _ in Self.id(PersistentIdentifier().primaryKey) }
         let misplaced = zip(IdentifierOrder.sorted(ids, by: { $0 }), ids.sorted()).filter { $0 != $1 }.count

@@ -32,6 +32,39 @@ import Testing
         #expect(try segments().count == 1)
     }
 
+    /// A save of thousands of models is journaled, and a checkpoint's rows written, in parts on all cores:
+    /// reopened from the journal and then from the snapshot, the store holds every model with its values, and
+    /// history holds every change, in order.
+    @Test func aLargeSaveAndItsCheckpointWrittenInPartsReadBackWhole() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = JSONFileStoreConfiguration(
+            name: "memos", schema: Schema([Memo.self]), directory: directory.url, durability: .relaxed)
+        configuration.checkpointJournalBytes = nil
+        let rows = (0..<9_500).map { index in
+            DataStoreSnapshot(
+                persistentIdentifier: PersistentIdentifier(
+                    storeIdentifier: "memos", entityName: "Memo", primaryKey: "m\(index)"),
+                values: [
+                    "title": .string("memo \(index)"), "body": .string(index % 7 == 0 ? "\"\n\(index)" : ""),
+                ])
+        }
+        let store = try JSONFileDataStore(configuration)
+        _ = try store.save(DataStoreSaveChangesRequest(inserted: rows))
+        let expected = Dictionary(uniqueKeysWithValues: rows.map { ($0.persistentIdentifier, $0.values) })
+        func check(_ store: JSONFileDataStore) throws {
+            let stored = try store.fetch(DataStoreFetchRequest(descriptor: FetchDescriptor<Memo>())).snapshots
+            let values = Dictionary(uniqueKeysWithValues: stored.map { ($0.persistentIdentifier, $0.values) })
+            let same = values == expected
+            #expect(same, "\(stored.count) rows read back, \(rows.count) saved")
+            let changes = try #require(try store.fetchHistory(.init()).first).changes
+            #expect(changes.map(\.changedPersistentIdentifier) == rows.map(\.persistentIdentifier))
+        }
+        try check(try JSONFileDataStore(configuration))
+        try store.compact()
+        try check(try JSONFileDataStore(configuration))
+    }
+
     @Test func theJournalStaysNearTheThresholdAndEverythingSurvivesReopening() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -127,6 +127,16 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// Elements of the array being written that another writer wrote (values separated by commas, as a
+    /// fresh writer writes them one after the other): how the parts of a long array written on several cores
+    /// join. Nothing is written for no bytes.
+    mutating func elements(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        comma()
+        put(bytes)
+        needsComma = true
+    }
+
     /// An object key that is plain ASCII needing no escape (a format's own field names): copied without
     /// looking for characters to escape.
     mutating func key(literal name: StaticString) {

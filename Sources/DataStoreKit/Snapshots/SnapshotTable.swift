@@ -619,8 +619,13 @@ final class OrderedRows: Sendable {
     func rows(of entity: String, in rows: [PersistentIdentifier: DataStoreSnapshot]) -> [DataStoreSnapshot] {
         sorted.withLock { sorted in
             if let known = sorted[entity]?.rows { return known }
-            let identifiers =
-                sorted[entity]?.identifiers ?? IdentifierOrder.sorted(Array(rows.keys), by: { $0 })
+            guard let identifiers = sorted[entity]?.identifiers else {
+                // No order yet: the rows themselves are sorted (sorting their identifiers and looking each
+                // row up by it cost a dictionary lookup a row).
+                let ordered = IdentifierOrder.sorted(Array(rows.values), by: \.persistentIdentifier)
+                sorted[entity] = Entity(identifiers: ordered.map(\.persistentIdentifier), rows: ordered)
+                return ordered
+            }
             let ordered = identifiers.compactMap { rows[$0] }
             // The order is replaced whenever the set of rows changes; should it ever be stale, sort afresh.
             guard ordered.count == rows.count else {

@@ -44,9 +44,20 @@ extension JournalIO {
         try SegmentReader(files: files).forEachJournalTransaction(through: journalEnd) { body, line in
             if body.sequence >= journalFirst && index.isRetained(body.sequence) { fresh.append((body, line)) }
         }
-        if let segment = try writeSegment(fresh, files: files) { segments.append(segment) }
-
-        let snapshot = try snapshotFile(state, segments: segments)
+        // The new segment is written (and synchronised) on another thread while the snapshot, which lists it,
+        // is encoded on this one; the snapshot replaces the old one only once the segment is on disk.
+        let segment = segmentFile(fresh, files: files)
+        if let (entry, _) = segment { segments.append(entry) }
+        let (written, encoded) = ParallelChunks.both(
+            {
+                Result {
+                    guard let (entry, contents) = segment else { return }
+                    try AtomicFileWriter.replace(files.file(entry.name), with: contents)
+                }
+            },
+            { [segments] in Result { try snapshotFile(state, segments: segments) } })
+        try written.get()
+        let snapshot = try encoded.get()
         try AtomicFileWriter.replace(files.snapshot, with: snapshot)
         state.snapshotBytes = Int64(snapshot.count)
         try createJournal(
@@ -64,9 +75,16 @@ extension JournalIO {
         let rows = record.rows
         record.rows = []
         var file = try encode(.snapshot(record))
-        for start in stride(from: 0, to: rows.count, by: 1_000) {
-            file.append(try encode(.rows(.init(rows: Array(rows[start..<min(start + 1_000, rows.count)])))))
+        // The rows records are encoded and framed on all cores: the same bytes, in the same order, as one
+        // after the other.
+        let starts = Array(stride(from: 0, to: rows.count, by: 1_000))
+        let records = ParallelChunks.map(starts.count) { chunk in
+            let start = starts[chunk]
+            return RecordFraming.frame(
+                TransactionCodec.encode(rows: rows[start..<min(start + 1_000, rows.count)]))
         }
+        file.reserveCapacity(file.count + records.reduce(0) { $0 + $1.count })
+        for record in records { file.append(record) }
         return file
     }
 
@@ -76,6 +94,15 @@ extension JournalIO {
     )
         throws -> HistoryIndex.File?
     {
+        guard let (segment, contents) = segmentFile(lines, files: files) else { return nil }
+        try AtomicFileWriter.replace(files.file(segment.name), with: contents)
+        return segment
+    }
+
+    /// The entry and the bytes of a new segment holding `lines`; `nil` when there are none.
+    private static func segmentFile(
+        _ lines: [(TransactionCodec.Stamp, Data)], files: StoreDirectory
+    ) -> (HistoryIndex.File, Data)? {
         guard let first = lines.first?.0.sequence, let last = lines.last?.0.sequence else { return nil }
         var segment = HistoryIndex.File(name: files.newSegmentName(first: first, last: last))
         var contents = Data(capacity: lines.reduce(0) { $0 + $1.1.count })
@@ -84,8 +111,7 @@ extension JournalIO {
             contents.append(line)
         }
         segment.end = Int64(contents.count)
-        try AtomicFileWriter.replace(files.file(segment.name), with: contents)
-        return segment
+        return (segment, contents)
     }
 
     /// Removes the segment files not in `kept`: superseded ones and those a crashed checkpoint or an erase

@@ -14,7 +14,7 @@ enum JournalIO {
     static func encode(_ record: JournalRecord) throws(DataStoreError) -> Data {
         if case .transaction(let body) = record { return RecordFraming.frame(TransactionCodec.encode(body)) }
         if case .rows(let body) = record {
-            return RecordFraming.frame(TransactionCodec.encode(rows: body.rows))
+            return RecordFraming.frame(TransactionCodec.encode(rows: body.rows[...]))
         }
         do {
             return RecordFraming.frame(try encoder().encode(record))

@@ -39,20 +39,24 @@ enum TransactionCodec {
 
     /// A snapshot's `rows` record, through the fast codec: `{"body":{"rows":[{"persistentIdentifier":…,
     /// "values":{…}},…]},"type":"rows"}`, as `JSONEncoder` with sorted keys spells it.
-    static func encode(rows: [DataStoreSnapshot]) -> Data {
+    static func encode(rows: ArraySlice<DataStoreSnapshot>) -> Data {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("body")
         writer.beginObject()
         writer.key("rows")
         writer.beginArray()
-        for row in rows {
-            writer.beginObject()
-            writer.key("persistentIdentifier")
-            writer.identifier(row.persistentIdentifier)
-            writer.key("values")
-            writer.values(row.values)
-            writer.endObject()
+        // Each row read in place: iterating the slice would copy each one, retaining and releasing its
+        // identifier's strings and its values.
+        rows.withUnsafeBufferPointer { rows in
+            for index in rows.indices {
+                writer.beginObject()
+                writer.key("persistentIdentifier")
+                writer.identifier(rows[index].persistentIdentifier)
+                writer.key("values")
+                writer.values(rows[index].values)
+                writer.endObject()
+            }
         }
         writer.endArray()
         writer.endObject()

@@ -50,19 +50,19 @@ struct SampleBatch: Sendable {
             self = try Self(checking: inserted[...], rules: rules)
             return
         }
-        let results = ChunkResults(count: chunks.count)
-        DispatchQueue.concurrentPerform(iterations: chunks.count) { chunk in
-            if chunk == 0 {
-                results.wholeSave = Result { () throws(DataStoreError) in
-                    try Self.checkStoresAndRepeats(inserted, rules: rules)
+        let results = ParallelChunks.map(chunks.count) { chunk in
+            let wholeSave =
+                chunk == 0
+                ? Result { () throws(DataStoreError) in try Self.checkStoresAndRepeats(inserted, rules: rules)
                 }
-            }
-            results.slots[chunk] = Result { () throws(DataStoreError) in
+                : .success(())
+            let batch = Result { () throws(DataStoreError) in
                 try SampleBatch(checking: inserted[chunks[chunk]], rules: rules)
             }
+            return (wholeSave: wholeSave, batch: batch)
         }
-        try results.wholeSave.get()
-        for chunk in chunks.indices { append(contentsOf: try results.slots[chunk].get()) }
+        try results[0].wholeSave.get()
+        for result in results { append(contentsOf: try result.batch.get()) }
     }
 
     /// Throws for a sample naming another store or a model named twice in `inserted`.
@@ -79,25 +79,6 @@ struct SampleBatch: Sendable {
             guard seen.insert(entity: id.entityName, key: id.primaryKey) else {
                 throw .invalidSave(store: rules.store, reason: "model \(id) appears more than once")
             }
-        }
-    }
-
-    /// Where the chunks of a parallel check leave their results: each chunk writes its own slot only (and the
-    /// first chunk the whole save's check), and the caller reads them after all chunks are done.
-    private final class ChunkResults: @unchecked Sendable {
-        let slots: UnsafeMutablePointer<Result<SampleBatch, DataStoreError>>
-        let count: Int
-        var wholeSave: Result<Void, DataStoreError> = .success(())
-
-        init(count: Int) {
-            self.count = count
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: .success(SampleBatch()), count: count)
-        }
-
-        deinit {
-            slots.deinitialize(count: count)
-            slots.deallocate()
         }
     }
 
