@@ -84,6 +84,11 @@ public enum SavePlanner {
         /// ``exists(_:)``).
         var missing: [PersistentIdentifier] = []
         var remapped: [PersistentIdentifier: PersistentIdentifier] = [:]
+        /// Inserts whose rows are not entered in `final` yet: without relationships, an insert that holds no
+        /// unique value is read from `final` only when an upsert makes ``changes()`` run or a later request of
+        /// a group is planned over this one (see ``enterDeferredInserts()``). A bulk insert then builds no table
+        /// entry per model that nothing reads.
+        var deferredInserts: [DataStoreSnapshot] = []
         /// The rules of the entities this save names, looked up once each (`nil`: not in the schema).
         var rulesByEntity: [String: EntityRules?] = [:]
         /// Rules made before this save, for `schema`'s entities.
@@ -125,7 +130,7 @@ public enum SavePlanner {
         /// ``changes()`` needs it: `missing` lists those models, and it enters them then, so that each row is
         /// still read from the source at most once.
         mutating func exists(_ id: PersistentIdentifier) throws(DataStoreError) -> Bool {
-            if let overlay = final[id] { return overlay != nil }
+            if !final.isEmpty, let overlay = final[id] { return overlay != nil }
             if !originals.isEmpty, let known = originals[id] { return known != nil }
             guard schemaHasRelationships else {
                 guard try source.row(for: id) == nil else { return true }
@@ -137,6 +142,7 @@ public enum SavePlanner {
 
         /// Makes the planned request's outcome the rows the next request is planned over.
         mutating func foldIntoOriginals() {
+            enterDeferredInserts()
             originals.merge(final) { _, after in after }
             holders.merge(owners) { _, after in after }
             discardOverlay()
@@ -145,10 +151,20 @@ public enum SavePlanner {
         /// Forgets what the last request would have changed (it failed).
         mutating func discardOverlay() {
             final = [:]
+            deferredInserts = []
             owners = [:]
             order = []
             remapped = [:]
             missing = []
+        }
+
+        /// Enters the deferred inserts' rows in `final`, before anything reads them there.
+        mutating func enterDeferredInserts() {
+            guard !deferredInserts.isEmpty else { return }
+            for index in deferredInserts.indices {
+                final[deferredInserts[index].persistentIdentifier] = .some(deferredInserts[index])
+            }
+            deferredInserts = []
         }
 
         /// The rules of an entity, or `nil` when there is no schema or it has no such entity.
@@ -184,17 +200,21 @@ public enum SavePlanner {
             let named = request.inserted.count + request.updated.count + request.deleted.count
             var seen = Set<PersistentIdentifier>(minimumCapacity: named)
             // Sized for the request up front: growing these one model at a time costs more than filling them.
-            final.reserveRoom(final.count + named)
+            // Without relationships, inserts of an entity without unique constraints are deferred (see
+            // `deferredInserts`): no room for them.
+            let firstInsertRules = request.inserted.first.flatMap {
+                self.rules(for: $0.persistentIdentifier.entityName)
+            }
+            let insertsHoldUniqueValues = firstInsertRules?.uniqueConstraints.isEmpty == false
+            let insertsAreDeferred = !schemaHasRelationships && !insertsHoldUniqueValues
+            final.reserveRoom(final.count + named - (insertsAreDeferred ? request.inserted.count : 0))
+            if insertsAreDeferred { deferredInserts.reserveCapacity(request.inserted.count) }
             // An insert reads no original (`exists(_:)`) unless relationships make `changes()` look them up.
             originals.reserveRoom(
                 originals.count + named - (schemaHasRelationships ? 0 : request.inserted.count))
             order.reserveCapacity(order.count + named)
             // Each insert of an entity with unique constraints claims its values here.
-            if let first = request.inserted.first,
-                rules(for: first.persistentIdentifier.entityName)?.uniqueConstraints.isEmpty == false
-            {
-                owners.reserveRoom(owners.count + request.inserted.count)
-            }
+            if insertsHoldUniqueValues { owners.reserveRoom(owners.count + request.inserted.count) }
             for list in [request.inserted, request.updated, request.deleted] {
                 for snapshot in list {
                     try check(snapshot)
@@ -262,6 +282,7 @@ public enum SavePlanner {
             guard schemaHasRelationships else {
                 // Only the named models change, each once, and each stores what was sent; unless an upsert's
                 // holder stands for its insert, which the request may also name (or two upserts find one).
+                if !remapped.isEmpty { enterDeferredInserts() }
                 let changes = remapped.isEmpty ? direct.changed + direct.deleted : try changes()
                 return SavePlan(
                     changes: changes, remappedIdentifiers: remapped,
@@ -478,7 +499,11 @@ public enum SavePlanner {
                 // The common insert: no model holds its unique values, so it takes them, as `write` would
                 // after making the keys and asking for their holders again.
                 for key in keys { owners[key] = .some(proposed) }
-                final[proposed] = .some(snapshot)
+                if keys.isEmpty && !schemaHasRelationships {
+                    deferredInserts.append(snapshot)
+                } else {
+                    final[proposed] = .some(snapshot)
+                }
                 order.append(proposed)
             } else {
                 try write(snapshot, replacing: nil)
