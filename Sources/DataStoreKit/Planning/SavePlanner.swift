@@ -215,13 +215,15 @@ public enum SavePlanner {
             order.reserveCapacity(order.count + named)
             // Each insert of an entity with unique constraints claims its values here.
             if insertsHoldUniqueValues { owners.reserveRoom(owners.count + request.inserted.count) }
+            // By index here and below: iterating a list would copy each snapshot (its identifier's strings and
+            // its values retained and released), a bulk insert's hundred thousand twice.
             for list in [request.inserted, request.updated, request.deleted] {
-                for snapshot in list {
-                    try check(snapshot)
-                    guard seen.insert(snapshot.persistentIdentifier).inserted else {
+                for index in list.indices {
+                    try check(list[index])
+                    guard seen.insert(list[index].persistentIdentifier).inserted else {
                         throw .invalidSave(
                             store: store,
-                            reason: "model \(snapshot.persistentIdentifier) appears more than once")
+                            reason: "model \(list[index].persistentIdentifier) appears more than once")
                     }
                 }
             }
@@ -230,7 +232,8 @@ public enum SavePlanner {
             // upsert is remapped (its holder may be named too, or found by two upserts): `changes()` sorts
             // that out.
             var direct = DirectChanges(isOn: !schemaHasRelationships)
-            if direct.isOn { direct.changed.reserveCapacity(request.inserted.count + request.updated.count) }
+            // Room for the deletes too: they are appended to the list at the end.
+            if direct.isOn { direct.changed.reserveCapacity(named) }
             // Deletes first, so a unique value freed by this save can be taken by an insert in it.
             for snapshot in request.deleted {
                 let id = snapshot.persistentIdentifier
@@ -245,16 +248,17 @@ public enum SavePlanner {
             // model renamed away from a value, and a new model taking it, are two models, not an upsert.
             if !request.inserted.isEmpty { try releaseValuesGivenUp(by: request.updated) }
             var conflicts: [(PersistentIdentifier, [String])] = []
-            for snapshot in request.inserted {
+            let inserted = request.inserted
+            let hasBaselines = !request.baselines.isEmpty
+            for index in inserted.indices {
+                let id = inserted[index].persistentIdentifier
                 let conflict = try insert(
-                    snapshot, baseline: request.baselines[snapshot.persistentIdentifier],
+                    inserted[index], baseline: hasBaselines ? request.baselines[id] : nil,
                     checkingBaseline: request.mergePolicy == .error)
                 if let conflict { conflicts.append(conflict) }
                 if direct.isOn, remapped.isEmpty {
                     direct.changed.append(
-                        PlannedChange(
-                            kind: .insert, identifier: snapshot.persistentIdentifier, values: snapshot.values)
-                    )
+                        PlannedChange(kind: .insert, identifier: id, values: inserted[index].values))
                 }
             }
             for snapshot in request.updated {
@@ -282,8 +286,15 @@ public enum SavePlanner {
             guard schemaHasRelationships else {
                 // Only the named models change, each once, and each stores what was sent; unless an upsert's
                 // holder stands for its insert, which the request may also name (or two upserts find one).
-                if !remapped.isEmpty { enterDeferredInserts() }
-                let changes = remapped.isEmpty ? direct.changed + direct.deleted : try changes()
+                let changes: [PlannedChange]
+                if remapped.isEmpty {
+                    // Appended in place: adding the two lists made a copy of every change.
+                    direct.changed.append(contentsOf: direct.deleted)
+                    changes = direct.changed
+                } else {
+                    enterDeferredInserts()
+                    changes = try self.changes()
+                }
                 return SavePlan(
                     changes: changes, remappedIdentifiers: remapped,
                     deleteRuleChanges: remapped.isEmpty ? [] : differencesFromRequest(request))
