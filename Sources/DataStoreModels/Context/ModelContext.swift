@@ -179,7 +179,11 @@ public final class ModelContext {
             let facts = insertedTypeFacts(Model.self)
             let assigned = PersistentIdentifier(
                 storeIdentifier: facts.store ?? "", entityName: facts.entity, primaryKey: id.primaryKey)
-            if let known = Self.claim(&aliases[id.primaryKey], for: assigned) {
+            // Claimed by `updateValue`, which hashes the key once and allocates nothing (a claim through the
+            // subscript's in-place access allocated its frame for each insert); an earlier claim, the rare
+            // case, is put back.
+            if let known = aliases.updateValue(assigned, forKey: id.primaryKey) {
+                aliases[id.primaryKey] = known
                 insertAgain(model, as: known)
             } else {
                 insertNew(model, as: assigned, facts: facts)
@@ -203,15 +207,6 @@ public final class ModelContext {
             primaryKey: PersistentIdentifier().primaryKey)
         aliases[assigned.primaryKey] = assigned
         insertNew(model, as: assigned, facts: facts)
-    }
-
-    /// The identifier in `slot` (an entry of `aliases`), or `nil` after putting `assigned` there.
-    private static func claim(_ slot: inout PersistentIdentifier?, for assigned: PersistentIdentifier)
-        -> PersistentIdentifier?
-    {
-        if let known = slot { return known }
-        slot = assigned
-        return nil
     }
 
     /// Inserts a model the context knows as `known`: its current values are what the next save writes.
