@@ -77,8 +77,8 @@ public final class InMemoryDataStore: DataStore, Sendable {
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates.rows, storeIdentifier: identifier, relatedRows: rows,
-                bounds: bounds, candidatesInIdentifierOrder: candidates.areInIdentifierOrder))
+                request.descriptor, candidates: candidates, storeIdentifier: identifier, relatedRows: rows,
+                bounds: bounds))
     }
 
     /// Commits the request as one transaction, or throws and changes nothing.

@@ -1,5 +1,4 @@
 public import DataStoreCore
-import Foundation
 
 /// A transaction's changes as a JSON array, through the fast codec: how the JSON file store's journal and the
 /// PostgreSQL store's history rows spell them. Each change is
@@ -9,15 +8,19 @@ import Foundation
 public enum PlannedChangeCodec {
     /// Writes `changes` as an array.
     public static func write(_ changes: [PlannedChange], into writer: inout JSONWriter) {
-        write(changes, into: &writer, cores: ProcessInfo.processInfo.activeProcessorCount)
+        write(changes, into: &writer, cores: ParallelChunks.cores)
     }
 
     /// ``write(_:into:)`` with the work shared among `cores` cores at most (tests compare the shares).
     package static func write(_ changes: [PlannedChange], into writer: inout JSONWriter, cores: Int) {
         writer.beginArray()
-        let chunks = ParallelChunks.ranges(
-            of: changes.indices, minimumChunkLength: parallelChunkLength, cores: cores)
-        if chunks.count == 1 {
+        // Most transactions are small: no chunks to compute.
+        let chunks =
+            changes.count < 2 * parallelChunkLength
+            ? []
+            : ParallelChunks.ranges(
+                of: changes.indices, minimumChunkLength: parallelChunkLength, cores: cores)
+        if chunks.count < 2 {
             write(changes[...], into: &writer)
         } else {
             // A large transaction (a bulk insert, a batch delete) is written in parts on all cores, each part

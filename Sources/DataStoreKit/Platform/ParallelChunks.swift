@@ -6,6 +6,10 @@ import Foundation
 /// A chunk's work must not depend on another's, and must not throw (return a `Result` instead): the caller
 /// decides what a failure in one chunk means for the whole.
 package enum ParallelChunks {
+    /// The cores this process may run on, read once: on Linux, Foundation reads the cgroup's CPU quota from
+    /// files to answer, which a save of ten changes must not pay for.
+    package static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     /// `body(chunk)` for every chunk in `0..<count`, run concurrently (on the calling thread alone when there
     /// is one chunk), returned in chunk order.
     package static func map<Value: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
@@ -59,7 +63,7 @@ package enum ParallelChunks {
     /// most: the whole, as one range, when it is too short to share.
     package static func ranges(
         of indices: Range<Int>, minimumChunkLength: Int, perCore: Int = 1,
-        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+        cores: Int = ParallelChunks.cores
     ) -> [Range<Int>] {
         let count = max(1, min(cores * perCore, indices.count / max(1, minimumChunkLength)))
         guard count > 1 else { return [indices] }

@@ -36,11 +36,29 @@ public enum SnapshotQuery {
             candidatesInIdentifierOrder: candidatesInIdentifierOrder)
     }
 
+    /// Runs `descriptor` over the candidates a ``SnapshotTable`` selected
+    /// (``SnapshotTable/selectCandidates(for:bounds:)``), as
+    /// ``run(_:over:storeIdentifier:relatedRows:bounds:candidatesInIdentifierOrder:)`` does, using what the
+    /// table knows of them: their order, and whether they satisfy the predicate's bounds already.
+    public static func run<Model: PersistentModel>(
+        _ descriptor: FetchDescriptor<Model>, candidates: SnapshotCandidates, storeIdentifier: String,
+        relatedRows: (any SnapshotRowSource)? = nil, bounds: ModelPredicateBounds<Model>? = nil
+    ) throws(DataStoreError) -> [DataStoreSnapshot] {
+        let resolver: SnapshotRowResolver? =
+            ModelTypeFacts.hasRelationships(Model.self) ? relatedRows.map(SnapshotRowResolver.init) : nil
+        defer { resolver?.forgetModels() }
+        return try run(
+            descriptor, over: candidates.rows, storeIdentifier: storeIdentifier, resolver: resolver,
+            bounds: bounds, candidatesInIdentifierOrder: candidates.areInIdentifierOrder,
+            candidatesSatisfyBounds: candidates.satisfyBounds)
+    }
+
     /// Runs `descriptor`, resolving relationships through `resolver`.
     package static func run<Model: PersistentModel>(
         _ descriptor: FetchDescriptor<Model>, over candidates: some Sequence<DataStoreSnapshot>,
         storeIdentifier: String, resolver: (any RelatedModelResolving)?,
-        bounds: ModelPredicateBounds<Model>? = nil, candidatesInIdentifierOrder: Bool = false
+        bounds: ModelPredicateBounds<Model>? = nil, candidatesInIdentifierOrder: Bool = false,
+        candidatesSatisfyBounds: Bool = false
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         try OpaqueAttributeUse.check(descriptor, store: storeIdentifier)
         // Arrays, not `AnySequence` over lazy filters: a fetch answered from an index has a candidate or two,
@@ -50,16 +68,22 @@ public enum SnapshotQuery {
         var evaluatesPredicate = descriptor.predicate != nil
         let bounds = bounds?.values ?? ModelPredicateBounds<Model>(descriptor.predicate).values
         if let members = bounds.identifiers {
-            // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model.
-            candidates = candidates.filter { members.contains($0.persistentIdentifier) }
+            // `ids.contains($0.persistentModelID)` (how a context loads related models) needs no model, and
+            // candidates picked by those identifiers need no check.
+            if !candidatesSatisfyBounds {
+                candidates = candidates.filter { members.contains($0.persistentIdentifier) }
+            }
             evaluatesPredicate = false
         } else if evaluatesPredicate,
             isDecidedOnValues(bounds, attributes: ModelTypeFacts.of(Model.self).valueAttributeNames)
         {
             // A conjunction of comparisons on attributes is the whole predicate: decide it on the rows' values,
-            // as a database store does, without materialising a model per candidate. `PushdownPropertyTests`
-            // checks that this agrees with `Predicate.evaluate`.
-            candidates = matching(candidates, identifier: bounds.identifier, bounds.attributeConstraints)
+            // as a database store does, without materialising a model per candidate (nor checking candidates an
+            // index picked by the one comparison). `PushdownPropertyTests` checks that this agrees with
+            // `Predicate.evaluate`.
+            if !candidatesSatisfyBounds {
+                candidates = matching(candidates, identifier: bounds.identifier, bounds.attributeConstraints)
+            }
             evaluatesPredicate = false
         }
         if !evaluatesPredicate, descriptor.sortBy.isEmpty {

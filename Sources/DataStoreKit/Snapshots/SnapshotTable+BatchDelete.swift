@@ -33,11 +33,10 @@ extension SnapshotTable {
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         let descriptor = request.fetchDescriptor
         let bounds = ModelPredicateBounds<T>(descriptor.predicate)
-        let candidates = self.candidates(for: descriptor, bounds: bounds)
-        modelsExamined += candidates.count
+        let candidates = selectCandidates(for: descriptor, bounds: bounds)
+        modelsExamined += candidates.rows.count
         return try SnapshotQuery.run(
-            descriptor, over: candidates, storeIdentifier: storeIdentifier,
-            relatedRows: relatedRows(for: T.self),
-            bounds: bounds)
+            descriptor, candidates: candidates, storeIdentifier: storeIdentifier,
+            relatedRows: relatedRows(for: T.self), bounds: bounds)
     }
 }

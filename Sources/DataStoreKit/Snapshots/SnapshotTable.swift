@@ -327,11 +327,12 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                     rows: identifierOrder.rows(of: entity, in: rows).filter {
                         ids.contains($0.persistentIdentifier)
                     },
-                    areInIdentifierOrder: true)
+                    areInIdentifierOrder: true, satisfyBounds: true)
             }
             return SnapshotCandidates(
-                rows: ids.compactMap { $0.entityName == entity ? self[$0] : nil }, areInIdentifierOrder: false
-            )
+                rows: ids.compactMap { $0.entityName == entity ? self[$0] : nil },
+                areInIdentifierOrder: false,
+                satisfyBounds: true)
         }
         if let indexed = indexedAttributes(of: entity), let index = valueIndex[entity] {
             if let membership = bounds.attributeMembership, indexed.contains(membership.name) {
@@ -381,7 +382,9 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
             }
             if let smallest {
                 let rows = rowsByEntity[entity] ?? [:]
-                return SnapshotCandidates(rows: Self.rows(smallest, in: rows), areInIdentifierOrder: false)
+                return SnapshotCandidates(
+                    rows: Self.rows(smallest, in: rows), areInIdentifierOrder: false,
+                    satisfyBounds: Self.isDecidedByIndexEquality(bounds))
             }
         }
         guard ordered, let rows = rowsByEntity[entity], rows.count > 1 else {
@@ -390,6 +393,18 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         }
         return SnapshotCandidates(
             rows: identifierOrder.rows(of: entity, in: rows), areInIdentifierOrder: true)
+    }
+
+    /// Whether the rows an index files under an equality's value are exactly the rows that satisfy `bounds`:
+    /// when that equality is the bounds' only constraint. Not for NaN, which the index files under itself but a
+    /// predicate equals to nothing.
+    private static func isDecidedByIndexEquality(_ bounds: PredicateBoundValues) -> Bool {
+        guard bounds.identifier == nil, bounds.identifiers == nil, bounds.attributeMembership == nil,
+            bounds.attributeConstraints.count == 1, let only = bounds.attributeConstraints.first,
+            only.relation == .equal
+        else { return false }
+        if case .double(let value) = only.value, value.isNaN { return false }
+        return true
     }
 
     /// The rows a fetch must examine: ``candidates(for:)-(ModelPredicateBounds<Model>)`` for its predicate,

@@ -235,8 +235,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
         }
         return DataStoreFetchResult(
             snapshots: try SnapshotQuery.run(
-                request.descriptor, over: candidates.rows, storeIdentifier: identifier, relatedRows: rows,
-                bounds: bounds, candidatesInIdentifierOrder: candidates.areInIdentifierOrder))
+                request.descriptor, candidates: candidates, storeIdentifier: identifier, relatedRows: rows,
+                bounds: bounds))
     }
 
     /// Commits the request as one journal record, after catching up on other processes' commits.

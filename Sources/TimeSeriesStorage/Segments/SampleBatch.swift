@@ -93,7 +93,7 @@ struct SampleBatch: Sendable {
     /// so that all cores finish together: the first chunk, whose thread also checks every sample's store and
     /// key, is smaller by that pass's cost (empty on many cores), and the others are equal.
     static func chunks(
-        of indices: Range<Int>, cores: Int = ProcessInfo.processInfo.activeProcessorCount
+        of indices: Range<Int>, cores: Int = ParallelChunks.cores
     ) -> [Range<Int>] {
         let count = max(1, min(cores, indices.count / parallelChunkSize))
         guard count > 1 else { return [indices] }
