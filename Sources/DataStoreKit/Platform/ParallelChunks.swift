@@ -59,13 +59,12 @@ package enum ParallelChunks {
         }
     }
 
-    /// `indices` split into about equal ranges, each at least `minimumChunkLength` long, `perCore` a core at
-    /// most: the whole, as one range, when it is too short to share.
+    /// `indices` split into about equal ranges, each at least `minimumChunkLength` long, one a core at most:
+    /// the whole, as one range, when it is too short to share.
     package static func ranges(
-        of indices: Range<Int>, minimumChunkLength: Int, perCore: Int = 1,
-        cores: Int = ParallelChunks.cores
+        of indices: Range<Int>, minimumChunkLength: Int, cores: Int = ParallelChunks.cores
     ) -> [Range<Int>] {
-        let count = max(1, min(cores * perCore, indices.count / max(1, minimumChunkLength)))
+        let count = max(1, min(cores, indices.count / max(1, minimumChunkLength)))
         guard count > 1 else { return [indices] }
         return (0..<count).map { chunk in
             (indices.lowerBound + indices.count * chunk / count)..<(indices.lowerBound + indices.count

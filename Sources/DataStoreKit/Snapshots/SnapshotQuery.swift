@@ -26,14 +26,11 @@ public enum SnapshotQuery {
         storeIdentifier: String, relatedRows: (any SnapshotRowSource)? = nil,
         bounds: ModelPredicateBounds<Model>? = nil, candidatesInIdentifierOrder: Bool = false
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
-        let resolver: SnapshotRowResolver? =
-            ModelTypeFacts.hasRelationships(Model.self) ? relatedRows.map(SnapshotRowResolver.init) : nil
-        // The models made to evaluate the query and the resolver hold each other; the answer is snapshots.
-        defer { resolver?.forgetModels() }
-        return try run(
-            descriptor, over: candidates, storeIdentifier: storeIdentifier, resolver: resolver,
-            bounds: bounds,
-            candidatesInIdentifierOrder: candidatesInIdentifierOrder)
+        try run(
+            descriptor,
+            candidates: SnapshotCandidates(
+                rows: Array(candidates), areInIdentifierOrder: candidatesInIdentifierOrder),
+            storeIdentifier: storeIdentifier, relatedRows: relatedRows, bounds: bounds)
     }
 
     /// Runs `descriptor` over the candidates a ``SnapshotTable`` selected
@@ -46,6 +43,7 @@ public enum SnapshotQuery {
     ) throws(DataStoreError) -> [DataStoreSnapshot] {
         let resolver: SnapshotRowResolver? =
             ModelTypeFacts.hasRelationships(Model.self) ? relatedRows.map(SnapshotRowResolver.init) : nil
+        // The models made to evaluate the query and the resolver hold each other; the answer is snapshots.
         defer { resolver?.forgetModels() }
         return try run(
             descriptor, over: candidates.rows, storeIdentifier: storeIdentifier, resolver: resolver,
