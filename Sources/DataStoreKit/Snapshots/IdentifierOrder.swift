@@ -121,33 +121,42 @@ enum IdentifierOrder {
     static func prefixKeys<Element>(_ elements: [Element], _ identifier: (Element) -> PersistentIdentifier)
         -> [PrefixKey]?
     {
-        let first = identifier(elements[0])
-        var keys: [PrefixKey] = []
-        keys.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            let id = identifier(element)
-            guard id.entityName == first.entityName, id.storeIdentifier == first.storeIdentifier else {
-                return nil
-            }
-            var text = id.primaryKey
-            let key = text.withUTF8 { bytes -> PrefixKey? in
-                var high: UInt64 = 0
-                var low: UInt64 = 0
-                var isASCII = true
-                for position in 0..<bytes.count {
-                    let byte = bytes[position]
-                    isASCII = isASCII && byte < 0x80
-                    if position < 8 {
-                        high |= UInt64(byte) << (56 - 8 * UInt64(position))
-                    } else if position < 16 {
-                        low |= UInt64(byte) << (56 - 8 * UInt64(position - 8))
-                    }
+        // Read in place: iterating the array copies each element, retaining what it holds (a row's values,
+        // out of the cache in a sort of thousands) to read one string of it.
+        elements.withUnsafeBufferPointer { elements -> [PrefixKey]? in
+            let first = identifier(elements[0])
+            var keys: [PrefixKey] = []
+            keys.reserveCapacity(elements.count)
+            for index in elements.indices {
+                let id = identifier(elements[index])
+                guard id.entityName == first.entityName, id.storeIdentifier == first.storeIdentifier else {
+                    return nil
                 }
-                return isASCII ? PrefixKey(high: high, low: low, index: index) : nil
+                guard let key = prefixKey(of: id.primaryKey, index: index) else { return nil }
+                keys.append(key)
             }
-            guard let key else { return nil }
-            keys.append(key)
+            return keys
         }
-        return keys
+    }
+
+    /// The prefix key of `primaryKey` at `index`, or `nil` when the key is not ASCII.
+    @inline(__always)
+    private static func prefixKey(of primaryKey: String, index: Int) -> PrefixKey? {
+        var text = primaryKey
+        return text.withUTF8 { bytes -> PrefixKey? in
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            var isASCII = true
+            for position in 0..<bytes.count {
+                let byte = bytes[position]
+                isASCII = isASCII && byte < 0x80
+                if position < 8 {
+                    high |= UInt64(byte) << (56 - 8 * UInt64(position))
+                } else if position < 16 {
+                    low |= UInt64(byte) << (56 - 8 * UInt64(position - 8))
+                }
+            }
+            return isASCII ? PrefixKey(high: high, low: low, index: index) : nil
+        }
     }
 }

@@ -75,7 +75,11 @@ extension ModelContext {
     /// class model as saved with the values sent, its instance connected to the change log with the others
     /// under one lock, as a fetch registers what it made. Struct models are values: once saved nothing tracks
     /// them, and `aliases` still resolves their copies.
-    func registerSavedDeferredInserts(_ saved: [DataStoreSnapshot]) {
+    ///
+    /// The class models' values move out of `saved` into their registrations (an empty dictionary is left in
+    /// their place): a copy would retain each dictionary, made long before and out of the cache by now in a
+    /// save of thousands, and the request's end release it again.
+    func registerSavedDeferredInserts(_ saved: inout [DataStoreSnapshot]) {
         let deferred = deferredInserts
         deferredInserts = DeferredInserts()
         assert(
@@ -84,19 +88,23 @@ extension ModelContext {
         var instances: [AnyObject] = []
         var plainInstances: [AnyObject] = []
         var reserved = false
-        deferred.forEachInsert(classModelsOnly: true) { position, id, model in
-            if !reserved {
-                registered.reserveCapacity(adding: deferred.count)
-                reserved = true
-            }
-            let registration = Registration(model: model, baseline: .saved(saved[position].values))
-            let connection = registration.connection
-            registered.register(fetched: id, registration, reportsChanges: connection?.reports ?? false)
-            if let connection {
-                if connection.reports {
-                    instances.append(connection.instance)
-                } else {
-                    plainInstances.append(connection.instance)
+        saved.withUnsafeMutableBufferPointer { saved in
+            deferred.forEachInsert(classModelsOnly: true) { position, id, model in
+                if !reserved {
+                    registered.reserveCapacity(adding: deferred.count)
+                    reserved = true
+                }
+                var values: [String: SnapshotValue] = [:]
+                swap(&values, &saved[position].values)
+                let registration = Registration(model: model, baseline: .saved(values))
+                let connection = registration.connection
+                registered.register(fetched: id, registration, reportsChanges: connection?.reports ?? false)
+                if let connection {
+                    if connection.reports {
+                        instances.append(connection.instance)
+                    } else {
+                        plainInstances.append(connection.instance)
+                    }
                 }
             }
         }

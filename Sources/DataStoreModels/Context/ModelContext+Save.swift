@@ -23,7 +23,7 @@ extension ModelContext {
         if let relationshipLoadFailure { throw relationshipLoadFailure }
         // A custom migration stage's context: its changes are committed by the migration, with the new schema.
         guard !defersSaves else { return }
-        let parts = try pendingRequests()
+        var parts = try pendingRequests()
         let mayCommit = !parts.isEmpty || !pendingBatchDeletes.isEmpty
         defer {
             // Observers look again, even after a failure: an earlier store's part may have committed.
@@ -38,12 +38,15 @@ extension ModelContext {
         // One operation on the container: a close that begins meanwhile waits for every store's part.
         try container.lifecycle.use {
             for store in container.stores {
-                guard let request = parts[store.identifier], !request.isEmpty else { continue }
+                // Taken out of `parts`, so that recording it may move its values into the registrations.
+                guard var request = parts.removeValue(forKey: store.identifier), !request.isEmpty else {
+                    continue
+                }
                 let outcome = try store.save(request)
                 if let position = outcome.position {
                     committed.append(SavedTransaction(store: store.identifier, position: position))
                 }
-                recordSaved(request, remapped: outcome.remappedIdentifiers)
+                recordSaved(&request, remapped: outcome.remappedIdentifiers)
                 applyDeleteRuleChanges(outcome.deleteRuleChanges)
             }
             // Batch deletes after the other changes, so they delete what matches once those are saved.
@@ -195,15 +198,15 @@ extension ModelContext {
         return true
     }
 
-    /// Updates the context after one store committed `request`.
+    /// Updates the context after one store committed `request`, which it may empty of the values it keeps.
     private func recordSaved(
-        _ request: DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
+        _ request: inout DataStoreSaveChangesRequest, remapped: [PersistentIdentifier: PersistentIdentifier]
     ) {
         // The common save of deferred inserts: they are the request's inserts (the request names each pending
         // insert once, and they are all the pending inserts) and none was remapped. The class models among
         // them are registered as saved at once; the request's updates and deletes are recorded below.
         if remapped.isEmpty, insertsAreAllDeferred, request.inserted.count == deferredInserts.count {
-            registerSavedDeferredInserts(request.inserted)
+            registerSavedDeferredInserts(&request.inserted)
             insertOrder.removeAll()
             recordSavedUpdatesAndDeletes(request)
             return
