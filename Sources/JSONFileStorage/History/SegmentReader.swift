@@ -3,7 +3,8 @@ import DataStoreKit
 import Foundation
 
 /// Reads the framed transaction lines of a segment or the journal, keeping each line's bytes: a checkpoint
-/// copies them as they are.
+/// copies them as they are. A line is handed out as a slice of the file's bytes (its indices start where it
+/// lies in the file, not at zero).
 struct SegmentReader {
     let files: StoreDirectory
 
@@ -33,8 +34,10 @@ struct SegmentReader {
             let next =
                 number + 1 < parsed.records.count ? parsed.records[number + 1].offset : parsed.endOfValidData
             if let stamp = try JournalIO.stamp(record, path: path) {
-                try visit(
-                    stamp, Data(bytes[bytes.startIndex + Int(record.offset)..<bytes.startIndex + Int(next)]))
+                // A slice sharing the file's bytes, not a copy: the checkpoint copies each line once, into the
+                // new segment. (A copy of a journal after a large save is megabytes of fresh pages, each
+                // faulted in.)
+                try visit(stamp, bytes[bytes.startIndex + Int(record.offset)..<bytes.startIndex + Int(next)])
             } else if case .schema(let body) = try JournalIO.decode(record, path: path),
                 let body = body.transaction
             {
