@@ -220,9 +220,10 @@ extension ModelContext {
     func unloadRelationshipsOfTrackedModels() {
         guard container.modelTypes.haveRelationships, !registered.isEmpty else { return }
         let resolver = ContextRelationshipResolver(orphanedFrom: container)
-        // Each model type's unloaders, looked up once per type; the types without relationships.
-        var tables: [ObjectIdentifier: AnyObject] = [:]
-        var unrelated: Set<ObjectIdentifier> = []
+        // Each model type's unloaders (`nil` for a type without relationships), found once per type. A short
+        // list searched in order, not a dictionary: a container has a few model types, and comparing a few
+        // type identifiers costs less than hashing one, in a deinit that visits every model.
+        var tables: [(type: ObjectIdentifier, table: AnyObject?)] = []
         registered.forEachInstance { model, isUnsavedInsert in
             guard !isUnsavedInsert else {
                 Self.detachRelationships(of: model)
@@ -230,17 +231,15 @@ extension ModelContext {
             }
             func unload<Model: PersistentModel>(_ model: Model) {
                 let type = ObjectIdentifier(Model.self)
-                if let known = tables[type] {
-                    unsafeDowncast(known, to: RelationshipUnloaders<Model>.self).unload(
-                        model, resolver: resolver)
-                } else if !unrelated.contains(type) {
-                    guard let table = RelationshipUnloaders.of(Model.self) else {
-                        unrelated.insert(type)
-                        return
-                    }
-                    tables[type] = table
-                    table.unload(model, resolver: resolver)
+                let table: AnyObject?
+                if let known = tables.first(where: { $0.type == type }) {
+                    table = known.table
+                } else {
+                    table = RelationshipUnloaders.of(Model.self)
+                    tables.append((type, table))
                 }
+                guard let table else { return }
+                unsafeDowncast(table, to: RelationshipUnloaders<Model>.self).unload(model, resolver: resolver)
             }
             unload(model)
         }
