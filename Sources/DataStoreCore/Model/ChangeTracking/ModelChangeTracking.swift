@@ -32,12 +32,16 @@ package enum ModelChangeTracking {
         /// The size at which the next sweep runs.
         var sweepAt = 1_024
 
-        /// Drops the entries whose context is gone, once the table has grown to twice what the last sweep left.
-        mutating func sweepIfDue() {
-            guard entries.count >= sweepAt else { return }
+        /// Drops the entries whose context is gone, once the table would grow, with `incoming` new entries, to
+        /// twice what the last sweep left. Called before the new entries go in: the sweep then rebuilds the
+        /// table from the entries that were there only (a fetch of thousands after a context of thousands went
+        /// away rebuilt it from all of them, and grew it first to hold both).
+        mutating func sweepIfDue(adding incoming: Int) {
+            guard entries.count + incoming >= sweepAt else { return }
             let logs = self.logs
             entries = entries.filter { logs[$0.value.log] != nil }
-            sweepAt = max(1_024, entries.count * 2)
+            sweepAt = max(1_024, (entries.count + incoming) * 2)
+            ModelChangeTracking.sweeps.add(1, ordering: .relaxed)
         }
 
         /// The live log of the entry for `owner`, and whether the instance reports its attribute changes.
@@ -53,6 +57,8 @@ package enum ModelChangeTracking {
     /// How many entries exist: setters of models nobody tracks skip the lock while it is zero.
     private static let count = Atomic<Int>(0)
     private static let lastLogNumber = Atomic<Int>(0)
+    /// How many sweeps ran, for tests.
+    static let sweeps = Atomic<Int>(0)
 
     /// A number for a new log, by which entries name it.
     static func newLogNumber() -> Int {
@@ -74,8 +80,8 @@ package enum ModelChangeTracking {
     /// changes: the relationships of an instance that does not report only what they let go of.
     package static func track(_ model: AnyObject, in log: ModelChangeLog, reports: Bool = true) {
         table.withLock { table in
+            table.sweepIfDue(adding: 1)
             table.entries[ObjectIdentifier(model)] = Entry(log: log.trackingNumber, reports: reports)
-            table.sweepIfDue()
             count.store(table.entries.count, ordering: .relaxed)
         }
     }
@@ -87,9 +93,9 @@ package enum ModelChangeTracking {
         guard !models.isEmpty else { return }
         let entry = Entry(log: log.trackingNumber, reports: reports)
         table.withLock { table in
+            table.sweepIfDue(adding: models.count)
             table.entries.reserveRoom(table.entries.count + models.count)
             for model in models { table.entries[ObjectIdentifier(model)] = entry }
-            table.sweepIfDue()
             count.store(table.entries.count, ordering: .relaxed)
         }
     }
