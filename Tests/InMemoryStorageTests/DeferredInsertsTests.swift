@@ -71,4 +71,45 @@ import Testing
         #expect(snapshots[0].values["sensor"] == .string("s0"))
         #expect(snapshots[2].values["title"] == .string("between"))
     }
+
+    /// The save takes the class models out of its own list; a run a copy shares is read, and the copy keeps it.
+    @Test func takingTheClassModelsLeavesACopyWhole() {
+        var (list, order) = Self.mixedList()
+        let copy = list
+        var taken: [(Int, PersistentIdentifier, String?)] = []
+        list.takeEachClassModel { position, id, model in taken.append((position, id, (model as? Note)?.title))
+        }
+        #expect(taken.map(\.0) == [2])
+        #expect(taken.map(\.1) == [order[2]])
+        #expect(taken.map(\.2) == ["between"])
+        var fromCopy: [String?] = []
+        copy.forEachInsert(classModelsOnly: true) { _, _, model in fromCopy.append((model as? Note)?.title) }
+        #expect(fromCopy == ["between"])
+    }
+
+    /// From a list nothing else shares, every class model is handed out once, in order, and moved: once the
+    /// list and the models handed out are gone, the models are freed (neither kept alive nor released twice).
+    @Test func takingFromAnOwnedListHandsEveryModelOutOnce() {
+        weak var first: Note?
+        weak var last: Note?
+        do {
+            var list = DeferredInserts()
+            for index in 0..<40 {
+                list.append(Note(title: "n\(index)"), as: Self.id("n\(index)", "Note"), isClass: true)
+            }
+            var handedOut: [Note] = []
+            var identifiers: [PersistentIdentifier] = []
+            list.takeEachClassModel { _, id, model in
+                handedOut.append(model as! Note)
+                identifiers.append(id)
+            }
+            #expect(handedOut.map(\.title) == (0..<40).map { "n\($0)" })
+            #expect(identifiers == (0..<40).map { Self.id("n\($0)", "Note") })
+            first = handedOut.first
+            last = handedOut.last
+            #expect(first != nil && last != nil)
+        }
+        #expect(first == nil)
+        #expect(last == nil)
+    }
 }

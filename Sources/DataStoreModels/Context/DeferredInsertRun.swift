@@ -24,6 +24,15 @@ class DeferredInsertRun {
     /// The model inserted at `position`, boxed for a registration.
     func model(at position: Int) -> any PersistentModel { fatalError("a run is a TypedDeferredInsertRun") }
 
+    /// The model inserted at `position`, moved out of the run: every model must be taken, then
+    /// ``markTaken()`` called, before anything else reads the run.
+    func takeModel(at position: Int) -> any PersistentModel {
+        fatalError("a run is a TypedDeferredInsertRun")
+    }
+
+    /// Records that every model was taken (``takeModel(at:)``): the run no longer holds them.
+    func markTaken() { fatalError("a run is a TypedDeferredInsertRun") }
+
     /// The models' snapshots under their identifiers, in insert order.
     func snapshots() -> [DataStoreSnapshot] { fatalError("a run is a TypedDeferredInsertRun") }
 
@@ -41,6 +50,8 @@ final class TypedDeferredInsertRun<Model: PersistentModel>: DeferredInsertRun {
     /// The first `identifiers.count` are initialized.
     @exclusivity(unchecked) private var models: UnsafeMutablePointer<Model>
     @exclusivity(unchecked) private var capacity: Int
+    /// Whether the models were moved out (``takeModel(at:)``): the buffer holds none then.
+    private var taken = false
 
     /// A run of one insert.
     init(_ model: consuming Model, as id: PersistentIdentifier, isClass: Bool) {
@@ -59,7 +70,7 @@ final class TypedDeferredInsertRun<Model: PersistentModel>: DeferredInsertRun {
     }
 
     deinit {
-        models.deinitialize(count: identifiers.count)
+        if !taken { models.deinitialize(count: identifiers.count) }
         models.deallocate()
     }
 
@@ -81,6 +92,13 @@ final class TypedDeferredInsertRun<Model: PersistentModel>: DeferredInsertRun {
         precondition(position < identifiers.count)
         return models[position]
     }
+
+    override func takeModel(at position: Int) -> any PersistentModel {
+        precondition(position < identifiers.count && !taken)
+        return (models + position).move()
+    }
+
+    override func markTaken() { taken = true }
 
     override func snapshots() -> [DataStoreSnapshot] {
         // Reading a model's values runs its getters, which could insert: such an insert copies the run first.

@@ -48,4 +48,29 @@ struct DeferredInserts {
             }
         }
     }
+
+    /// ``forEachInsert(classModelsOnly:_:)`` over the class models, each moved out of the list rather than
+    /// copied, which empties their runs: how the models of a save are registered. A copy retained each model,
+    /// made long before and out of the cache by then in a save of thousands, and the list's end released it
+    /// again. A run shared with another copy of the list is read as ``forEachInsert(classModelsOnly:_:)`` reads
+    /// it, and kept.
+    mutating func takeEachClassModel(
+        _ body: (_ position: Int, _ id: PersistentIdentifier, _ model: consuming any PersistentModel) -> Void
+    ) {
+        var position = 0
+        for runIndex in runs.indices {
+            let count = runs[runIndex].identifiers.count
+            defer { position += count }
+            guard runs[runIndex].isClass else { continue }
+            let owned = isKnownUniquelyReferenced(&runs[runIndex]) && !runs[runIndex].isBeingRead
+            let run = runs[runIndex]
+            let identifiers = run.identifiers
+            for index in identifiers.indices {
+                body(
+                    position + index, identifiers[index],
+                    owned ? run.takeModel(at: index) : run.model(at: index))
+            }
+            if owned { run.markTaken() }
+        }
+    }
 }

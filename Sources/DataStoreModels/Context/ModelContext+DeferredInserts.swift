@@ -80,7 +80,7 @@ extension ModelContext {
     /// their place): a copy would retain each dictionary, made long before and out of the cache by now in a
     /// save of thousands, and the request's end release it again.
     func registerSavedDeferredInserts(_ saved: inout [DataStoreSnapshot]) {
-        let deferred = deferredInserts
+        var deferred = deferredInserts
         deferredInserts = DeferredInserts()
         assert(
             deferred.count == saved.count
@@ -88,10 +88,11 @@ extension ModelContext {
         var instances: [AnyObject] = []
         var plainInstances: [AnyObject] = []
         var reserved = false
+        let count = deferred.count
         saved.withUnsafeMutableBufferPointer { saved in
-            deferred.forEachInsert(classModelsOnly: true) { position, id, model in
+            deferred.takeEachClassModel { position, id, model in
                 if !reserved {
-                    registered.reserveCapacity(adding: deferred.count)
+                    registered.reserveCapacity(adding: count)
                     reserved = true
                 }
                 var values: [String: SnapshotValue] = [:]
