@@ -64,4 +64,21 @@ struct OrderedRowsRemovalTests {
         OrderedRows.remove([], from: &elements)
         #expect(elements == ["a", "b"])
     }
+
+    /// A copy of a table shares its kept orders until a row changes. A batch of deletes must leave the table an
+    /// order of its own even when the shared one holds none of the entity yet: the copy, which still has the
+    /// rows, would otherwise compute one later, and the table would read the deleted rows from it.
+    @Test func anOrderACopyComputesAfterADeleteIsNotTheTables() {
+        var table = SnapshotTable(storeIdentifier: "notes", schema: nil)
+        let ids = Self.identifiers((0..<10).map { "k\($0)" })
+        table.apply(
+            ids.map {
+                PlannedChange(kind: .insert, identifier: $0, values: ["title": .string($0.primaryKey)])
+            })
+        let copy = table
+        // Consecutive deletes of one entity: applied together, as a batch delete's are.
+        table.apply(ids[2..<5].map { PlannedChange(kind: .delete, identifier: $0) })
+        #expect(copy.rowsInIdentifierOrder.map(\.persistentIdentifier) == ids)
+        #expect(table.rowsInIdentifierOrder.map(\.persistentIdentifier) == Array(ids[..<2] + ids[5...]))
+    }
 }

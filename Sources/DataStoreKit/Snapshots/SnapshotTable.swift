@@ -174,18 +174,25 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
     /// applying each delete does, in one pass per structure.
     private mutating func deleteRows(of entity: String, _ deletes: ArraySlice<PlannedChange>) {
         let attributes = indexedAttributes(of: entity).map { Array($0) } ?? []
+        // A batch delete names its rows in identifier order: they come out of the kept order in place. Dropping
+        // the order instead would release every row it holds (a hundred thousand after a checkpoint). The kept
+        // order lets go of them first, so that the table's release below, right after reading each row, is
+        // the last one and frees the row while it is in the cache. (A delete of a row that is not there, which
+        // no plan makes, drops the order: it is not among the identifiers kept.)
+        // An instance a copy of the table shares is replaced: an order the copy computes later would be read
+        // here.
+        if !isKnownUniquelyReferenced(&identifierOrder) {
+            identifierOrder = OrderedRows()
+        } else if identifierOrder.holdsOrder(of: entity) {
+            var identifiers: [PersistentIdentifier] = []
+            identifiers.reserveCapacity(deletes.count)
+            for index in deletes.indices { identifiers.append(deletes[index].identifier) }
+            if !identifierOrder.remove(identifiers, of: entity) { identifierOrder = OrderedRows() }
+        }
         let removed = Self.take(
             deletes, from: &rowsByEntity[entity, default: [:]], reading: attributes, rules: rules[entity],
             owners: &uniqueOwners)
-        guard !removed.identifiers.isEmpty else { return }
-        // A batch delete names its rows in identifier order: they come out of the kept order in place. Dropping
-        // the order instead would release every row it holds (a hundred thousand after a checkpoint).
-        if !isKnownUniquelyReferenced(&identifierOrder)
-            || !identifierOrder.remove(removed.identifiers, of: entity)
-        {
-            identifierOrder = OrderedRows()
-        }
-        guard !attributes.isEmpty else { return }
+        guard !removed.identifiers.isEmpty, !attributes.isEmpty else { return }
         orderedValues = OrderedIndexValues()
         for (position, name) in attributes.enumerated() {
             Self.unindex(
@@ -550,6 +557,9 @@ final class OrderedRows: Sendable {
 
     /// Whether any order was computed (and so may be shared with a copy of the table).
     var isUsed: Bool { sorted.withLock { !$0.isEmpty } }
+
+    /// Whether the instance holds an order of `entity`'s rows.
+    func holdsOrder(of entity: String) -> Bool { sorted.withLock { $0[entity] != nil } }
 
     /// Whether the instance holds rows of `entity`, which an update of one of them makes stale.
     func holdsRows(of entity: String) -> Bool { sorted.withLock { $0[entity]?.rows != nil } }
