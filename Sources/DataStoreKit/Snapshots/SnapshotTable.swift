@@ -178,9 +178,8 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         // the order instead would release every row it holds (a hundred thousand after a checkpoint). The kept
         // order lets go of them first, so that the table's release below, right after reading each row, is
         // the last one and frees the row while it is in the cache. (A delete of a row that is not there, which
-        // no plan makes, drops the order: it is not among the identifiers kept.)
-        // An instance a copy of the table shares is replaced: an order the copy computes later would be read
-        // here.
+        // no plan makes, drops the order: it is not among the identifiers kept.) An instance a copy of the
+        // table shares is replaced instead: an order the copy computes later would be read here.
         if !isKnownUniquelyReferenced(&identifierOrder) {
             identifierOrder = OrderedRows()
         } else if identifierOrder.holdsOrder(of: entity) {
