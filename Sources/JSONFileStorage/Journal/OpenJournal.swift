@@ -24,4 +24,10 @@ final class OpenJournal: Sendable {
             return file
         }
     }
+
+    /// Closes the journal held, after this instance replaced it (a checkpoint, an erase): an unlinked file
+    /// open here keeps its disk space, and the last `close` frees its pages, which the next save would pay for.
+    func close() {
+        handle.withLock { $0 = nil }
+    }
 }

@@ -179,6 +179,7 @@ extension JSONFileDataStore: HistoryProvidingStore {
 
     private func compact(_ state: inout State) throws {
         try JournalIO.checkpoint(&state.replayed, files: files, journalEnd: state.journalEnd)
+        openJournal.close()
         // Held open from here: the state now refers to this journal (see `PinnedFile`).
         let journal = try StoreFile(path: files.journal, mode: .readOnly)
         state.journalPin = try PinnedFile(journal)

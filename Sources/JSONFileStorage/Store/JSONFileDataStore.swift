@@ -492,6 +492,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 schemaGeneration: 0)
             try AtomicFileWriter.remove(files.snapshot)
             JournalIO.removeSegments(except: [], files: files)
+            openJournal.close()
             let loaded = try JournalIO.load(files: files, configuration: configuration, repairTornTail: true)
             state.replayed = loaded.state
             state.journalPin = loaded.pin
