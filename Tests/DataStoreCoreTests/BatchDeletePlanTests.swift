@@ -85,6 +85,11 @@ import Testing
             (#Predicate { $0.group == 2 }, { $0[attribute: "group"] == .integer(2) }),
             (#Predicate { $0.title.contains("1") }, { "\($0[attribute: "title"])".contains("1") }),
             (#Predicate { $0.group == 7 }, { _ in false }),
+            // The index picks the candidates; the rest of the predicate still decides.
+            (
+                #Predicate { $0.group == 2 && $0.title.contains("1") },
+                { $0[attribute: "group"] == .integer(2) && "\($0[attribute: "title"])".contains("1") }
+            ),
             (nil, { _ in true }),
         ]
         for (predicate, matches) in cases {

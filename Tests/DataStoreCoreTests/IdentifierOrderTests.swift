@@ -32,6 +32,21 @@ import Testing
         #expect(misplaced == 0)
     }
 
+    /// The elements are moved into order in the buffer they came in, not copied into a new one: a copy of
+    /// thousands of rows retains what each one holds (out of the cache, in a batch delete) and releases it again
+    /// when the old buffer goes. The sort kept a second reference to the buffer it was given, so the first
+    /// swap copied it.
+    @Test func theElementsAreSortedInTheBufferTheyCameIn() {
+        var random = SplitMix64(seed: 7)
+        let rows = (0..<1_000).map { _ in Self.id(String(UInt64.random(in: 0...UInt64.max, using: &random))) }
+            .map { DataStoreSnapshot(persistentIdentifier: $0, values: ["title": .string("t")]) }
+        let expected = rows.map(\.persistentIdentifier).sorted()
+        let buffer = rows.withUnsafeBufferPointer { $0.baseAddress }
+        let sorted = IdentifierOrder.sorted(consume rows, by: \.persistentIdentifier)
+        #expect(sorted.map(\.persistentIdentifier) == expected)
+        #expect(sorted.withUnsafeBufferPointer { $0.baseAddress } == buffer, "the rows were copied")
+    }
+
     /// The radix sort orders by the first word, then the second, keeping the input order of equal keys, with
     /// bytes that every key shares (skipped passes) anywhere in either word.
     @Test(arguments: [UInt64(0xFF), 0xFF00_0000_0000_0000, 0x00FF_FF00_0000_0000, .max])

@@ -162,7 +162,7 @@ public enum SnapshotQuery {
             matches.append((model, snapshot))
         }
         if descriptor.sortBy.isEmpty {
-            matches = IdentifierOrder.sorted(matches, by: \.snapshot.persistentIdentifier)
+            matches = IdentifierOrder.sorted(consume matches, by: \.snapshot.persistentIdentifier)
         } else {
             let comparator = descriptor.sortBy
             matches.sort { lhs, rhs in

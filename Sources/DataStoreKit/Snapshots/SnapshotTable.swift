@@ -340,6 +340,11 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 areInIdentifierOrder: false,
                 satisfyBounds: true)
         }
+        if let holders = indexedEqualityHolders(of: entity, bounds: bounds) {
+            return SnapshotCandidates(
+                rows: Self.rows(holders, in: rowsByEntity[entity] ?? [:]), areInIdentifierOrder: false,
+                satisfyBounds: true)
+        }
         if let indexed = indexedAttributes(of: entity), let index = valueIndex[entity] {
             if let membership = bounds.attributeMembership, indexed.contains(membership.name) {
                 let rows = rowsByEntity[entity] ?? [:]
@@ -399,6 +404,15 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
         }
         return SnapshotCandidates(
             rows: identifierOrder.rows(of: entity, in: rows), areInIdentifierOrder: true)
+    }
+
+    /// The models an index files under the value of an equality on an indexed attribute, when that equality is
+    /// the bounds' only constraint: exactly the rows of `entity` that satisfy `bounds`.
+    func indexedEqualityHolders(of entity: String, bounds: PredicateBoundValues) -> IndexHolders? {
+        guard Self.isDecidedByIndexEquality(bounds), let only = bounds.attributeConstraints.first,
+            indexedAttributes(of: entity)?.contains(only.name) == true, let index = valueIndex[entity]
+        else { return nil }
+        return index[only.name]?[only.value] ?? IndexHolders()
     }
 
     /// Whether the rows an index files under an equality's value are exactly the rows that satisfy `bounds`:
