@@ -80,6 +80,24 @@ import Testing
                 && parsed.firstChange == 7)
     }
 
+    /// A checkpoint's rows records, spelled by the fast codec (each identifier's entity and store copied from
+    /// the row before when they are the same), are the bytes Foundation writes: rows of several entities and
+    /// stores, and an entity name that needs escaping.
+    @Test func rowsRecordsAreTheBytesFoundationWrites() throws {
+        let rows = [
+            ("trips", "Trip", "a"), ("trips", "Trip", "b"), ("other", "Trip", "c"), (nil, "Trip", "d"),
+            ("trips", "Trip", "e"), ("trips", "Odd \"name\"", "f"), ("trips", "Trip", "g\n"),
+        ].map { store, entity, key in
+            DataStoreSnapshot(
+                persistentIdentifier: .init(storeIdentifier: store, entityName: entity, primaryKey: key),
+                values: ["name": .string("n \(key)"), "days": .integer(3)])
+        }
+        let fast = TransactionCodec.encode(rows: rows[...])
+        #expect(
+            String(decoding: fast, as: UTF8.self)
+                == String(decoding: try foundation(.rows(.init(rows: rows))), as: UTF8.self))
+    }
+
     @Test func otherRecordKindsStillDecode() throws {
         let header = JournalRecord.header(.init(format: 1, store: "trips", epoch: UUID(), created: Date()))
         guard case .header(let decoded) = try TransactionCodec.decode(try foundation(header)) else {

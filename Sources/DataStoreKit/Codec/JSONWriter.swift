@@ -139,7 +139,7 @@ public struct JSONWriter: ~Copyable {
 
     /// An object key that is plain ASCII needing no escape (a format's own field names): copied without
     /// looking for characters to escape.
-    mutating func key(literal name: StaticString) {
+    package mutating func key(literal name: StaticString) {
         comma()
         put(UInt8(ascii: "\""))
         put(name)
@@ -324,7 +324,7 @@ public struct JSONWriter: ~Copyable {
     /// Where this writer last spelled an identifier's fixed parts for one entity and store: the bytes of
     /// `{"entity":…,"key":` before the key and of `,"store":…}` after it, copied from there for the next
     /// identifier that names the same ones (no allocation, no escaping scan).
-    struct IdentifierSpelling {
+    package struct IdentifierSpelling {
         let entityName: String
         let storeIdentifier: String?
         fileprivate let prefix: Range<Int>
@@ -338,7 +338,7 @@ public struct JSONWriter: ~Copyable {
     /// ``identifier(_:)``, copying the entity and store from where `spelling` says this writer last spelled
     /// them, or spelling them and noting where when `id` names others: a transaction's changes are mostly of
     /// one entity, and their names need escaping once.
-    mutating func identifier(_ id: PersistentIdentifier, reusing spelling: inout IdentifierSpelling?) {
+    package mutating func identifier(_ id: PersistentIdentifier, reusing spelling: inout IdentifierSpelling?) {
         comma()
         guard let known = spelling, known.spells(id) else {
             let prefixStart = count

@@ -47,13 +47,15 @@ enum TransactionCodec {
         writer.key("rows")
         writer.beginArray()
         // Each row read in place: iterating the slice would copy each one, retaining and releasing its
-        // identifier's strings and its values.
+        // identifier's strings and its values. The keys are the format's own (nothing to escape), and the
+        // rows of an entity spell its name and store alike: copied, not written again.
+        var spelling: JSONWriter.IdentifierSpelling?
         rows.withUnsafeBufferPointer { rows in
             for index in rows.indices {
                 writer.beginObject()
-                writer.key("persistentIdentifier")
-                writer.identifier(rows[index].persistentIdentifier)
-                writer.key("values")
+                writer.key(literal: "persistentIdentifier")
+                writer.identifier(rows[index].persistentIdentifier, reusing: &spelling)
+                writer.key(literal: "values")
                 writer.values(rows[index].values)
                 writer.endObject()
             }
