@@ -338,7 +338,9 @@ public struct JSONWriter: ~Copyable {
     /// ``identifier(_:)``, copying the entity and store from where `spelling` says this writer last spelled
     /// them, or spelling them and noting where when `id` names others: a transaction's changes are mostly of
     /// one entity, and their names need escaping once.
-    package mutating func identifier(_ id: PersistentIdentifier, reusing spelling: inout IdentifierSpelling?) {
+    package mutating func identifier(
+        _ id: PersistentIdentifier, reusing spelling: inout IdentifierSpelling?
+    ) {
         comma()
         guard let known = spelling, known.spells(id) else {
             let prefixStart = count
