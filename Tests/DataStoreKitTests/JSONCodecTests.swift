@@ -102,6 +102,28 @@ import Testing
                 == String(decoding: try foundationBytes(rows), as: UTF8.self))
     }
 
+    /// The writer looks for bytes to escape eight at a time: every byte value, at every position of strings
+    /// of 1 to 19 bytes (inside the words, at their edges and in the tail read one by one), among bytes that
+    /// need no escape, is found exactly when it needs one.
+    @Test func theScanForBytesToEscapeFindsExactlyThem() {
+        var misjudged: [(length: Int, position: Int, byte: UInt8)] = []
+        for length in 1...19 {
+            for position in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    // Around it, bytes just past each boundary the word tests compare with.
+                    let neighbours: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xFF]
+                    var bytes = (0..<length).map { neighbours[$0 % 8] }
+                    bytes[position] = byte
+                    let expected = byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    let found = bytes.withUnsafeBufferPointer { JSONWriter.needsEscaping($0) }
+                    if found != expected { misjudged.append((length, position, byte)) }
+                }
+            }
+        }
+        #expect(misjudged.isEmpty, "\(misjudged.prefix(5))")
+        #expect(!JSONWriter.needsEscaping(UnsafeBufferPointer(start: nil, count: 0)))
+    }
+
     @Test func escapedInputParses() throws {
         let json = #"{"a":"\u00e9\ud834\udd1e\/\n","b":[1,-2.5e3,true,false,null],"c":{}}"#
         let value = try JSONParser.parse(Array(json.utf8))
