@@ -55,4 +55,33 @@ import Testing
         #expect(table[spelledAgain] == 0)
         #expect(table.count == 5)
     }
+
+    /// The store is held as an enum, not a `String?` (see `PersistentIdentifier.store`): an unresolved identifier
+    /// and one of a store named `""` stay apart, setting the store works both ways, the Codable form is
+    /// unchanged, and an identifier is still three strings' room (every row and change holds one).
+    @Test func theStorePartKeepsUnresolvedApartFromAnEmptyName() throws {
+        var id = PersistentIdentifier(storeIdentifier: "", entityName: "Trip", primaryKey: "k1")
+        let unresolved = PersistentIdentifier(storeIdentifier: nil, entityName: "Trip", primaryKey: "k1")
+        #expect(id.isResolved && id.storeIdentifier == "")
+        #expect(!unresolved.isResolved && unresolved.storeIdentifier == nil)
+        #expect(id != unresolved && (unresolved < id) && !(id < unresolved))
+        id.storeIdentifier = nil
+        #expect(id == unresolved)
+        id.storeIdentifier = "trips"
+        #expect(id.storeIdentifier == "trips" && id.isResolved)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(
+            String(decoding: try encoder.encode(id), as: UTF8.self)
+                == #"{"entity":"Trip","key":"k1","store":"trips"}"#)
+        #expect(
+            String(decoding: try encoder.encode(unresolved), as: UTF8.self)
+                == #"{"entity":"Trip","key":"k1"}"#)
+        for original in [id, unresolved] {
+            let decoded = try JSONDecoder().decode(
+                PersistentIdentifier.self, from: try encoder.encode(original))
+            #expect(decoded == original && decoded.storeIdentifier == original.storeIdentifier)
+        }
+        #expect(MemoryLayout<PersistentIdentifier>.size == 3 * MemoryLayout<String>.size)
+    }
 }

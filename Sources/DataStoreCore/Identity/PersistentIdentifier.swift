@@ -14,15 +14,38 @@ import Synchronization
 /// unresolved). Identifiers order by store, then entity, then primary key, so that results are deterministic.
 public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     /// The identifier of the store that holds the model, or `nil` while the identifier is unresolved.
-    public var storeIdentifier: String?
+    public var storeIdentifier: String? {
+        @inlinable get {
+            guard case .named(let name) = store else { return nil }
+            return name
+        }
+        @inlinable set { store = Store(newValue) }
+    }
     /// The name of the model's entity in the schema.
     public var entityName: String
     /// The key that is unique among the entity's instances in the store.
     public var primaryKey: String
 
+    /// The store part, held as an enum of this module's rather than a `String?`: Swift 6.3 copies a stored
+    /// `String?` that is not in a register (an identifier copied from one array or table into another, a few
+    /// times for every model a save or a fetch handles) through the run-time witness table of `Optional`,
+    /// which calls `String`'s: a hundred instructions where a retain takes a few. This enum has the same
+    /// size and copies through a witness of its own, without the nested calls.
+    @usableFromInline var store: Store
+
+    /// The store an identifier names, or none while unresolved.
+    @usableFromInline enum Store: Hashable, Sendable {
+        case unresolved
+        case named(String)
+
+        @inlinable init(_ name: String?) {
+            if let name { self = .named(name) } else { self = .unresolved }
+        }
+    }
+
     /// Creates an identifier from its three parts.
     public init(storeIdentifier: String?, entityName: String, primaryKey: String) {
-        self.storeIdentifier = storeIdentifier
+        self.store = Store(storeIdentifier)
         self.entityName = entityName
         self.primaryKey = primaryKey
     }
@@ -101,13 +124,17 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     }
 
     /// Whether a context has yet to resolve this identifier to a store and entity.
-    public var isResolved: Bool { storeIdentifier != nil }
+    public var isResolved: Bool { store != .unresolved }
 
-    /// Orders by store identifier, entity name and primary key.
+    /// Orders by store identifier (unresolved first), entity name and primary key.
     public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
         // Equality first: the store and entity are usually the same, and short strings compare equal cheaply.
-        if lhs.storeIdentifier != rhs.storeIdentifier {
-            return (lhs.storeIdentifier ?? "") < (rhs.storeIdentifier ?? "")
+        if lhs.store != rhs.store {
+            // Unresolved first, then by name (an unresolved identifier and one of a store named `""` are
+            // ordered too, as they are unequal).
+            guard case .named(let right) = rhs.store else { return false }
+            guard case .named(let left) = lhs.store else { return true }
+            return left < right
         }
         if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
         return lhs.primaryKey < rhs.primaryKey
@@ -118,8 +145,7 @@ public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, Cus
     /// first comparison, where comparing the store and entity first (equal in the whole table) tripled it.
     @inlinable
     public static func == (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
-        lhs.primaryKey == rhs.primaryKey && lhs.entityName == rhs.entityName
-            && lhs.storeIdentifier == rhs.storeIdentifier
+        lhs.primaryKey == rhs.primaryKey && lhs.entityName == rhs.entityName && lhs.store == rhs.store
     }
 
     /// Hashes the primary key only: it tells identifiers apart almost always, and hashing the store and entity
