@@ -1,13 +1,14 @@
 /// CRC-32 (IEEE 802.3, the zlib polynomial), for record checksums.
 ///
-/// Computed eight bytes at a time ("slicing-by-8": eight tables, each advancing the remainder by one more
+/// Computed sixteen bytes at a time ("slicing-by-16": sixteen tables, each advancing the remainder by one more
 /// byte), since every record written and read is checksummed whole: a byte at a time cost a time-series save
-/// of 1,000 samples about a tenth of its time.
+/// of 1,000 samples about a tenth of its time, and eight at a time was still 4% of the instructions of a JSON
+/// store's bulk insert and its checkpoint.
 public enum CRC32 {
-    /// Eight tables of 256 entries, one after the other: table 0 is the classic byte-at-a-time table, table
+    /// Sixteen tables of 256 entries, one after the other: table 0 is the classic byte-at-a-time table, table
     /// `k` the remainder of a byte followed by `k` zero bytes.
     private static let tables: [UInt32] = {
-        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        var tables = [UInt32](repeating: 0, count: 16 * 256)
         for index in 0..<256 {
             var value = UInt32(index)
             for _ in 0..<8 {
@@ -15,7 +16,7 @@ public enum CRC32 {
             }
             tables[index] = value
         }
-        for slice in 1..<8 {
+        for slice in 1..<16 {
             for index in 0..<256 {
                 let previous = tables[(slice - 1) * 256 + index]
                 tables[slice * 256 + index] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
@@ -79,16 +80,28 @@ public enum CRC32 {
             var crc: UInt32 = 0xFFFF_FFFF
             var offset = 0
             let count = buffer.count
-            while count - offset >= 8 {
+            while count - offset >= 16 {
+                // The first word carries the remainder; each byte then goes through the table for the number
+                // of bytes that follow it in the block.
+                let first =
+                    UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ crc
+                let second = UInt32(
+                    littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                let third = UInt32(
+                    littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))
+                let fourth = UInt32(
+                    littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                crc =
+                    lookup(tables, 15, first) ^ lookup(tables, 11, second) ^ lookup(tables, 7, third)
+                    ^ lookup(tables, 3, fourth)
+                offset += 16
+            }
+            if count - offset >= 8 {
                 let low =
                     UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ crc
                 let high = UInt32(
                     littleEndian: buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
-                crc =
-                    tables[7 * 256 + Int(low & 0xFF)] ^ tables[6 * 256 + Int((low >> 8) & 0xFF)]
-                    ^ tables[5 * 256 + Int((low >> 16) & 0xFF)] ^ tables[4 * 256 + Int(low >> 24)]
-                    ^ tables[3 * 256 + Int(high & 0xFF)] ^ tables[2 * 256 + Int((high >> 8) & 0xFF)]
-                    ^ tables[256 + Int((high >> 16) & 0xFF)] ^ tables[Int(high >> 24)]
+                crc = lookup(tables, 7, low) ^ lookup(tables, 3, high)
                 offset += 8
             }
             while offset < count {
@@ -97,6 +110,17 @@ public enum CRC32 {
             }
             return crc ^ 0xFFFF_FFFF
         }
+    }
+
+    /// The four bytes of `word` (least significant first) through tables `highest`, `highest - 1`, … `highest -
+    /// 3`: the first byte of the word has the most bytes after it.
+    @inline(__always)
+    private static func lookup(_ tables: UnsafeBufferPointer<UInt32>, _ highest: Int, _ word: UInt32)
+        -> UInt32
+    {
+        tables[highest &* 256 &+ Int(word & 0xFF)] ^ tables[(highest &- 1) &* 256 &+ Int((word >> 8) & 0xFF)]
+            ^ tables[(highest &- 2) &* 256 &+ Int((word >> 16) & 0xFF)]
+            ^ tables[(highest &- 3) &* 256 &+ Int(word >> 24)]
     }
 
     /// The classic byte-at-a-time computation: what the tests check the sliced one against.
