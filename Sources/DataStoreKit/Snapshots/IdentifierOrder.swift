@@ -8,7 +8,7 @@ import DataStoreCore
 /// entity and an ASCII primary key (where `String`'s order is the order of the bytes), each key's first 16
 /// bytes are read once into two integers and the sort compares those, falling back to whole keys on a tie.
 /// Otherwise it sorts through `<`.
-enum IdentifierOrder {
+package enum IdentifierOrder {
     /// `elements` sorted by `identifier`, ascending.
     ///
     /// The elements are moved into place, not copied: rows hold references, and copying thousands of them
@@ -47,9 +47,18 @@ enum IdentifierOrder {
     /// skips the bytes every key has alike (a short key's `low`, a prefix all keys share). For a hundred
     /// thousand random keys it did the work of a comparison sort in about a tenth of the time: each pass is
     /// one count and one move a key, where comparisons cost seventeen a key, each a call through a closure.
-    static func radixSort(_ keys: inout [PrefixKey]) {
+    /// (A fetch also sorts its rows' addresses with it, `high` the address: see `MemoryOrder`.)
+    package static func radixSort(_ keys: inout [PrefixKey]) {
         let count = keys.count
         guard count > 1 else { return }
+        // The bits in which some key differs from the first, found in one pass: a byte where none does is
+        // skipped without counting (the whole low word of an address, or of a key of eight bytes or fewer).
+        var differing = (high: UInt64(0), low: UInt64(0))
+        let first = keys[0]
+        for index in 0..<count {
+            differing.high |= keys[index].high ^ first.high
+            differing.low |= keys[index].low ^ first.low
+        }
         var scratch = keys
         var counts = [Int](repeating: 0, count: 256)
         keys.withUnsafeMutableBufferPointer { keys in
@@ -60,13 +69,13 @@ enum IdentifierOrder {
                     for pass in 0..<16 {
                         let shift = UInt64(pass % 8 * 8)
                         let lowWord = pass < 8
+                        // Every key has this byte alike: the pass would move nothing.
+                        if ((lowWord ? differing.low : differing.high) >> shift) & 0xFF == 0 { continue }
                         @inline(__always) func digit(_ key: PrefixKey) -> Int {
                             Int(truncatingIfNeeded: ((lowWord ? key.low : key.high) >> shift) & 0xFF)
                         }
                         counts.update(repeating: 0)
                         for index in 0..<count { counts[digit(from[index])] += 1 }
-                        // Every key has this byte alike: the pass would move nothing.
-                        if counts[digit(from[0])] == count { continue }
                         var offset = 0
                         for value in 0..<256 {
                             let number = counts[value]
@@ -110,10 +119,17 @@ enum IdentifierOrder {
     }
 
     /// An element's position and the first 16 bytes of its primary key, big-endian (zero past the end).
-    struct PrefixKey {
-        var high: UInt64
-        var low: UInt64
-        var index: Int
+    package struct PrefixKey {
+        package var high: UInt64
+        package var low: UInt64
+        package var index: Int
+
+        /// The key of the element at `index`.
+        package init(high: UInt64, low: UInt64, index: Int) {
+            self.high = high
+            self.low = low
+            self.index = index
+        }
     }
 
     /// The prefix keys, or `nil` when they would not give `<`'s order: identifiers of several stores or

@@ -1,4 +1,5 @@
 import DataStoreCore
+import DataStoreKit
 
 /// The order in which a fetch makes its models: the order of the rows' values in memory.
 ///
@@ -19,14 +20,15 @@ enum MemoryOrder {
             let offset = valuesOffset, let base = snapshots.baseAddress
         else { return Array(snapshots.indices) }
         let stride = MemoryLayout<DataStoreSnapshot>.stride
-        var keyed = snapshots.indices.map { position in
-            (
-                address: UnsafeRawPointer(base).load(
-                    fromByteOffset: position * stride + offset, as: UInt.self),
-                position: position
-            )
+        var keys = snapshots.indices.map { position in
+            IdentifierOrder.PrefixKey(
+                high: UInt64(
+                    UnsafeRawPointer(base).load(fromByteOffset: position * stride + offset, as: UInt.self)),
+                low: 0, index: position)
         }
-        keyed.sort { $0.address < $1.address }
-        return keyed.map(\.position)
+        // The radix sort identifier order uses (the addresses' shared high bytes and the empty low word are
+        // skipped): sorting the pairs through a comparison was a twentieth of a fetch of 16,000 rows.
+        IdentifierOrder.radixSort(&keys)
+        return keys.map(\.index)
     }
 }
