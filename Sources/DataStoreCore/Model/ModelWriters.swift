@@ -27,9 +27,12 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
     private let names: [String]
     /// The attributes' positions by name, for ``fill(_:from:resolver:)``.
     private let positions: AttributePositions
-    /// By position, the writers of the attributes written in place: kept apart from `entries`, in a type that
-    /// is not generic, so that the loop that writes them needs no type metadata at run time.
-    private let inPlace: [InPlaceWriter?]
+    /// By position, the writers of the attributes written in place (``InPlaceWriter/none`` where there is
+    /// none): kept apart from `entries`, in a type that is not generic, so that the loop that writes them needs
+    /// no type metadata at run time.
+    private let inPlace: [InPlaceWriter]
+    /// A bit per position (up to 64) that has a writer in `inPlace`.
+    private let inPlacePositions: UInt64
     /// By position, the writers of the relationships whose storage a fresh model's faults are written to in
     /// place (without going through the attribute's declaration).
     private let faults: [(offset: Int, write: FreshFaultWriter)?]
@@ -42,11 +45,16 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
                 write: attribute.freshWriter(storage: storages[position]))
         }
         inPlace = entries.map { entry in
-            guard case .inPlace(let offset, let write) = entry.write else { return nil }
+            guard case .inPlace(let offset, let write) = entry.write else { return .none }
             return InPlaceWriter(offset: offset, write: write)
         }
+        var inPlacePositions: UInt64 = 0
+        for entry in entries where entry.position < UInt64.bitWidth {
+            if case .inPlace = entry.write { inPlacePositions |= 1 << entry.position }
+        }
+        self.inPlacePositions = inPlacePositions
         faults = Model.schemaAttributes.map { $0.relationship?.freshFaultWriter() }
-        writesInPlace = inPlace.contains { $0 != nil } || faults.contains { $0 != nil }
+        writesInPlace = inPlacePositions != 0 || faults.contains { $0 != nil }
         attributeCount = entries.count
         names = entries.map(\.name)
         positions = AttributePositions(entries.map(\.name))
@@ -84,7 +92,8 @@ final class ModelWriters<Model: PersistentModel>: @unchecked Sendable {
         var unset = UInt64.max >> (UInt64.bitWidth - attributeCount)
         if let instance {
             unset = InPlaceWriter.write(
-                values, into: instance, writers: inPlace, positions: positions, unset: unset)
+                values, into: instance, writers: inPlace, written: inPlacePositions, positions: positions,
+                unset: unset)
         }
         // What is left: relationships, attributes not written in place, values of the wrong kind (which throw
         // the typed error) and attributes the snapshot lacks.
