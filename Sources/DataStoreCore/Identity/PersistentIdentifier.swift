@@ -11,7 +11,8 @@ import Synchronization
 /// (``init()``) carries one until a context inserts it. Contexts resolve it by its ``primaryKey``.
 ///
 /// The Codable form is `{"store":"trips","entity":"Trip","key":"…"}` (the `store` key is omitted while
-/// unresolved). Identifiers order by store, then entity, then primary key, so that results are deterministic.
+/// unresolved). Identifiers order by store (unresolved ones first), then entity, then primary key, so that
+/// results are deterministic.
 public struct PersistentIdentifier: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     /// The identifier of the store that holds the model, or `nil` while the identifier is unresolved.
     public var storeIdentifier: String? {

@@ -118,7 +118,8 @@ package enum IdentifierOrder {
         }
     }
 
-    /// An element's position and the first 16 bytes of its primary key, big-endian (zero past the end).
+    /// An element's position and the first 16 bytes of its primary key, big-endian (zero past the end); or,
+    /// for `MemoryOrder`, a row's address in `high` and zero in `low`.
     package struct PrefixKey {
         package var high: UInt64
         package var low: UInt64

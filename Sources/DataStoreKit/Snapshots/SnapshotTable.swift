@@ -392,10 +392,10 @@ public struct SnapshotTable: SnapshotRowSource, Sendable {
                 if smallest.map({ holders.count < $0.count }) ?? true { smallest = IndexHolders(holders) }
             }
             if let smallest {
+                // Not the whole answer: an equality that decides the bounds alone returned above.
                 let rows = rowsByEntity[entity] ?? [:]
                 return SnapshotCandidates(
-                    rows: Self.rows(smallest, in: rows), areInIdentifierOrder: false,
-                    satisfyBounds: Self.isDecidedByIndexEquality(bounds))
+                    rows: Self.rows(smallest, in: rows), areInIdentifierOrder: false, satisfyBounds: false)
             }
         }
         guard ordered, let rows = rowsByEntity[entity], rows.count > 1 else {
