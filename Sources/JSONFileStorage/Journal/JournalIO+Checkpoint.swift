@@ -45,9 +45,12 @@ extension JournalIO {
             if body.sequence >= journalFirst && index.isRetained(body.sequence) { fresh.append((body, line)) }
         }
         // The new segment is written (and synchronised) on another thread while the snapshot, which lists it,
-        // is encoded on this one; the snapshot replaces the old one only once the segment is on disk.
+        // is encoded on this one (and its rows on the threads left), when there are two threads to spare
+        // beside the app's (`ParallelChunks.threadsBesideTheApp`); one after the other on this thread
+        // otherwise. The snapshot replaces the old one only once the segment is on disk.
         let segment = segmentFile(fresh, files: files)
         if let (entry, _) = segment { segments.append(entry) }
+        let threads = ParallelChunks.threadsBesideTheApp
         let (written, encoded) = ParallelChunks.both(
             {
                 Result {
@@ -55,7 +58,10 @@ extension JournalIO {
                     try AtomicFileWriter.replace(files.file(entry.name), with: contents)
                 }
             },
-            { [segments] in Result { try snapshotFile(state, segments: segments) } })
+            { [segments] in
+                Result { try snapshotFile(state, segments: segments, threads: max(1, threads - 1)) }
+            },
+            concurrently: threads > 1)
         try written.get()
         let snapshot = try encoded.get()
         try AtomicFileWriter.replace(files.snapshot, with: snapshot)
@@ -69,22 +75,29 @@ extension JournalIO {
         removeSegments(except: Set(segments.map(\.name)), files: files)
     }
 
-    /// The snapshot file's bytes: the `snapshot` record, then the rows in `rows` records of a thousand.
-    private static func snapshotFile(_ state: ReplayedState, segments: [HistoryIndex.File]) throws -> Data {
+    /// The snapshot file's bytes: the `snapshot` record, then the rows in `rows` records of a thousand, encoded
+    /// and framed on `threads` threads at most, each taking a run of records: the same bytes, in the same
+    /// order, as one after the other.
+    static func snapshotFile(_ state: ReplayedState, segments: [HistoryIndex.File], threads: Int) throws
+        -> Data
+    {
         var record = state.snapshotRecord(segments: segments)
         let rows = record.rows
         record.rows = []
         var file = try encode(.snapshot(record))
-        // The rows records are encoded and framed on all cores: the same bytes, in the same order, as one
-        // after the other.
         let starts = Array(stride(from: 0, to: rows.count, by: 1_000))
-        let records = ParallelChunks.map(starts.count) { chunk in
-            let start = starts[chunk]
-            return RecordFraming.frame(
-                TransactionCodec.encode(rows: rows[start..<min(start + 1_000, rows.count)]))
+        let shares = ParallelChunks.ranges(of: starts.indices, minimumChunkLength: 1, cores: threads)
+        let parts = ParallelChunks.map(shares.count) { share in
+            var part = Data()
+            for start in starts[shares[share]] {
+                part.append(
+                    RecordFraming.frame(
+                        TransactionCodec.encode(rows: rows[start..<min(start + 1_000, rows.count)])))
+            }
+            return part
         }
-        file.reserveCapacity(file.count + records.reduce(0) { $0 + $1.count })
-        for record in records { file.append(record) }
+        file.reserveCapacity(file.count + parts.reduce(0) { $0 + $1.count })
+        for part in parts { file.append(part) }
         return file
     }
 
