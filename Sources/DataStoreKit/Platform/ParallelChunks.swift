@@ -11,9 +11,10 @@ package enum ParallelChunks {
     package static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// The threads that work running beside the app's (a checkpoint, which the store's readers do not wait
-    /// for) takes at most: every core but one, so that the app's own threads keep a core. On two cores that
-    /// is one: a checkpoint on both kept a reader of the same store off the CPU for 5 to 7 ms at a time, a
-    /// scheduler slice (`json_fetch_stall_vs_checkpoint`).
+    /// for) keeps busy at most: every core but one, so that the app's own threads keep a core. On two cores
+    /// that is one: a checkpoint on both kept a reader of the same store off the CPU for 5 to 7 ms at a time, a
+    /// scheduler slice (`json_fetch_stall_vs_checkpoint`). A thread that mostly waits for the device does not
+    /// count.
     package static let threadsBesideTheApp = max(1, cores - 1)
 
     /// `body(chunk)` for every chunk in `0..<count`, run concurrently (on the calling thread alone when there
@@ -27,17 +28,12 @@ package enum ParallelChunks {
         return slots.moveOut()
     }
 
-    /// `first()` on another thread while `second()` runs on this one (or, unless `concurrently`, one after the
-    /// other on this one), and both results once both are done: how a checkpoint writes its history segment
-    /// (input and output) while it encodes the snapshot. Neither may throw: return a `Result`, so that the
-    /// caller has both outcomes whichever failed.
+    /// `first()` on another thread while `second()` runs on this one, and both results once both are done:
+    /// how a checkpoint synchronises its history segment while it encodes the snapshot. Neither may throw:
+    /// return a `Result`, so that the caller has both outcomes whichever failed.
     package static func both<First: Sendable, Second>(
-        _ first: @escaping @Sendable () -> First, _ second: () -> Second, concurrently: Bool = true
+        _ first: @escaping @Sendable () -> First, _ second: () -> Second
     ) -> (First, Second) {
-        guard concurrently else {
-            let firstResult = first()
-            return (firstResult, second())
-        }
         let done = DispatchGroup()
         let result = Slots<First>(count: 1)
         DispatchQueue.global().async(group: done) { result.base.initialize(to: first()) }

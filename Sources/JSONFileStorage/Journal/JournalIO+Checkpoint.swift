@@ -44,24 +44,22 @@ extension JournalIO {
         try SegmentReader(files: files).forEachJournalTransaction(through: journalEnd) { body, line in
             if body.sequence >= journalFirst && index.isRetained(body.sequence) { fresh.append((body, line)) }
         }
-        // The new segment is written (and synchronised) on another thread while the snapshot, which lists it,
-        // is encoded on this one (and its rows on the threads left), when there are two threads to spare
-        // beside the app's (`ParallelChunks.threadsBesideTheApp`); one after the other on this thread
-        // otherwise. The snapshot replaces the old one only once the segment is on disk.
+        // The new segment is written on this thread, then synchronised (and renamed into place) on another,
+        // which mostly waits for the device, while the snapshot that lists it is encoded here; the snapshot
+        // replaces the old one only once the segment is on disk. The encoding takes every core but one
+        // (`ParallelChunks.threadsBesideTheApp`): the instance's readers go on during a checkpoint.
         let segment = segmentFile(fresh, files: files)
         if let (entry, _) = segment { segments.append(entry) }
-        let threads = ParallelChunks.threadsBesideTheApp
+        let pending = try segment.map { entry, contents in
+            try AtomicFileWriter.written(files.file(entry.name), contents)
+        }
         let (written, encoded) = ParallelChunks.both(
-            {
-                Result {
-                    guard let (entry, contents) = segment else { return }
-                    try AtomicFileWriter.replace(files.file(entry.name), with: contents)
-                }
-            },
+            { Result { try pending?.complete() } },
             { [segments] in
-                Result { try snapshotFile(state, segments: segments, threads: max(1, threads - 1)) }
-            },
-            concurrently: threads > 1)
+                Result {
+                    try snapshotFile(state, segments: segments, threads: ParallelChunks.threadsBesideTheApp)
+                }
+            })
         try written.get()
         let snapshot = try encoded.get()
         try AtomicFileWriter.replace(files.snapshot, with: snapshot)
