@@ -5,9 +5,9 @@ import Testing
 
 @testable import JSONFileStorage
 
-/// A checkpoint's snapshot file is encoded on as many threads as it may take beside the app's (one on two
-/// cores, more on more): its bytes must be the same whatever that number, the `snapshot` record then one
-/// `rows` record per thousand rows, in identifier order.
+/// A checkpoint's snapshot file, its rows records encoded and framed on every core: the bytes must be those of
+/// the `snapshot` record then one `rows` record per thousand rows, in identifier order, written one after the
+/// other.
 @Suite struct SnapshotFileTests {
     /// A state holding `count` rows of two entities, with strings that need escaping.
     static func state(rows count: Int) -> ReplayedState {
@@ -40,14 +40,11 @@ import Testing
     }
 
     @Test(arguments: [0, 1, 999, 1_000, 3_500, 7_001])
-    func theFileIsTheSameOnAnyNumberOfThreads(rows: Int) throws {
+    func theFileIsTheRecordsOneAfterTheOther(rows: Int) throws {
         let state = Self.state(rows: rows)
         let expected = try Self.expected(state)
         // One record a line: the snapshot record, then a rows record per thousand rows.
         #expect(expected.count { $0 == UInt8(ascii: "\n") } == 1 + (rows + 999) / 1_000)
-        for threads in [1, 2, 3, 4, 8] {
-            let file = try JournalIO.snapshotFile(state, segments: [], threads: threads)
-            #expect(file == expected, "\(rows) rows on \(threads) threads")
-        }
+        #expect(try JournalIO.snapshotFile(state, segments: []) == expected)
     }
 }

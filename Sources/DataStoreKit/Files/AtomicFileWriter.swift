@@ -14,25 +14,23 @@ public import Foundation
 public enum AtomicFileWriter {
     /// Replaces the file at `path` with `contents`, durably.
     public static func replace(_ path: String, with contents: Data) throws(DataStoreError) {
-        try written(path, contents).complete()
-    }
-
-    /// The first half of ``replace(_:with:)``: `contents` written to a temporary file beside `path`, which is
-    /// unchanged until ``PendingReplacement/complete()`` synchronises the temporary file and renames it over
-    /// `path`. The half that waits for the device can then run on another thread while this one goes on (a
-    /// checkpoint encodes its snapshot while its new history segment is synchronised).
-    package static func written(_ path: String, _ contents: Data) throws(DataStoreError) -> PendingReplacement
-    {
         let temporary = path + ".tmp-\(getpid())"
         do {
             let file = try StoreFile(path: temporary, mode: .readWrite(create: true))
             try file.truncate(to: 0)
             try file.write(contents, at: 0)
-            return PendingReplacement(file: file, replacing: path)
+            try file.synchronize()
         } catch {
             unlink(temporary)
             throw error
         }
+        guard !FaultInjection.shouldFail(.rename, path: path), rename(temporary, path) == 0 else {
+            let failure = systemError("rename", path: path)
+            unlink(temporary)
+            throw failure
+        }
+        FaultInjection.note(.rename(from: temporary, to: path), path: path)
+        try synchronizeDirectory(containing: path)
     }
 
     /// Flushes a directory entry change (a rename or a new file) to the device.

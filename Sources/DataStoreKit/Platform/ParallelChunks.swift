@@ -10,13 +10,6 @@ package enum ParallelChunks {
     /// files to answer, which a save of ten changes must not pay for.
     package static let cores = ProcessInfo.processInfo.activeProcessorCount
 
-    /// The threads that work running beside the app's (a checkpoint, which the store's readers do not wait
-    /// for) keeps busy at most: every core but one, so that the app's own threads keep a core. On two cores
-    /// that is one: a checkpoint on both kept a reader of the same store off the CPU for 5 to 7 ms at a time, a
-    /// scheduler slice (`json_fetch_stall_vs_checkpoint`). A thread that mostly waits for the device does not
-    /// count.
-    package static let threadsBesideTheApp = max(1, cores - 1)
-
     /// `body(chunk)` for every chunk in `0..<count`, run concurrently (on the calling thread alone when there
     /// is one chunk), returned in chunk order.
     package static func map<Value: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
@@ -29,8 +22,8 @@ package enum ParallelChunks {
     }
 
     /// `first()` on another thread while `second()` runs on this one, and both results once both are done:
-    /// how a checkpoint synchronises its history segment while it encodes the snapshot. Neither may throw:
-    /// return a `Result`, so that the caller has both outcomes whichever failed.
+    /// how a checkpoint writes its history segment (input and output) while it encodes the snapshot. Neither
+    /// may throw: return a `Result`, so that the caller has both outcomes whichever failed.
     package static func both<First: Sendable, Second>(
         _ first: @escaping @Sendable () -> First, _ second: () -> Second
     ) -> (First, Second) {

@@ -44,22 +44,18 @@ extension JournalIO {
         try SegmentReader(files: files).forEachJournalTransaction(through: journalEnd) { body, line in
             if body.sequence >= journalFirst && index.isRetained(body.sequence) { fresh.append((body, line)) }
         }
-        // The new segment is written on this thread, then synchronised (and renamed into place) on another,
-        // which mostly waits for the device, while the snapshot that lists it is encoded here; the snapshot
-        // replaces the old one only once the segment is on disk. The encoding takes every core but one
-        // (`ParallelChunks.threadsBesideTheApp`): the instance's readers go on during a checkpoint.
+        // The new segment is written (and synchronised) on another thread while the snapshot, which lists it,
+        // is encoded on this one; the snapshot replaces the old one only once the segment is on disk.
         let segment = segmentFile(fresh, files: files)
         if let (entry, _) = segment { segments.append(entry) }
-        let pending = try segment.map { entry, contents in
-            try AtomicFileWriter.written(files.file(entry.name), contents)
-        }
         let (written, encoded) = ParallelChunks.both(
-            { Result { try pending?.complete() } },
-            { [segments] in
+            {
                 Result {
-                    try snapshotFile(state, segments: segments, threads: ParallelChunks.threadsBesideTheApp)
+                    guard let (entry, contents) = segment else { return }
+                    try AtomicFileWriter.replace(files.file(entry.name), with: contents)
                 }
-            })
+            },
+            { [segments] in Result { try snapshotFile(state, segments: segments) } })
         try written.get()
         let snapshot = try encoded.get()
         try AtomicFileWriter.replace(files.snapshot, with: snapshot)
@@ -73,29 +69,22 @@ extension JournalIO {
         removeSegments(except: Set(segments.map(\.name)), files: files)
     }
 
-    /// The snapshot file's bytes: the `snapshot` record, then the rows in `rows` records of a thousand, encoded
-    /// and framed on `threads` threads at most, each taking a run of records: the same bytes, in the same
-    /// order, as one after the other.
-    static func snapshotFile(_ state: ReplayedState, segments: [HistoryIndex.File], threads: Int) throws
-        -> Data
-    {
+    /// The snapshot file's bytes: the `snapshot` record, then the rows in `rows` records of a thousand.
+    static func snapshotFile(_ state: ReplayedState, segments: [HistoryIndex.File]) throws -> Data {
         var record = state.snapshotRecord(segments: segments)
         let rows = record.rows
         record.rows = []
         var file = try encode(.snapshot(record))
+        // The rows records are encoded and framed on all cores: the same bytes, in the same order, as one
+        // after the other.
         let starts = Array(stride(from: 0, to: rows.count, by: 1_000))
-        let shares = ParallelChunks.ranges(of: starts.indices, minimumChunkLength: 1, cores: threads)
-        let parts = ParallelChunks.map(shares.count) { share in
-            var part = Data()
-            for start in starts[shares[share]] {
-                part.append(
-                    RecordFraming.frame(
-                        TransactionCodec.encode(rows: rows[start..<min(start + 1_000, rows.count)])))
-            }
-            return part
+        let records = ParallelChunks.map(starts.count) { chunk in
+            let start = starts[chunk]
+            return RecordFraming.frame(
+                TransactionCodec.encode(rows: rows[start..<min(start + 1_000, rows.count)]))
         }
-        file.reserveCapacity(file.count + parts.reduce(0) { $0 + $1.count })
-        for part in parts { file.append(part) }
+        file.reserveCapacity(file.count + records.reduce(0) { $0 + $1.count })
+        for record in records { file.append(record) }
         return file
     }
 
