@@ -134,24 +134,75 @@
             }
         }
 
-        /// A PostgreSQL array literal of text values: `{"a","b \"c\""}`. Written byte by byte: saves pass every
-        /// row's JSON through it, and Foundation's `replacingOccurrences` cost a fifth of a save.
+        /// A PostgreSQL array literal of text values: `{"a","b \"c\""}`. Saves pass every row's JSON through
+        /// it (full of quotes to escape), so it is written into the string's storage directly: the runs
+        /// between characters to escape are found eight bytes at a time and copied whole (appending byte by
+        /// byte cost a twelfth of a sync push's instructions; Foundation's `replacingOccurrences`, before that,
+        /// a fifth of a save).
         static func arrayLiteral(_ values: [String]) -> String {
-            var bytes: [UInt8] = [UInt8(ascii: "{")]
-            bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
-            for (index, value) in values.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(UInt8(ascii: "\""))
-                for byte in value.utf8 {
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                        bytes.append(UInt8(ascii: "\\"))
+            // Room for the worst case, every byte escaped; the string is only as long as what is written.
+            var capacity = 2
+            for value in values { capacity += 2 * value.utf8.count + 3 }
+            return String(unsafeUninitializedCapacity: capacity) { buffer in
+                let start = buffer.baseAddress!
+                var out = start
+                out.initialize(to: UInt8(ascii: "{"))
+                out += 1
+                for index in values.indices {
+                    if index > 0 {
+                        out.initialize(to: UInt8(ascii: ","))
+                        out += 1
                     }
-                    bytes.append(byte)
+                    out.initialize(to: UInt8(ascii: "\""))
+                    out += 1
+                    var value = values[index]
+                    out = value.withUTF8 { escaped($0, into: out) }
+                    out.initialize(to: UInt8(ascii: "\""))
+                    out += 1
                 }
-                bytes.append(UInt8(ascii: "\""))
+                out.initialize(to: UInt8(ascii: "}"))
+                return out + 1 - start
             }
-            bytes.append(UInt8(ascii: "}"))
-            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Writes `utf8` at `destination` with a backslash before each `"` and `\`, and returns where it ended.
+        private static func escaped(
+            _ utf8: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>
+        ) -> UnsafeMutablePointer<UInt8> {
+            guard let source = utf8.baseAddress else { return destination }
+            var out = destination
+            var run = 0
+            while run < utf8.count {
+                let next = firstQuoteOrBackslash(in: utf8, from: run)
+                out.initialize(from: source + run, count: next - run)
+                out += next - run
+                guard next < utf8.count else { break }
+                out.initialize(to: UInt8(ascii: "\\"))
+                out[1] = source[next]
+                out += 2
+                run = next + 1
+            }
+            return out
+        }
+
+        /// The position of the first `"` or `\` in `bytes` at or after `start`, or `bytes.count`: eight bytes at
+        /// a time (a byte of a word equals `b` exactly when `word ^ (0x0101…01 · b)` has a zero byte, which
+        /// `(x - 0x0101…01) & ~x & 0x8080…80` finds), then the rest one at a time.
+        private static func firstQuoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+            -> Int
+        {
+            let base = bytes.baseAddress!
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+            var offset = start
+            while offset &+ 8 <= bytes.count {
+                let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { break }
+                offset &+= 8
+            }
+            while offset < bytes.count, base[offset] != 0x22, base[offset] != 0x5C { offset &+= 1 }
+            return offset
         }
     }
 #endif
