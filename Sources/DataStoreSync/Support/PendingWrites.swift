@@ -51,9 +51,13 @@ struct PendingWrites {
             // (so that changing them copies nothing), changed, and put back.
             let id = change.changedPersistentIdentifier
             var written = counts.removeValue(forKey: id) ?? [:]
-            written.reserveCapacity(written.count + names.count)
+            // Room is made only for a model seen for the first time: reserving `count + names.count` for one
+            // already counted grew (reallocated) its table on every transaction that wrote it again.
+            if written.isEmpty { written.reserveCapacity(names.count) }
             for name in names { written[name, default: 0] += step }
-            counts[id] = written
+            // A model whose writes are all sent is forgotten, so that the table holds only what is pending
+            // (counts of exactly zero say nothing `writes(_:of:)` would not say without them).
+            if written.values.contains(where: { $0 != 0 }) { counts[id] = written }
         }
     }
 }
