@@ -277,25 +277,15 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Whether `bytes` hold a control character, `"` or `\\`: what a JSON string must escape. Eight bytes at a
-    /// time, then the rest one by one: every string a store writes is scanned, and a byte at a time the scan
-    /// was the writer's largest cost (a UUID's 36 bytes, 36 comparisons of three).
-    ///
-    /// In a word, `(w - 0x0101…01 · n) & ~w & 0x8080…80` is non-zero exactly when a byte of `w` is below `n`
-    /// (for `n` up to 128): a byte's subtraction borrows into its top bit only when it is below `n`, and a byte
-    /// of 128 or more is excluded by `~w`. Equality with a byte value `b` is a zero byte of `w ^ (0x0101…01 · b)`.
+    /// time (``ByteWord``), then the rest one by one: every string a store writes is scanned, and a byte at a
+    /// time the scan was the writer's largest cost (a UUID's 36 bytes, 36 comparisons of three).
     package static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasByteBelow(_ word: UInt64, _ bound: UInt64) -> Bool {
-            (word &- ones &* bound) & ~word & highs != 0
-        }
-        let raw = UnsafeRawPointer(base)
         var offset = 0
         while offset &+ 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if hasByteBelow(word, 0x20) || hasByteBelow(word ^ (ones &* 0x22), 1)
-                || hasByteBelow(word ^ (ones &* 0x5C), 1)
+            let word = ByteWord(base, at: offset)
+            if word.hasByte(below: 0x20) || word.hasByte(equalTo: UInt8(ascii: "\""))
+                || word.hasByte(equalTo: UInt8(ascii: "\\"))
             {
                 return true
             }

@@ -186,19 +186,17 @@
         }
 
         /// The position of the first `"` or `\` in `bytes` at or after `start`, or `bytes.count`: eight bytes at
-        /// a time (a byte of a word equals `b` exactly when `word ^ (0x0101…01 · b)` has a zero byte, which
-        /// `(x - 0x0101…01) & ~x & 0x8080…80` finds), then the rest one at a time.
+        /// a time (``ByteWord``), then the rest one at a time.
         private static func firstQuoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
             -> Int
         {
             let base = bytes.baseAddress!
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
             var offset = start
             while offset &+ 8 <= bytes.count {
-                let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { break }
+                let word = ByteWord(base, at: offset)
+                if word.hasByte(equalTo: UInt8(ascii: "\"")) || word.hasByte(equalTo: UInt8(ascii: "\\")) {
+                    break
+                }
                 offset &+= 8
             }
             while offset < bytes.count, base[offset] != 0x22, base[offset] != 0x5C { offset &+= 1 }
