@@ -39,11 +39,16 @@
                     conditions.append("FALSE")
                 }
             }
+            var rows = tables.models
             if let identifiers = bounds.identifiers {
-                // By `row_key`, which every plan answers with its index (see `StoreTables`).
+                // A probe of `row_key`'s index per identifier. As a condition beside `store` and `entity`, a
+                // table without statistics was planned as a walk of the primary key's `store, entity` prefix:
+                // every row of the entity.
                 let keys = identifiers.filter { $0.storeIdentifier == store && $0.entityName == entity }
                     .map { StoreTables.rowKey($0, store: store) }
-                conditions.append("row_key = ANY(\(parameter(Self.arrayLiteral(keys)))::text[])")
+                rows = StoreTables.rows(
+                    of: tables.models, byUnique: "row_key", in: parameter(Self.arrayLiteral(keys)),
+                    columns: "*")
             }
             if let membership = bounds.attributeMembership {
                 let kind = kinds[membership.name]
@@ -72,7 +77,7 @@
                 }
             }
             var sql =
-                "SELECT primary_key, snapshot FROM \(tables.models) WHERE "
+                "SELECT primary_key, snapshot FROM \(rows) WHERE "
                 + conditions.joined(separator: " AND ")
             var order: [String] = []
             if exact, let sort = pushdown.sort {

@@ -73,13 +73,17 @@
         }
 
         /// The statements that read the rows of `identifiers`, for a pipeline; hand their rows to
-        /// ``receiveRows(_:of:)``. An index lookup per key (`row_key = ANY(…)`) whatever plan PostgreSQL picks.
+        /// ``receiveRows(_:of:)``. An index probe per key whatever PostgreSQL knows of the table
+        /// (``StoreTables/rows(of:byUnique:in:columns:)``).
         func rowsStatements(_ identifiers: [PersistentIdentifier]) -> [SQLStatement] {
             let mine = identifiers.filter { $0.storeIdentifier == store }
             guard !mine.isEmpty else { return [] }
             return [
                 SQLStatement(
-                    "SELECT entity, primary_key, snapshot FROM \(tables.models) WHERE row_key = ANY($1::text[])",
+                    """
+                    SELECT entity, primary_key, snapshot FROM \(StoreTables.rows(
+                        of: tables.models, byUnique: "row_key", in: "$1", columns: "entity, primary_key, snapshot"))
+                    """,
                     [SQLFetchQuery.arrayLiteral(mine.map { StoreTables.rowKey($0, store: store) })],
                     reusable: true)
             ]
@@ -107,8 +111,9 @@
             return [
                 SQLStatement(
                     """
-                    SELECT entity, attributes, value_key, primary_key FROM \(tables.uniqueValues)
-                    WHERE unique_key = ANY($1::text[])
+                    SELECT entity, attributes, value_key, primary_key FROM \(StoreTables.rows(
+                        of: tables.uniqueValues, byUnique: "unique_key", in: "$1",
+                        columns: "entity, attributes, value_key, primary_key"))
                     """, [SQLFetchQuery.arrayLiteral(keys.map { $0.column(store: store) })], reusable: true)
             ]
         }

@@ -88,20 +88,25 @@
         }
 
         /// Deletes the rows, by `row_key`.
+        ///
+        /// Planned for each save, not prepared once (as the deletes of unique values): PostgreSQL chooses
+        /// between a probe of the index per key and one scan by the table's size, and a plan kept from while the
+        /// store was new scanned the whole table on every later save (`PostgresSaveCostTests`). A lookup can
+        /// be written so that every plan probes the index (``StoreTables/rows(of:byUnique:in:columns:)``); the
+        /// rows a `DELETE` removes cannot, without a join PostgreSQL may again run as a scan.
         private func delete(_ identifiers: [PersistentIdentifier]) -> SQLStatement? {
             guard !identifiers.isEmpty else { return nil }
             return SQLStatement(
                 "DELETE FROM \(tables.models) WHERE row_key = ANY($1::text[])",
-                [SQLFetchQuery.arrayLiteral(identifiers.map { StoreTables.rowKey($0, store: store) })],
-                reusable: true)
+                [SQLFetchQuery.arrayLiteral(identifiers.map { StoreTables.rowKey($0, store: store) })])
         }
 
-        /// Deletes the unique values `held`, by their keys (index lookups whatever the plan).
+        /// Deletes the unique values `held`, by their keys; planned for each save, as ``delete(_:)``.
         private func releaseUniqueValues(_ held: [HeldValue]) -> SQLStatement? {
             guard !held.isEmpty else { return nil }
             return SQLStatement(
                 "DELETE FROM \(tables.uniqueValues) WHERE unique_key = ANY($1::text[])",
-                [SQLFetchQuery.arrayLiteral(held.map { $0.key.column(store: store) })], reusable: true)
+                [SQLFetchQuery.arrayLiteral(held.map { $0.key.column(store: store) })])
         }
 
         /// Records the unique values `held`.

@@ -10,9 +10,9 @@
     ///   its whole transaction, which is what orders writers and makes history positions commit-safe.
     /// - `models`: one row per model: the snapshot's values as the store's JSON (`snapshot`, exact) and a
     ///   `jsonb` projection of its scalar values for predicates and sorts run in SQL (`fields`). `row_key` spells
-    ///   store, entity and primary key in one unique column: saves look rows up by it (`row_key = ANY($1)`),
-    ///   which every plan answers with the index; a list on the third column of the primary key was planned,
-    ///   before statistics existed, as a filter over every row of the entity.
+    ///   store, entity and primary key in one unique column: saves and fetches by identifier look rows up by
+    ///   it, one index probe per key (``rows(of:byUnique:in:columns:)``); a list on the third column of the
+    ///   primary key was planned, before statistics existed, as a filter over every row of the entity.
     /// - `unique_values`: who holds each value of a `.unique` attribute or unique set, keyed the same way
     ///   (`unique_key`); its primary key makes the database refuse a duplicate even if a planner were wrong. A
     ///   save releases the values a model held by their keys, computed from the row it read.
@@ -138,6 +138,25 @@
                 digits += 1
             }
             return digits
+        }
+
+        /// A `FROM` item, `found`: the `columns` of the rows of `table` whose unique `column` is one of the keys
+        /// in the text-array parameter `keys` (named more than once, a key's row is still there once).
+        ///
+        /// Each key is one probe of `column`'s index whatever PostgreSQL knows of the table. `column = ANY($1)`
+        /// leaves the planner a choice between an index probe per key and one scan, and a table never analyzed
+        /// looks ten pages long to it, where the scan is cheaper: a prepared statement keeps the plan it made
+        /// while the store was new, and scanned the whole table on every save until autovacuum analyzed it
+        /// (`PostgresSaveCostTests`). Here the `LIMIT` keeps the lookup a subquery run once per key, whose only
+        /// choice is between one probe and one scan of the table: the probe is the cheaper unless the table
+        /// holds a handful of rows by its statistics.
+        static func rows(of table: String, byUnique column: String, in keys: String, columns: String)
+            -> String
+        {
+            """
+            (SELECT DISTINCT unnest(\(keys)::text[])) AS wanted(key)
+            CROSS JOIN LATERAL (SELECT \(columns) FROM \(table) WHERE \(column) = wanted.key LIMIT 1) AS found
+            """
         }
 
         /// The `row_key` of a model.
