@@ -129,11 +129,27 @@ public struct JSONWriter: ~Copyable {
 
     /// Elements of the array being written that another writer wrote (values separated by commas, as a
     /// fresh writer writes them one after the other): how the parts of a long array written on several cores
-    /// join. Nothing is written for no bytes.
-    mutating func elements(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
+    /// join. Nothing is written for no bytes. Returns where the bytes begin in this writer.
+    @discardableResult
+    mutating func elements(_ bytes: [UInt8]) -> Int {
+        guard !bytes.isEmpty else { return count }
         comma()
+        let start = count
         put(bytes)
+        needsComma = true
+        return start
+    }
+
+    /// How many bytes were written so far: where the next value's bytes begin (after its comma, if any).
+    package var position: Int { count }
+
+    /// A value another writer wrote, copied as it is: a row's `values` object as a journal record spelled it,
+    /// which a checkpoint right after the save copies instead of writing the same values again.
+    package mutating func encodedValue(_ bytes: UnsafeRawBufferPointer) {
+        comma()
+        put(
+            UnsafeBufferPointer(
+                start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
         needsComma = true
     }
 

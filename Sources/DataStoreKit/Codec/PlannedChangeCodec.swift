@@ -13,6 +13,25 @@ public enum PlannedChangeCodec {
 
     /// ``write(_:into:)`` with the work shared among `cores` cores at most (tests compare the shares).
     package static func write(_ changes: [PlannedChange], into writer: inout JSONWriter, cores: Int) {
+        var unused: [Range<Int>]?
+        write(changes, into: &writer, cores: cores, valueSpans: &unused)
+    }
+
+    /// ``write(_:into:)``, noting in `valueSpans` where each change's `values` object lies in `writer`, in the
+    /// changes' order: what a checkpoint right after a bulk save copies instead of writing the same rows'
+    /// values again (see `RowEncodings` in the JSON file store).
+    package static func write(
+        _ changes: [PlannedChange], into writer: inout JSONWriter, valueSpans: inout [Range<Int>]
+    ) {
+        var spans: [Range<Int>]? = []
+        write(changes, into: &writer, cores: ParallelChunks.cores, valueSpans: &spans)
+        valueSpans = spans ?? []
+    }
+
+    /// Writes `changes`, noting the spans of their values when `valueSpans` is not `nil`.
+    private static func write(
+        _ changes: [PlannedChange], into writer: inout JSONWriter, cores: Int, valueSpans: inout [Range<Int>]?
+    ) {
         writer.beginArray()
         // Most transactions are small: no chunks to compute.
         let chunks =
@@ -21,17 +40,25 @@ public enum PlannedChangeCodec {
             : ParallelChunks.ranges(
                 of: changes.indices, minimumChunkLength: parallelChunkLength, cores: cores)
         if chunks.count < 2 {
-            write(changes[...], into: &writer)
+            write(changes[...], into: &writer, valueSpans: &valueSpans)
         } else {
             // A large transaction (a bulk insert, a batch delete) is written in parts on all cores, each part
             // the changes of one chunk as a fresh writer spells them; joined, they are the bytes one writer
             // writes.
+            let recording = valueSpans != nil
             let parts = ParallelChunks.map(chunks.count) { chunk in
                 var part = JSONWriter()
-                write(changes[chunks[chunk]], into: &part)
-                return part.bytes
+                var spans: [Range<Int>]? = recording ? [] : nil
+                write(changes[chunks[chunk]], into: &part, valueSpans: &spans)
+                return (bytes: part.bytes, spans: spans)
             }
-            for part in parts { writer.elements(part) }
+            for part in parts {
+                let start = writer.elements(part.bytes)
+                if let spans = part.spans {
+                    valueSpans?.append(
+                        contentsOf: spans.map { ($0.lowerBound + start)..<($0.upperBound + start) })
+                }
+            }
         }
         writer.endArray()
     }
@@ -39,14 +66,18 @@ public enum PlannedChangeCodec {
     /// Transactions of at least twice this many changes are written in parts on several cores.
     static let parallelChunkLength = 2_048
 
-    /// Writes `changes` one after the other, as elements of the array being written.
-    private static func write(_ changes: ArraySlice<PlannedChange>, into writer: inout JSONWriter) {
+    /// Writes `changes` one after the other, as elements of the array being written, noting the spans of their
+    /// values when `valueSpans` is not `nil`.
+    private static func write(
+        _ changes: ArraySlice<PlannedChange>, into writer: inout JSONWriter, valueSpans: inout [Range<Int>]?
+    ) {
         var spelling: JSONWriter.IdentifierSpelling?
+        if valueSpans != nil { valueSpans?.reserveCapacity(changes.count) }
         // Each change read in place: iterating the slice would copy each one, retaining and releasing its
         // identifier's strings and its dictionaries.
         changes.withUnsafeBufferPointer { changes in
             for index in changes.indices {
-                write(changes[index], spelling: &spelling, into: &writer)
+                write(changes[index], spelling: &spelling, into: &writer, valueSpans: &valueSpans)
             }
         }
     }
@@ -54,7 +85,7 @@ public enum PlannedChangeCodec {
     /// Writes one change as an object.
     private static func write(
         _ change: borrowing PlannedChange, spelling: inout JSONWriter.IdentifierSpelling?,
-        into writer: inout JSONWriter
+        into writer: inout JSONWriter, valueSpans: inout [Range<Int>]?
     ) {
         writer.beginObject()
         writer.key(literal: "identifier")
@@ -74,7 +105,9 @@ public enum PlannedChangeCodec {
         for name in change.updatedAttributes { writer.string(name) }
         writer.endArray()
         writer.key(literal: "values")
+        let start = writer.position
         writer.values(change.values)
+        valueSpans?.append(start..<writer.position)
         writer.endObject()
     }
 

@@ -15,7 +15,10 @@ extension JournalIO {
     /// A crash after 1 leaves unlisted segments (removed by the next checkpoint); after 2, a journal whose
     /// transactions the snapshot already holds (loading skips them). A failure (a full disk) throws with
     /// `state` unchanged: the store goes on from the journal.
-    static func checkpoint(_ state: inout ReplayedState, files: StoreDirectory, journalEnd: Int64) throws {
+    static func checkpoint(
+        _ state: inout ReplayedState, files: StoreDirectory, journalEnd: Int64,
+        reusing encodings: RowEncodings? = nil
+    ) throws -> Int {
         let index = state.history
         var segments: [HistoryIndex.File] = []
         for segment in index.segments where segment.last > index.forgottenThrough {
@@ -55,9 +58,9 @@ extension JournalIO {
                     try AtomicFileWriter.replace(files.file(entry.name), with: contents)
                 }
             },
-            { [segments] in Result { try snapshotFile(state, segments: segments) } })
+            { [segments] in Result { try snapshotFile(state, segments: segments, reusing: encodings) } })
         try written.get()
-        let snapshot = try encoded.get()
+        let (snapshot, copied) = try encoded.get()
         try AtomicFileWriter.replace(files.snapshot, with: snapshot)
         state.snapshotBytes = Int64(snapshot.count)
         try createJournal(
@@ -67,10 +70,19 @@ extension JournalIO {
         state.history.inline = []
         state.history.journal = HistoryIndex.File(name: StoreDirectory.journalName)
         removeSegments(except: Set(segments.map(\.name)), files: files)
+        return copied
     }
 
     /// The snapshot file's bytes: the `snapshot` record, then the rows in `rows` records of a thousand.
     static func snapshotFile(_ state: ReplayedState, segments: [HistoryIndex.File]) throws -> Data {
+        try snapshotFile(state, segments: segments, reusing: nil).file
+    }
+
+    /// ``snapshotFile(_:segments:)``, copying the values of the rows `encodings` holds; returns how many rows
+    /// it copied too.
+    static func snapshotFile(
+        _ state: ReplayedState, segments: [HistoryIndex.File], reusing encodings: RowEncodings?
+    ) throws -> (file: Data, copied: Int) {
         var record = state.snapshotRecord(segments: segments)
         let rows = record.rows
         record.rows = []
@@ -80,12 +92,13 @@ extension JournalIO {
         let starts = Array(stride(from: 0, to: rows.count, by: 1_000))
         let records = ParallelChunks.map(starts.count) { chunk in
             let start = starts[chunk]
-            return RecordFraming.frame(
-                TransactionCodec.encode(rows: rows[start..<min(start + 1_000, rows.count)]))
+            let (record, copied) = TransactionCodec.encode(
+                rows: rows[start..<min(start + 1_000, rows.count)], reusing: encodings)
+            return (line: RecordFraming.frame(record), copied: copied)
         }
-        file.reserveCapacity(file.count + records.reduce(0) { $0 + $1.count })
-        for record in records { file.append(record) }
-        return file
+        file.reserveCapacity(file.count + records.reduce(0) { $0 + $1.line.count })
+        for record in records { file.append(record.line) }
+        return (file, records.reduce(0) { $0 + $1.copied })
     }
 
     /// Writes `lines` as a new segment and returns its entry; `nil` (and no file) when there are none.

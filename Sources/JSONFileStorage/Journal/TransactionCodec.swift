@@ -6,6 +6,13 @@ import Foundation
 /// `JSONEncoder` with sorted keys writes for ``JournalRecord/transaction(_:)`` (the tests compare them).
 enum TransactionCodec {
     static func encode(_ body: JournalRecord.TransactionRecord) -> Data {
+        var unused: [Range<Int>]?
+        return encode(body, valueSpans: &unused)
+    }
+
+    /// ``encode(_:)``, noting where each change's `values` object lies in the record when `valueSpans` is not
+    /// `nil` (see ``RowEncodings``).
+    static func encode(_ body: JournalRecord.TransactionRecord, valueSpans: inout [Range<Int>]?) -> Data {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("body")
@@ -17,7 +24,13 @@ enum TransactionCodec {
         writer.key("bundle")
         writer.string(body.bundle)
         writer.key("changes")
-        PlannedChangeCodec.write(body.changes, into: &writer)
+        if valueSpans != nil {
+            var spans: [Range<Int>] = []
+            PlannedChangeCodec.write(body.changes, into: &writer, valueSpans: &spans)
+            valueSpans = spans
+        } else {
+            PlannedChangeCodec.write(body.changes, into: &writer)
+        }
         writer.key("firstChange")
         writer.integer(body.firstChange)
         writer.key("process")
@@ -40,6 +53,22 @@ enum TransactionCodec {
     /// A snapshot's `rows` record, through the fast codec: `{"body":{"rows":[{"persistentIdentifier":…,
     /// "values":{…}},…]},"type":"rows"}`, as `JSONEncoder` with sorted keys spells it.
     static func encode(rows: ArraySlice<DataStoreSnapshot>) -> Data {
+        encode(rows: rows, reusing: nil).record
+    }
+
+    /// ``encode(rows:)``, copying the values of the rows `encodings` holds instead of writing them again;
+    /// returns how many it copied too.
+    static func encode(rows: ArraySlice<DataStoreSnapshot>, reusing encodings: RowEncodings?) -> (
+        record: Data, copied: Int
+    ) {
+        guard let encodings else { return (encode(rows: rows, lookup: { _ in nil }).record, 0) }
+        return encodings.withLookup { encode(rows: rows, lookup: $0) }
+    }
+
+    private static func encode(
+        rows: ArraySlice<DataStoreSnapshot>, lookup: ([String: SnapshotValue]) -> UnsafeRawBufferPointer?
+    ) -> (record: Data, copied: Int) {
+        var copied = 0
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("body")
@@ -56,7 +85,12 @@ enum TransactionCodec {
                 writer.key(literal: "persistentIdentifier")
                 writer.identifier(rows[index].persistentIdentifier, reusing: &spelling)
                 writer.key(literal: "values")
-                writer.values(rows[index].values)
+                if let encoded = lookup(rows[index].values) {
+                    writer.encodedValue(encoded)
+                    copied += 1
+                } else {
+                    writer.values(rows[index].values)
+                }
                 writer.endObject()
             }
         }
@@ -65,7 +99,7 @@ enum TransactionCodec {
         writer.key("type")
         writer.string("rows")
         writer.endObject()
-        return writer.data
+        return (writer.data, copied)
     }
 
     /// What a checkpoint needs of a transaction record to copy it into a segment: where it goes in history.

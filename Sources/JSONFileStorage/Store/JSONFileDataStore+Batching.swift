@@ -22,5 +22,6 @@ extension JSONFileDataStore: DataStoreBatching {
         access.inMemory { $0.statistics.modelsExamined += examined }
         if case .failure(let error)? = results.first { throw error }
         maintainIfDue()
+        dropRecentEncodings()
     }
 }

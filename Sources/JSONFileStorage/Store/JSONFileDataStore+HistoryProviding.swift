@@ -178,7 +178,9 @@ extension JSONFileDataStore: HistoryProvidingStore {
     }
 
     private func compact(_ state: inout State) throws {
-        try JournalIO.checkpoint(&state.replayed, files: files, journalEnd: state.journalEnd)
+        state.statistics.checkpointRowsCopied += try JournalIO.checkpoint(
+            &state.replayed, files: files, journalEnd: state.journalEnd,
+            reusing: recentEncodings.withLock { $0 })
         openJournal.close()
         // Held open from here: the state now refers to this journal (see `PinnedFile`).
         let journal = try StoreFile(path: files.journal, mode: .readOnly)

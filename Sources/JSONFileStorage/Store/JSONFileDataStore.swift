@@ -59,6 +59,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     let openJournal = OpenJournal()
     /// Saves waiting for the batch being written (group commit).
     let commits = CommitQueue<DataStoreSaveChangesRequest, SaveResult>()
+    /// The values of the last bulk save's journal record, for a checkpoint right after it to copy (see
+    /// ``RowEncodings``); dropped when the save that wrote it returns.
+    let recentEncodings = Lock<RowEncodings?>(nil)
     /// For tests: see ``beforeHistoryFilesRead``.
     let historyReadHook = Lock<(@Sendable () throws -> Void)?>(nil)
 
@@ -254,7 +257,14 @@ public final class JSONFileDataStore: DataStore, Sendable {
         // Saves that arrive while one is being written are written with the next batch: one append, one fsync.
         let result = try commits.submit(request) { batch in commit(batch) }
         maintainIfDue()
+        dropRecentEncodings()
         return result
+    }
+
+    /// Lets go of the last bulk save's record once the checkpoint it may trigger is done: a checkpoint later
+    /// would find few of its rows unchanged, and the record can be tens of megabytes.
+    func dropRecentEncodings() {
+        recentEncodings.withLock { $0 = nil }
     }
 
     /// Commits a batch of saves as consecutive transactions: plans each on current state as the earlier ones
@@ -322,8 +332,19 @@ public final class JSONFileDataStore: DataStore, Sendable {
                 )
             },
             perform: { prepared -> [Int64] in
+                var encodings: RowEncodings?
                 let lines = try prepared.bodies.compactMap { body throws(DataStoreError) in
-                    try body.map { body throws(DataStoreError) in try JournalIO.encode(.transaction(body))
+                    try body.map { body throws(DataStoreError) in
+                        guard body.changes.count >= RowEncodings.minimumChanges else {
+                            return try JournalIO.encode(.transaction(body))
+                        }
+                        // A bulk save: its values are noted for a checkpoint right after it.
+                        var spans: [Range<Int>]? = []
+                        let line = RecordFraming.frame(TransactionCodec.encode(body, valueSpans: &spans))
+                        encodings =
+                            RowEncodings(line: line, changes: body.changes, valueSpans: spans ?? [])
+                            ?? encodings
+                        return line
                     }
                 }
                 guard !lines.isEmpty else { return [] }
@@ -336,6 +357,7 @@ public final class JSONFileDataStore: DataStore, Sendable {
                     : 0
                 try journal.appendRecords(
                     lines, at: prepared.at, synchronize: durable, freeSpace: freeSpace)
+                if let encodings { recentEncodings.withLock { $0 = encodings } }
                 return lines.map { Int64($0.count) }
             },
             finish: { state, prepared, lengths -> [Result<SaveResult, any Error>] in

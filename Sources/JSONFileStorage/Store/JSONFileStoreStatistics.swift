@@ -30,6 +30,10 @@ public struct JSONFileStoreStatistics: Hashable, Sendable {
     /// attribute examines only the models holding the value.
     public var modelsExamined = 0
 
+    /// Rows whose values a checkpoint copied from the journal record of the bulk save just before it,
+    /// instead of encoding them again (see `RowEncodings`).
+    package var checkpointRowsCopied = 0
+
     /// Zero counters.
     public init() {}
 
@@ -47,5 +51,6 @@ public struct JSONFileStoreStatistics: Hashable, Sendable {
         incrementalRefreshes += work.incrementalRefreshes
         bytesRead += work.bytesRead
         modelsExamined += work.modelsExamined
+        checkpointRowsCopied += work.checkpointRowsCopied
     }
 }
