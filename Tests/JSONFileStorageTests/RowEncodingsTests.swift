@@ -70,7 +70,8 @@ import Testing
     }
 
     /// A store's automatic checkpoint after a bulk insert copies its rows, and the store reads back the same
-    /// models after reopening; an update of as many rows is encoded as usual.
+    /// models after reopening; an update of as many rows is encoded as usual. No save keeps its record once it
+    /// returned.
     @Test func aBulkSaveCheckpointsWithItsOwnEncodings() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -106,6 +107,8 @@ import Testing
                 persistentIdentifier: $0.persistentIdentifier, values: ["body": .string("again")])
         }
         _ = try store.save(DataStoreSaveChangesRequest(updated: edited))
+        // The save's record is let go when the save returns, checkpoint or not.
+        #expect(!store.holdsRecentEncodings)
         #expect(store.statistics.checkpoints == 2)
         #expect(store.statistics.checkpointRowsCopied == 3_000)
         var expected: [PersistentIdentifier: [String: SnapshotValue]] = [:]
@@ -113,5 +116,16 @@ import Testing
             expected[memo.persistentIdentifier] = memo.values.merging(["body": .string("again")]) { $1 }
         }
         #expect(try reopened() == expected)
+        // A bulk save that triggers no checkpoint lets its record go too.
+        var unlimited = configuration
+        unlimited.checkpointJournalBytes = nil
+        let quiet = try JSONFileDataStore(unlimited)
+        _ = try quiet.save(
+            DataStoreSaveChangesRequest(
+                updated: memos.map {
+                    DataStoreSnapshot(
+                        persistentIdentifier: $0.persistentIdentifier, values: ["body": .string("3")])
+                }))
+        #expect(quiet.statistics.checkpoints == 0 && !quiet.holdsRecentEncodings)
     }
 }

@@ -12,6 +12,7 @@ extension JSONFileDataStore: DataStoreBatching {
     public func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         guard !configuration.isReadOnly else { throw DataStoreError.readOnlyStore(store: identifier) }
         maintainIfDue()
+        defer { dropRecentEncodings() }
         var examined = 0
         // The request only carries the editing state: the plan is made from the matches themselves.
         let results = try commit(
@@ -22,6 +23,5 @@ extension JSONFileDataStore: DataStoreBatching {
         access.inMemory { $0.statistics.modelsExamined += examined }
         if case .failure(let error)? = results.first { throw error }
         maintainIfDue()
-        dropRecentEncodings()
     }
 }

@@ -254,10 +254,11 @@ public final class JSONFileDataStore: DataStore, Sendable {
         // A trim or checkpoint a writer killed after its save left undone goes first: each killed writer would
         // otherwise leave one more transaction past the limits.
         maintainIfDue()
+        // The last bulk save's record, if this save wrote one, is let go however the save ends.
+        defer { dropRecentEncodings() }
         // Saves that arrive while one is being written are written with the next batch: one append, one fsync.
         let result = try commits.submit(request) { batch in commit(batch) }
         maintainIfDue()
-        dropRecentEncodings()
         return result
     }
 
@@ -266,6 +267,9 @@ public final class JSONFileDataStore: DataStore, Sendable {
     func dropRecentEncodings() {
         recentEncodings.withLock { $0 = nil }
     }
+
+    /// Whether the store still holds a bulk save's record (for tests: it must not outlive the save).
+    var holdsRecentEncodings: Bool { recentEncodings.withLock { $0 != nil } }
 
     /// Commits a batch of saves as consecutive transactions: plans each on current state as the earlier ones
     /// leave it, appends all their records in one write and one fsync without holding the state (readers go
