@@ -72,7 +72,7 @@ public enum PlannedChangeCodec {
         _ changes: ArraySlice<PlannedChange>, into writer: inout JSONWriter, valueSpans: inout [Range<Int>]?
     ) {
         var spelling: JSONWriter.IdentifierSpelling?
-        if valueSpans != nil { valueSpans?.reserveCapacity(changes.count) }
+        valueSpans?.reserveCapacity(changes.count)
         // Each change read in place: iterating the slice would copy each one, retaining and releasing its
         // identifier's strings and its dictionaries.
         changes.withUnsafeBufferPointer { changes in
