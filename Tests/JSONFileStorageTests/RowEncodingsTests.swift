@@ -37,11 +37,10 @@ import Testing
 
     /// The journal line of `body` as a save writes it, and the encodings a save keeps of it.
     static func written(_ body: JournalRecord.TransactionRecord) throws -> (Data, RowEncodings) {
-        var spans: [Range<Int>]? = []
-        let line = RecordFraming.frame(TransactionCodec.encode(body, valueSpans: &spans))
+        let (line, encodings) = RowEncodings.line(of: body)
         // The line is the one the journal's own encoder writes.
         #expect(line == (try JournalIO.encode(.transaction(body))))
-        return (line, try #require(RowEncodings(line: line, changes: body.changes, valueSpans: spans ?? [])))
+        return (line, try #require(encodings))
     }
 
     @Test(arguments: [1_000, 4_500, 9_001])

@@ -56,7 +56,7 @@
         /// identifier after each: a few dozen tuples per save, not the table. (Seen failing with 1,070,331
         /// tuples of `models` and 554,271 of `unique_values` read; with only the deletes prepared once, with
         /// 46,968 and 43,371. Passing: 5,943 and 2,346.)
-        @Test(.timeLimit(.minutes(1))) func lookupsStayOnTheIndexesWhileTheTablesGrowFromEmpty() async throws
+        @Test(.timeLimit(.minutes(3))) func lookupsStayOnTheIndexesWhileTheTablesGrowFromEmpty() async throws
         {
             let namespace = PostgresServer.freshNamespace()
             let configuration = try PostgresServer.entryConfiguration(namespace: namespace)

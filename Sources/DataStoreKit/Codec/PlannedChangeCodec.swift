@@ -17,18 +17,16 @@ public enum PlannedChangeCodec {
         write(changes, into: &writer, cores: cores, valueSpans: &unused)
     }
 
-    /// ``write(_:into:)``, noting in `valueSpans` where each change's `values` object lies in `writer`, in the
-    /// changes' order: what a checkpoint right after a bulk save copies instead of writing the same rows'
-    /// values again (see `RowEncodings` in the JSON file store).
+    /// ``write(_:into:)``, appending to `valueSpans`, unless it is `nil`, where each change's `values` object
+    /// lies in `writer`, in the changes' order: what a checkpoint right after a bulk save copies instead of
+    /// writing the same rows' values again (see `RowEncodings` in the JSON file store).
     package static func write(
-        _ changes: [PlannedChange], into writer: inout JSONWriter, valueSpans: inout [Range<Int>]
+        _ changes: [PlannedChange], into writer: inout JSONWriter, valueSpans: inout [Range<Int>]?
     ) {
-        var spans: [Range<Int>]? = []
-        write(changes, into: &writer, cores: ParallelChunks.cores, valueSpans: &spans)
-        valueSpans = spans ?? []
+        write(changes, into: &writer, cores: ParallelChunks.cores, valueSpans: &valueSpans)
     }
 
-    /// Writes `changes`, noting the spans of their values when `valueSpans` is not `nil`.
+    /// Writes `changes` on `cores` cores at most, noting the spans of their values unless `valueSpans` is `nil`.
     private static func write(
         _ changes: [PlannedChange], into writer: inout JSONWriter, cores: Int, valueSpans: inout [Range<Int>]?
     ) {

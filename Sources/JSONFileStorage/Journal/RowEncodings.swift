@@ -23,9 +23,17 @@ struct RowEncodings: Sendable {
     /// has grown by megabytes.
     static let minimumChanges = 1_000
 
+    /// The journal line of `body`, the bytes `JournalIO.encode(.transaction(body))` writes, and the
+    /// encodings of its values (`nil` where a dictionary's storage cannot be named, see ``prefix``).
+    static func line(of body: JournalRecord.TransactionRecord) -> (line: Data, encodings: RowEncodings?) {
+        var spans: [Range<Int>]? = []
+        let line = RecordFraming.frame(TransactionCodec.encode(body, valueSpans: &spans))
+        return (line, RowEncodings(line: line, changes: body.changes, valueSpans: spans ?? []))
+    }
+
     /// The line of a transaction, and the spans of its changes' values in it (`valueSpans`, in the
     /// changes' order, from the record's start: the line's frame is before it).
-    init?(line: Data, changes: [PlannedChange], valueSpans: [Range<Int>]) {
+    private init?(line: Data, changes: [PlannedChange], valueSpans: [Range<Int>]) {
         guard let prefix = Self.prefix, valueSpans.count == changes.count else { return nil }
         var spans: [UInt: Range<Int>] = [:]
         spans.reserveCapacity(changes.count)

@@ -24,13 +24,7 @@ enum TransactionCodec {
         writer.key("bundle")
         writer.string(body.bundle)
         writer.key("changes")
-        if valueSpans != nil {
-            var spans: [Range<Int>] = []
-            PlannedChangeCodec.write(body.changes, into: &writer, valueSpans: &spans)
-            valueSpans = spans
-        } else {
-            PlannedChangeCodec.write(body.changes, into: &writer)
-        }
+        PlannedChangeCodec.write(body.changes, into: &writer, valueSpans: &valueSpans)
         writer.key("firstChange")
         writer.integer(body.firstChange)
         writer.key("process")

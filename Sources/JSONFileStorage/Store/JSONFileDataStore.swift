@@ -343,11 +343,8 @@ public final class JSONFileDataStore: DataStore, Sendable {
                             return try JournalIO.encode(.transaction(body))
                         }
                         // A bulk save: its values are noted for a checkpoint right after it.
-                        var spans: [Range<Int>]? = []
-                        let line = RecordFraming.frame(TransactionCodec.encode(body, valueSpans: &spans))
-                        encodings =
-                            RowEncodings(line: line, changes: body.changes, valueSpans: spans ?? [])
-                            ?? encodings
+                        let (line, noted) = RowEncodings.line(of: body)
+                        encodings = noted ?? encodings
                         return line
                     }
                 }
